@@ -1,0 +1,37 @@
+import { FormatError } from '../formats/errors.js';
+
+/** A usage error: exit status 2. */
+export class UsageError extends Error {}
+
+/** A failed operation on a named file: one line `modpak: FILE: message`, exit status 1. */
+export class CliFailure extends Error {
+  constructor(
+    readonly file: string | null,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The one line printed for an error, without a stack trace. Unknown errors still get one line. */
+export function describeError(err: unknown, file: string | null): string {
+  const where = file ? `${file}: ` : '';
+  if (err instanceof CliFailure) return `modpak: ${err.file ? `${err.file}: ` : where}${err.message}`;
+  if (err instanceof FormatError) return `modpak: ${where}${err.message}`;
+  const e = err as NodeJS.ErrnoException;
+  if (e && typeof e === 'object' && typeof e.code === 'string') {
+    const reason: Record<string, string> = {
+      ENOENT: 'no such file or folder',
+      EACCES: 'permission denied',
+      EISDIR: 'is a folder, not a file',
+      ENOTDIR: 'not a folder',
+      EEXIST: 'already exists',
+      ENOSPC: 'no space left on the device',
+      EMFILE: 'too many open files',
+    };
+    const errFile = e.path && !file ? `${e.path}: ` : where;
+    return `modpak: ${errFile}${reason[e.code] ?? e.message}`;
+  }
+  if (err instanceof RangeError) return `modpak: ${where}${err.message} (the data is too large or malformed)`;
+  return `modpak: ${where}${err instanceof Error ? err.message : String(err)}`;
+}

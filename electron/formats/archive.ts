@@ -1,0 +1,99 @@
+import type { ByteSource } from '../io/byte-source.js';
+import type { ByteSink } from '../io/byte-sink.js';
+
+/**
+ * The one interface the rest of the program knows archives by. A reader lists its entries in stored order
+ * (the order is meaningful: TA's "first definition wins" walks it) and opens an entry on demand; it knows
+ * nothing of mounting. Paths use forward slashes and keep the stored case; lookups elsewhere are
+ * case-insensitive.
+ */
+export type FormatId = 'hpi' | 'pak' | 'sin' | 'daikatana' | 'pangya';
+
+/** What `pack --format` accepts: the format ids plus `hpi2` (HPI v2, TA: Kingdoms). */
+export type PackFormatId = 'hpi' | 'hpi2' | 'pak' | 'sin' | 'daikatana' | 'pangya';
+
+export interface ArchiveEntry {
+  /** Full path inside the archive, forward slashes, stored case, no leading slash. */
+  readonly path: string;
+  /** Directory entries are listed too, where the format stores them (HPI folders, Pangya type 2). */
+  readonly dir: boolean;
+  /** Uncompressed size in bytes (0 for directories). */
+  readonly size: number;
+  /** Bytes the entry takes in the archive, as stored. */
+  readonly packedSize: number;
+  /** A short word for how it is stored: 'stored', 'lz77', 'zlib', 'lz77x', 'dk', 'mixed', 'dir'. */
+  readonly method: string;
+}
+
+export interface ArchiveInfo {
+  format: FormatId;
+  files: number;
+  dirs: number;
+  /** Total unpacked bytes of all files. */
+  bytes: number;
+  /** Format-specific facts (HPI: version, key, trailer, taMount; Pangya: cipher, region; ...). */
+  [key: string]: unknown;
+}
+
+export interface VerifyIssue {
+  path: string | null;
+  message: string;
+  severity: 'error' | 'warning';
+}
+
+export interface Archive {
+  readonly format: FormatId;
+  readonly source: ByteSource;
+  /** Every entry, in stored order. */
+  readonly entries: readonly ArchiveEntry[];
+  /** Non-fatal oddities found while reading the directory (shown by `info`, `verify`). */
+  readonly warnings: readonly string[];
+  info(): ArchiveInfo;
+  /**
+   * The entry's decoded bytes. Throws FormatError on corrupt data (bad stream, size mismatch). Soft problems
+   * a real game tolerates (a checksum mismatch, a missing Adler-32) go to `onWarning` instead.
+   */
+  read(entry: ArchiveEntry, onWarning?: (message: string) => void): Promise<Uint8Array>;
+  close(): Promise<void>;
+}
+
+/** One file to pack: its archive path and a way to get its bytes when the writer reaches it. */
+export interface PackFile {
+  readonly path: string;
+  readonly size: number;
+  read(): Promise<Uint8Array>;
+}
+
+export interface PackOptions {
+  method?: 'lz77' | 'zlib' | 'none' | 'lz77x';
+  /** HPI v1 HeaderKey (0 = no cipher; 0xFF refused). */
+  key?: number;
+  /** HPI v1: append the Cavedog trailer (default true). */
+  trailer?: boolean;
+  /** Pangya metadata cipher. */
+  cipher?: 'xtea' | 'xor';
+  region?: 'us' | 'jp' | 'th' | 'eu' | 'id' | 'kr';
+  /** HPI: 1 (TA) or 2 (TA: Kingdoms). */
+  version?: 1 | 2;
+  /** Progress in files done out of total. */
+  onProgress?: (done: number, total: number) => void;
+  onWarning?: (message: string) => void;
+}
+
+export interface DetectResult {
+  /** Whether the bytes look like this format, after validating its structure against the file. */
+  match: boolean;
+  /** For families sharing a magic ('PACK'): a note when the layout is ambiguous. */
+  note?: string;
+}
+
+export interface FormatEngine {
+  readonly id: FormatId;
+  /** What the format is called in messages: "HPI", "Quake PAK", ... */
+  readonly label: string;
+  /** Cheap structural check from the bytes (never the extension). */
+  detect(source: ByteSource): Promise<DetectResult>;
+  open(source: ByteSource): Promise<Archive>;
+  /** Write `files` (in this order) as an archive of this format into `sink`. */
+  pack?(files: readonly PackFile[], sink: ByteSink, options: PackOptions): Promise<void>;
+}

@@ -1,0 +1,64 @@
+import { FileSource, type ByteSource } from '../io/byte-source.js';
+import { FormatError, fail } from './errors.js';
+import type { Archive, FormatEngine, FormatId, PackFormatId, PackOptions } from './archive.js';
+import { formatEngines } from './registry.js';
+
+export type { Archive, ArchiveEntry, ArchiveInfo, FormatEngine, FormatId, PackFormatId, PackFile, PackOptions } from './archive.js';
+
+/**
+ * Recognise a file from its bytes. Every engine validates its own layout; several may match ('PACK' is
+ * shared by Quake, SiN and Daikatana), in which case the first in registry order wins and the others are
+ * reported as `alternatives`.
+ */
+export async function detectFormat(source: ByteSource): Promise<{ engine: FormatEngine; alternatives: FormatId[]; note?: string }> {
+  const matches: { engine: FormatEngine; note?: string }[] = [];
+  for (const engine of formatEngines) {
+    let result;
+    try {
+      result = await engine.detect(source);
+    } catch (err) {
+      if (err instanceof FormatError) continue;
+      throw err;
+    }
+    if (result.match) matches.push({ engine, note: result.note });
+  }
+  if (matches.length === 0) fail('unknown-format', 'not a recognised archive (HPI, PAK, SiN, Daikatana or Pangya)');
+  const [first, ...rest] = matches;
+  return { engine: first!.engine, alternatives: rest.map((m) => m.engine.id), note: first!.note };
+}
+
+export async function openArchiveSource(source: ByteSource): Promise<Archive> {
+  const { engine } = await detectFormat(source);
+  return engine.open(source);
+}
+
+/** Open an archive file read-only, recognising its format from its bytes. */
+export async function openArchive(path: string): Promise<Archive> {
+  const source = await FileSource.open(path);
+  try {
+    return await openArchiveSource(source);
+  } catch (err) {
+    await source.close();
+    throw err;
+  }
+}
+
+export function engineFor(id: FormatId): FormatEngine {
+  const engine = formatEngines.find((e) => e.id === id);
+  if (!engine) throw new Error(`no engine for format ${id}`);
+  return engine;
+}
+
+/** Map `pack --format` (or a target's extension) to an engine and the options it implies. */
+export function packFormatFor(format: PackFormatId): { engine: FormatEngine; options: Partial<PackOptions> } {
+  if (format === 'hpi2') return { engine: engineFor('hpi'), options: { version: 2 } };
+  if (format === 'hpi') return { engine: engineFor('hpi'), options: { version: 1 } };
+  return { engine: engineFor(format), options: {} };
+}
+
+export function packFormatFromExtension(target: string): PackFormatId | null {
+  const ext = target.toLowerCase().match(/\.([a-z0-9]+)$/)?.[1];
+  if (ext === 'hpi' || ext === 'ufo' || ext === 'ccx' || ext === 'gp3') return 'hpi';
+  if (ext === 'pak') return 'pak';
+  return null;
+}

@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+import vue from '@vitejs/plugin-vue';
+
+// Unit, integration and component tests. Browser end-to-end tests are Playwright's (tests/e2e).
+export default defineConfig({
+  plugins: [vue()],
+  test: {
+    include: ['tests/unit/**/*.test.ts', 'tests/integration/**/*.test.ts', 'tests/renderer/**/*.test.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    pool: 'forks',
+  },
+});
