@@ -1,0 +1,136 @@
+import { z } from 'zod';
+import type {
+  ConflictReport, DefinitionWinner, GameId, MergedTree, MountReport, MountStats, ResolveResult,
+} from './vfs-types.js';
+import type { ExportImpact, OverrideDiff, WatchStatus } from './mods-types.js';
+
+/**
+ * The one typed contract between the renderer and whoever serves it: the Electron main process (IPC) or
+ * `modpak serve` (HTTP + server-sent events). Every call is named here with a zod schema for its request
+ * (validated at runtime by the host before anything is acted on) and a TypeScript type for its response.
+ * Both hosts register exactly these calls; the renderer's client is typed by them. Zod is used because a
+ * schema library is generic work, and its schemas double as the request types.
+ */
+
+const gameId = z.enum(['ta', 'tak', 'quake', 'quake2', 'daikatana']);
+const path = z.string().min(1).max(4096);
+const jobId = z.string().min(1).max(64).optional();
+const mountOptions = { game: gameId.optional(), disc: path.optional(), noDisc: z.boolean().optional() };
+
+export const requests = {
+  /** Facts about the host: version, capabilities, the install to open first (the demo by default). */
+  'app.info': z.object({}),
+  /** Open a game install (a folder the user picked or typed): mount it and report the mount order. */
+  'install.open': z.object({ root: path, ...mountOptions }),
+  'install.recent': z.object({}),
+  'install.stats': z.object({ root: path }),
+  'install.tree': z.object({ root: path }),
+  'install.resolve': z.object({ root: path, path }),
+  'install.defs': z.object({ root: path, kind: z.enum(['units', 'weapons', 'features']) }),
+  'install.conflicts': z.object({ root: path }),
+  /** A file's bytes for preview: the winner, or a given provider (archive null = loose). */
+  'install.read': z.object({ root: path, path, archive: z.string().nullable().optional(), maxBytes: z.number().int().positive().max(64 << 20).optional() }),
+  'install.extract': z.object({ root: path, paths: z.array(z.string()).max(1_000_000), target: path, jobId }),
+  /** A single archive of any format. */
+  'archive.open': z.object({ path }),
+  'archive.read': z.object({ path, entry: z.string(), maxBytes: z.number().int().positive().max(64 << 20).optional() }),
+  'archive.extract': z.object({ path, target: path, globs: z.array(z.string()).optional(), jobId }),
+  'archive.verify': z.object({ path, jobId }),
+  /** Native pickers (Electron only; the browser types paths). */
+  'dialog.pickFolder': z.object({ title: z.string().optional() }),
+  'dialog.pickFile': z.object({ title: z.string().optional() }),
+  'jobs.cancel': z.object({ jobId: z.string() }),
+  /** Mod workspaces. */
+  'workspace.open': z.object({ dir: path, root: path }),
+  'workspace.fromArchive': z.object({ archive: path, dir: path, root: path }),
+  'workspace.files': z.object({ dir: path }),
+  'workspace.override': z.object({ dir: path, root: path, path }),
+  'workspace.readText': z.object({ dir: path, path }),
+  'workspace.writeText': z.object({ dir: path, path, text: z.string().max(16 << 20) }),
+  'workspace.checkTdf': z.object({ text: z.string().max(16 << 20) }),
+  'mods.diff': z.object({ dir: path, root: path, game: gameId.optional() }),
+  'mods.impact': z.object({ root: path, archive: path }),
+  'mods.export': z.object({ dir: path, target: path, orderFrom: path.optional(), jobId }),
+  'watch.start': z.object({ dir: path, target: path, debounceMs: z.number().int().min(0).max(60_000).optional() }),
+  'watch.stop': z.object({ dir: path }),
+  'watch.status': z.object({ dir: path }),
+} as const;
+
+export type CallName = keyof typeof requests;
+export type RequestOf<K extends CallName> = z.input<(typeof requests)[K]>;
+
+export interface ArchiveListing {
+  path: string;
+  info: Record<string, unknown> & { format: string; files: number; dirs: number; bytes: number };
+  entries: { path: string; size: number; packedSize: number; method: string; dir?: true }[];
+}
+
+export interface FilePreview {
+  path: string;
+  size: number;
+  /** Base64 of the first `maxBytes` bytes (default 1 MiB); `truncated` when the file is longer. */
+  data: string;
+  truncated: boolean;
+  archive: string | null;
+}
+
+export interface TdfCheck {
+  ok: boolean;
+  problems: { line: number; message: string; severity: 'error' | 'warning' }[];
+}
+
+export interface Responses {
+  'app.info': { version: string; host: 'electron' | 'web'; initialRoot: string | null; demo: boolean; capabilities: { pickFolder: boolean; pickFile: boolean } };
+  'install.open': MountReport & { root: string; stats: MountStats };
+  'install.recent': string[];
+  'install.stats': MountStats;
+  'install.tree': MergedTree;
+  'install.resolve': ResolveResult;
+  'install.defs': DefinitionWinner[];
+  'install.conflicts': ConflictReport;
+  'install.read': FilePreview;
+  'install.extract': { files: number; bytes: number; refused: string[] };
+  'archive.open': ArchiveListing;
+  'archive.read': FilePreview;
+  'archive.extract': { files: number; bytes: number; refused: string[] };
+  'archive.verify': { ok: boolean; files: number; bytes: number; errors: { path: string; message: string }[]; warnings: { path: string | null; message: string }[] };
+  'dialog.pickFolder': string | null;
+  'dialog.pickFile': string | null;
+  'jobs.cancel': { cancelled: boolean };
+  'workspace.open': { dir: string; root: string; files: string[] };
+  'workspace.fromArchive': { dir: string; root: string; files: string[] };
+  'workspace.files': string[];
+  'workspace.override': { path: string; from: string | null };
+  'workspace.readText': { path: string; text: string };
+  'workspace.writeText': { path: string; bytes: number };
+  'workspace.checkTdf': TdfCheck;
+  'mods.diff': OverrideDiff[];
+  'mods.impact': ExportImpact;
+  'mods.export': { target: string; files: number; bytes: number; size: number; durationMs: number };
+  'watch.start': WatchStatus;
+  'watch.stop': WatchStatus;
+  'watch.status': WatchStatus;
+}
+
+export type ResponseOf<K extends CallName> = Responses[K];
+
+/** Events pushed from the host to the renderer. */
+export interface Events {
+  progress: { jobId: string; done: number; total: number; label?: string };
+  watch: WatchStatus;
+}
+export type EventName = keyof Events;
+
+/** The renderer's view of the host: one typed function per call, plus event subscription. */
+export type StudioApi = {
+  call<K extends CallName>(name: K, request: RequestOf<K>): Promise<ResponseOf<K>>;
+  on<E extends EventName>(event: E, listener: (payload: Events[E]) => void): () => void;
+};
+
+/** How errors cross the boundary: a message a person can read, and a stable code. */
+export interface ContractError {
+  code: 'bad-request' | 'not-allowed' | 'failed' | 'cancelled' | 'not-found';
+  message: string;
+}
+
+export type { GameId };

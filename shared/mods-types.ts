@@ -1,0 +1,44 @@
+/** The mod workflow's results (`modpak diff`, `modpak mount impact`, watch status). Pure types. */
+
+export type OverrideStatus = 'added' | 'modified' | 'same';
+
+export interface TdfChange {
+  /** Section path, e.g. "UNITINFO" or "WEAPON1/DAMAGE". */
+  section: string;
+  key: string | null;
+  kind: 'added' | 'removed' | 'changed';
+  before?: string;
+  after?: string;
+}
+
+export interface OverrideDiff {
+  path: string;
+  status: OverrideStatus;
+  base: null | { archive: string | null; entry: string };
+  diff:
+    | null
+    | { kind: 'text'; unified: string; tdf?: TdfChange[] }
+    | { kind: 'binary'; before: { size: number; sha256: string } | null; after: { size: number; sha256: string } };
+}
+
+export interface ExportImpact {
+  archive: string;
+  stage: string;
+  /** 0-based position in the mount order (0 = highest priority) it would take. */
+  rank: number;
+  /** A .hpi that would lose its slot among the first ten. */
+  pushesOut: string | null;
+  /** Files of the export that something ranked higher would hide. */
+  hidden: { path: string; by: string | null }[];
+  /** Files of the export that would win over what is there now. */
+  wins: { path: string; over: string | null }[];
+  definitions: { kind: string; name: string; outcome: 'wins' | 'loses'; against: string | null }[];
+}
+
+export interface WatchStatus {
+  workspace: string;
+  target: string;
+  running: boolean;
+  state: 'idle' | 'building' | 'ok' | 'failed';
+  lastBuild: null | { at: string; durationMs: number; ok: boolean; message: string; files: number };
+}
