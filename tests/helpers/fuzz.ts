@@ -2,6 +2,7 @@ import { expect } from 'vitest';
 import { MemorySource } from '../../electron/io/byte-source.js';
 import { openArchiveSource } from '../../electron/formats/index.js';
 import { FormatError } from '../../electron/formats/errors.js';
+import { prng } from './prng.js';
 
 /**
  * A reusable fuzz harness for every archive format: deterministic mutations of a valid archive (truncation,
@@ -10,17 +11,7 @@ import { FormatError } from '../../electron/formats/errors.js';
  * never a hang, never an allocation the file could not justify.
  */
 
-/** A small deterministic PRNG (mulberry32), so a failing case can be replayed from its index. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { prng };
 
 export interface Mutation {
   label: string;

@@ -1,0 +1,136 @@
+/**
+ * Longest-match search for the LZ77-family encoders (HPI, Pangya, Daikatana). Each encoder owns its token
+ * format; this module only answers "what is the longest earlier match at position `pos`?" within a window.
+ *
+ * Hash chains over 3-byte prefixes find matches of 3 bytes and more; a separate table of the last position
+ * of every 2-byte prefix finds 2-byte matches (all three formats accept them), so the search is as good as
+ * scanning the whole window for the formats' short maximum lengths.
+ */
+
+export interface MatchFinderOptions {
+  /** Largest distance back (4095 for a 4 KiB ring). */
+  maxDistance: number;
+  minLength: number;
+  maxLength: number;
+  /** When false, a match is never longer than its distance (for readers that copy with memmove). */
+  allowOverlap: boolean;
+  /**
+   * Source positions p with p % mod === rem are never referenced. HPI's LZ77 addresses its ring by absolute
+   * index and reserves index 0 as the terminator, so the byte that would sit there cannot be a match source.
+   */
+  skipSource?: { mod: number; rem: number };
+  /** How many chain links to follow at most (the search stops early anyway once maxLength is reached). */
+  maxChain?: number;
+}
+
+export interface Match {
+  length: number;
+  distance: number;
+}
+
+const HASH_BITS = 15;
+const HASH_SIZE = 1 << HASH_BITS;
+const NO_MATCH: Match = { length: 0, distance: 0 };
+
+export class MatchFinder {
+  private readonly head = new Int32Array(HASH_SIZE).fill(-1);
+  private readonly last2 = new Int32Array(65536).fill(-1);
+  /** prev[pos & mask] = previous position with the same 3-byte hash; the window bounds how far back we look. */
+  private readonly prev: Int32Array;
+  /** prev2[pos & mask] = previous position with the same 2-byte prefix. */
+  private readonly prev2: Int32Array;
+  private readonly mask: number;
+  private inserted = 0;
+
+  constructor(
+    private readonly data: Uint8Array,
+    private readonly options: MatchFinderOptions,
+  ) {
+    let size = 1;
+    while (size <= options.maxDistance) size <<= 1;
+    this.prev = new Int32Array(size);
+    this.prev2 = new Int32Array(size);
+    this.mask = size - 1;
+  }
+
+  private hash3(pos: number): number {
+    const d = this.data;
+    // Multiplicative hash of three bytes; the top bits are the best mixed.
+    return (Math.imul((d[pos]! << 16) | (d[pos + 1]! << 8) | d[pos + 2]!, 0x9e3779b1) >>> (32 - HASH_BITS)) & (HASH_SIZE - 1);
+  }
+
+  /** Record every position before `pos` (positions are inserted in order, once each). */
+  private insertUpTo(pos: number): void {
+    const d = this.data;
+    const end = Math.min(pos, d.length);
+    for (let p = this.inserted; p < end; p++) {
+      if (p + 1 < d.length) {
+        const k = (d[p]! << 8) | d[p + 1]!;
+        this.prev2[p & this.mask] = this.last2[k]!;
+        this.last2[k] = p;
+      }
+      if (p + 2 < d.length) {
+        const h = this.hash3(p);
+        this.prev[p & this.mask] = this.head[h]!;
+        this.head[h] = p;
+      }
+    }
+    if (end > this.inserted) this.inserted = end;
+  }
+
+  /** The longest match for the bytes at `pos`, or length 0. Call with non-decreasing `pos`. */
+  find(pos: number): Match {
+    const d = this.data;
+    const o = this.options;
+    this.insertUpTo(pos);
+    const remaining = d.length - pos;
+    if (remaining < o.minLength) return NO_MATCH;
+    const maxLen = Math.min(o.maxLength, remaining);
+    const lowest = pos - o.maxDistance;
+    const skip = o.skipSource;
+    let bestLen = 0;
+    let bestDist = 0;
+
+    if (remaining >= 3) {
+      let candidate = this.head[this.hash3(pos)]!;
+      let chain = o.maxChain ?? 1 << 30;
+      while (candidate >= 0 && candidate >= lowest && chain-- > 0) {
+        const dist = pos - candidate;
+        if (!(skip && candidate % skip.mod === skip.rem)) {
+          const limit = o.allowOverlap ? maxLen : Math.min(maxLen, dist);
+          // Check the byte just past the current best first: most candidates fail there.
+          if (limit > bestLen && d[candidate + bestLen] === d[pos + bestLen]) {
+            let len = 0;
+            while (len < limit && d[candidate + len] === d[pos + len]) len++;
+            if (len > bestLen) {
+              bestLen = len;
+              bestDist = dist;
+              if (len === maxLen) break;
+            }
+          }
+        }
+        const next = this.prev[candidate & this.mask]!;
+        // A slot reused by a newer position means the chain left the window.
+        if (next >= candidate) break;
+        candidate = next;
+      }
+    }
+    if (bestLen < 2 && o.minLength <= 2 && remaining >= 2) {
+      // Nearest acceptable 2-byte match; only the first links can be rejected (overlap, skipped index).
+      let candidate = this.last2[(d[pos]! << 8) | d[pos + 1]!]!;
+      while (candidate >= 0 && candidate >= lowest) {
+        const dist = pos - candidate;
+        if ((o.allowOverlap || dist >= 2) && !(skip && candidate % skip.mod === skip.rem)) {
+          bestLen = 2;
+          bestDist = dist;
+          break;
+        }
+        const next = this.prev2[candidate & this.mask]!;
+        if (next >= candidate) break;
+        candidate = next;
+      }
+    }
+    if (bestLen < o.minLength) return NO_MATCH;
+    return { length: bestLen, distance: bestDist };
+  }
+}

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { MatchFinder, type MatchFinderOptions } from '../../../../electron/formats/common/match-finder.js';
+import { prng } from '../../../helpers/prng.js';
+
+const ring: MatchFinderOptions = { maxDistance: 4095, minLength: 2, maxLength: 17, allowOverlap: true };
+
+/** The reference: scan the whole window for the longest match (nearest first on ties is not required). */
+function bruteForce(data: Uint8Array, pos: number, o: MatchFinderOptions): number {
+  let best = 0;
+  for (let c = Math.max(0, pos - o.maxDistance); c < pos; c++) {
+    if (o.skipSource && c % o.skipSource.mod === o.skipSource.rem) continue;
+    const limit = Math.min(o.maxLength, data.length - pos, o.allowOverlap ? Infinity : pos - c);
+    let len = 0;
+    while (len < limit && data[c + len] === data[pos + len]) len++;
+    if (len > best) best = len;
+  }
+  return best >= o.minLength ? best : 0;
+}
+
+function sample(seed: number, length: number, alphabet: number): Uint8Array {
+  const rand = prng(seed);
+  return Uint8Array.from({ length }, () => Math.floor(rand() * alphabet));
+}
+
+describe('MatchFinder', () => {
+  it('finds the same longest match as a full window scan', () => {
+    for (const [seed, alphabet] of [[1, 2], [2, 4], [3, 16], [4, 256]] as const) {
+      const data = sample(seed, 9000, alphabet);
+      for (const o of [ring, { ...ring, allowOverlap: false }, { ...ring, skipSource: { mod: 4096, rem: 4095 } }]) {
+        const finder = new MatchFinder(data, o);
+        for (let pos = 0; pos < data.length; pos += 7) {
+          const m = finder.find(pos);
+          expect(m.length, `seed ${seed} pos ${pos}`).toBe(bruteForce(data, pos, o));
+          if (m.length > 0) {
+            expect(m.distance).toBeGreaterThan(0);
+            expect(m.distance).toBeLessThanOrEqual(o.maxDistance);
+            if (!o.allowOverlap) expect(m.length).toBeLessThanOrEqual(m.distance);
+            if (o.skipSource) expect((pos - m.distance) % 4096).not.toBe(4095);
+            expect(data.subarray(pos - m.distance, pos - m.distance + m.length)).toEqual(data.subarray(pos, pos + m.length));
+          }
+        }
+      }
+    }
+  });
+
+  it('reports overlapping runs only when overlap is allowed', () => {
+    const data = new Uint8Array(40).fill(7);
+    expect(new MatchFinder(data, ring).find(1)).toEqual({ length: 17, distance: 1 });
+    expect(new MatchFinder(data, { ...ring, allowOverlap: false }).find(1)).toEqual({ length: 0, distance: 0 });
+    expect(new MatchFinder(data, { ...ring, allowOverlap: false }).find(10).length).toBe(10);
+  });
+
+  it('never reaches past the window', () => {
+    const data = new Uint8Array(5000);
+    data.set([1, 2, 3, 4], 0);
+    data.set([1, 2, 3, 4], 4096 + 10);
+    const finder = new MatchFinder(data, { ...ring, maxDistance: 4095 });
+    expect(finder.find(4096 + 10).length).toBeLessThan(4);
+  });
+});
