@@ -68,8 +68,8 @@ export function* corpusFiles(count = 30_000, seed = 31): Generator<CorpusFile> {
   for (let i = 0; i < count; i++) {
     const folder = FOLDERS[i % FOLDERS.length]!;
     const kind = i % 10;
-    // Sizes skewed like a real game: mostly small, a few large (textures, sounds up to ~200 KB).
-    const size = kind === 9 ? 60_000 + Math.floor(rand() * 140_000) : 500 + Math.floor(rand() * 8_000);
+    // Sizes skewed like a real game: mostly small, a few large (textures, sounds up to ~100 KB).
+    const size = kind === 9 ? 25_000 + Math.floor(rand() * 80_000) : 500 + Math.floor(rand() * 7_000);
     const bytes =
       kind < 4 ? textFile(rand, size) : kind < 7 ? structuredBinary(rand, size) : kind < 9 ? runs(rand, size) : i % 20 === 9 ? noise(rand, size) : runs(rand, size);
     const ext = kind < 4 ? (i % 2 ? 'fbi' : 'tdf') : kind < 7 ? '3do' : kind < 9 ? 'pcx' : 'wav';
