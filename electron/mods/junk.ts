@@ -1,0 +1,20 @@
+import { basename } from 'node:path';
+
+/**
+ * What a workspace folder holds that is not part of the mod: the workspace's own record, editors' swap and
+ * backup files, and desktop litter. Export, diff, file lists and watch all skip the same names, so what the
+ * watcher reacts to is exactly what the export packs.
+ */
+export const WORKSPACE_RECORD = '.modpak-workspace.json';
+
+const junkNames = new Set([WORKSPACE_RECORD.toUpperCase(), '.DS_STORE', 'THUMBS.DB', 'DESKTOP.INI', '4913']);
+
+/** True for a base name (or a path, whose last part is checked) that no export should contain. */
+export function isWorkspaceJunk(nameOrPath: string): boolean {
+  const name = basename(nameOrPath.replace(/\\/g, '/'));
+  const upper = name.toUpperCase();
+  if (junkNames.has(upper)) return true;
+  // vim swap files (.x.swp, .x.swo), emacs backups (x~) and lock/autosave files (.#x, #x#).
+  if (/\.sw[a-p]$/i.test(name) && name.startsWith('.')) return true;
+  return name.endsWith('~') || name.startsWith('.#') || (name.startsWith('#') && name.endsWith('#'));
+}
