@@ -1,0 +1,180 @@
+import { mkdir, readdir, readFile, stat } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import type { PackFile } from '../formats/index.js';
+import { fail } from '../formats/errors.js';
+import { writeFileAtomically } from '../io/byte-sink.js';
+import { collectFolder } from '../services/pack-service.js';
+import { extractArchive, withArchive } from '../services/archive-service.js';
+import { pathKey, safeRelativePath } from '../../shared/paths.js';
+import { decodeTdf } from '../tdf/parse.js';
+import { isWorkspaceJunk, WORKSPACE_RECORD } from './junk.js';
+import type { OverrideBase } from './diff.js';
+
+/**
+ * A mod workspace: a plain folder whose files are laid out as the game's paths (units/ARMCOM.FBI, ...).
+ * Besides the mod's files it holds one small record, `.modpak-workspace.json`, with what the folder cannot
+ * say itself: the install it was tied to and, for a workspace opened from a .ufo, that archive's stored
+ * order (TA's "first definition wins" walks it, so a re-export keeps it). Every path coming from outside
+ * goes through `safeRelativePath`, so nothing is read or written outside the folder.
+ */
+
+export interface WorkspaceRecord {
+  version: 1;
+  /** The install the workspace was last opened against. */
+  root?: string;
+  /** The archive it was opened from, if any. */
+  source?: string;
+  /** That archive's files in stored order (paths as stored). */
+  order?: string[];
+}
+
+export async function readRecord(dir: string): Promise<WorkspaceRecord | null> {
+  let text: string;
+  try {
+    text = await readFile(join(dir, WORKSPACE_RECORD), 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
+  }
+  try {
+    const value = JSON.parse(text) as WorkspaceRecord;
+    if (value && typeof value === 'object' && value.version === 1) {
+      if (value.order && !(Array.isArray(value.order) && value.order.every((p) => typeof p === 'string'))) delete value.order;
+      return value;
+    }
+  } catch {
+    // A damaged record only loses the remembered order; the mod's files are untouched.
+  }
+  return null;
+}
+
+export async function writeRecord(dir: string, record: WorkspaceRecord): Promise<void> {
+  const bytes = new TextEncoder().encode(JSON.stringify(record, null, 2) + '\n');
+  await writeFileAtomically(join(dir, WORKSPACE_RECORD), (sink) => sink.write(bytes));
+}
+
+/** The absolute path of a workspace-relative path, or a 'refused' error for one that would climb out. */
+export function workspacePath(dir: string, path: string): string {
+  const rel = safeRelativePath(path);
+  if (rel === null || isWorkspaceJunk(rel)) fail('refused', `${JSON.stringify(path)} is not a path inside the workspace`);
+  return join(resolve(dir), rel);
+}
+
+/** The mod's files (without the record and editor litter), sorted by name at each level. */
+export async function workspaceFiles(dir: string, onWarning?: (m: string) => void): Promise<PackFile[]> {
+  return (await collectFolder(dir, onWarning)).filter((f) => !f.path.split('/').some(isWorkspaceJunk));
+}
+
+/** Create the folder if needed and record the install it belongs to. */
+export async function openWorkspace(dir: string, root: string): Promise<{ dir: string; root: string; files: string[] }> {
+  const abs = resolve(dir);
+  await mkdir(abs, { recursive: true });
+  const record = (await readRecord(abs)) ?? { version: 1 };
+  if (record.root !== resolve(root)) await writeRecord(abs, { ...record, root: resolve(root) });
+  return { dir: abs, root: resolve(root), files: (await workspaceFiles(abs)).map((f) => f.path) };
+}
+
+/**
+ * Where `path` goes in the folder, reusing the spelling of folders (and of the file) already there: the
+ * game ignores case, and `Units/` beside `units/` would become two copies of one folder on Linux.
+ */
+export async function placeInWorkspace(dir: string, path: string): Promise<{ abs: string; rel: string }> {
+  workspacePath(dir, path);
+  const parts = safeRelativePath(path)!.split('/');
+  let at = resolve(dir);
+  const out: string[] = [];
+  for (const part of parts) {
+    const names = await readdir(at).catch(() => [] as string[]);
+    const same = names.find((n) => pathKey(n) === pathKey(part));
+    const name = same ?? part;
+    out.push(name);
+    at = join(at, name);
+  }
+  return { abs: at, rel: out.join('/') };
+}
+
+/** Write bytes to a workspace path (created with its folders), replacing the file atomically. */
+export async function writeWorkspaceFile(dir: string, path: string, bytes: Uint8Array): Promise<{ path: string; bytes: number }> {
+  const { abs, rel } = await placeInWorkspace(dir, path);
+  await mkdir(dirname(abs), { recursive: true });
+  await writeFileAtomically(abs, (sink) => sink.write(bytes));
+  return { path: rel, bytes: bytes.length };
+}
+
+/**
+ * Copy the install's winning bytes of `path` into the workspace at the same path. A file already in the
+ * workspace is never overwritten (it may hold the modder's edits): that is refused with a message.
+ */
+export async function overrideIntoWorkspace(dir: string, path: string, base: OverrideBase | null): Promise<{ path: string; from: string | null }> {
+  if (!base) fail('not-found', `the install has no file ${path} to override`);
+  const { abs, rel } = await placeInWorkspace(dir, path);
+  if (await stat(abs).catch(() => null)) fail('refused', `${rel} is already in the workspace: edit it there`);
+  await writeWorkspaceFile(dir, rel, base.bytes);
+  return { path: rel, from: base.archive };
+}
+
+/** Largest text file the editor opens. */
+export const MAX_TEXT_BYTES = 16 << 20;
+
+export async function readWorkspaceText(dir: string, path: string): Promise<{ path: string; text: string }> {
+  const abs = workspacePath(dir, path);
+  const info = await stat(abs);
+  if (!info.isFile()) fail('refused', `${path} is not a file`);
+  if (info.size > MAX_TEXT_BYTES) fail('refused', `${path} is ${info.size} bytes: too large to edit as text (limit ${MAX_TEXT_BYTES})`);
+  return { path, text: decodeTdf(new Uint8Array(await readFile(abs))) };
+}
+
+/** Windows-1252 back to bytes, the exact inverse of the TDF parser's decoding. */
+const cp1252Back = (() => {
+  const map = new Map<number, number>();
+  for (let b = 0x80; b < 0xa0; b++) map.set(decodeTdf(new Uint8Array([b])).charCodeAt(0), b);
+  return map;
+})();
+
+export function encodeTaText(text: string): Uint8Array {
+  const out = new Uint8Array(text.length);
+  let line = 1;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10) line++;
+    const b = c < 0x80 || (c >= 0xa0 && c <= 0xff) ? c : cp1252Back.get(c);
+    if (b === undefined) fail('refused', `line ${line}: ${JSON.stringify(text[i])} cannot be stored in a TA text file (Windows-1252)`);
+    out[i] = b;
+  }
+  return out;
+}
+
+export async function writeWorkspaceText(dir: string, path: string, text: string): Promise<{ path: string; bytes: number }> {
+  return writeWorkspaceFile(dir, path, encodeTaText(text));
+}
+
+/**
+ * Open an existing archive as a workspace: extract it into `dir` (a new or empty folder: nothing of the
+ * modder's is ever overwritten) and remember its stored order for the re-export.
+ */
+export async function workspaceFromArchive(archive: string, dir: string, root?: string): Promise<{ dir: string; files: string[] }> {
+  const abs = resolve(dir);
+  const existing = await readdir(abs).catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'ENOENT') return [] as string[];
+    throw err;
+  });
+  if (existing.length > 0) fail('refused', `${dir} is not empty: open an archive into a new or empty folder`);
+  await mkdir(abs, { recursive: true });
+  const order = await withArchive(archive, async (a) => a.entries.filter((e) => !e.dir).map((e) => e.path));
+  const result = await extractArchive(archive, abs);
+  if (result.refused.length > 0) fail('refused', `${archive} holds names that would land outside the folder: ${result.refused.slice(0, 3).join(', ')}`);
+  await writeRecord(abs, { version: 1, source: resolve(archive), order, ...(root ? { root: resolve(root) } : {}) });
+  return { dir: abs, files: (await workspaceFiles(abs)).map((f) => f.path) };
+}
+
+/** Files in the recorded stored order (case-insensitive); files the archive did not have follow in name order. */
+export function orderByRecord(files: PackFile[], order: readonly string[]): PackFile[] {
+  const rank = new Map<string, number>();
+  order.forEach((p, i) => {
+    if (!rank.has(pathKey(p))) rank.set(pathKey(p), i);
+  });
+  const known = files.filter((f) => rank.has(pathKey(f.path)));
+  const fresh = files.filter((f) => !rank.has(pathKey(f.path)));
+  known.sort((a, b) => rank.get(pathKey(a.path))! - rank.get(pathKey(b.path))!);
+  return [...known, ...fresh];
+}

@@ -1,0 +1,77 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { mkdtemp, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  encodeTaText, openWorkspace, orderByRecord, overrideIntoWorkspace, placeInWorkspace, readRecord,
+  readWorkspaceText, workspaceFiles, workspacePath, writeWorkspaceText,
+} from '../../../electron/mods/workspace.js';
+import { decodeTdf } from '../../../electron/tdf/parse.js';
+import { FormatError } from '../../../electron/formats/errors.js';
+
+let work: string;
+beforeEach(async () => {
+  work = await mkdtemp(join(tmpdir(), 'modpak-ws-'));
+});
+afterEach(async () => {
+  await rm(work, { recursive: true, force: true });
+});
+
+describe('workspace files', () => {
+  it('opens (creating the folder), records the install, and lists only the mod files', async () => {
+    const dir = join(work, 'mod');
+    const opened = await openWorkspace(dir, join(work, 'install'));
+    expect(opened.files).toEqual([]);
+    expect(await readRecord(dir)).toEqual({ version: 1, root: join(work, 'install') });
+    await mkdir(join(dir, 'units'));
+    await writeFile(join(dir, 'units', 'ARMCOM.FBI'), '[UNITINFO]{}');
+    await writeFile(join(dir, 'units', '.ARMCOM.FBI.swp'), 'swap');
+    await writeFile(join(dir, 'units', 'ARMCOM.FBI~'), 'backup');
+    expect((await workspaceFiles(dir)).map((f) => f.path)).toEqual(['units/ARMCOM.FBI']);
+    expect((await openWorkspace(dir, join(work, 'install'))).files).toEqual(['units/ARMCOM.FBI']);
+  });
+
+  it('refuses paths that climb out of the folder, absolute paths and the record itself', () => {
+    for (const bad of ['../x.tdf', '/etc/passwd', 'C:/x', 'units/../../x', '.modpak-workspace.json']) {
+      expect(() => workspacePath(work, bad), bad).toThrow(FormatError);
+    }
+    expect(workspacePath(work, 'units\\ARMCOM.FBI')).toBe(join(work, 'units', 'ARMCOM.FBI'));
+  });
+
+  it('saves text as Windows-1252 bytes, round-tripping every byte the game files can hold', async () => {
+    const bytes = new Uint8Array(256).map((_, i) => i);
+    const text = decodeTdf(bytes);
+    expect(encodeTaText(text)).toEqual(bytes);
+    const saved = await writeWorkspaceText(work, 'units/ARMCOM.FBI', '[UNITINFO]\r\n{\r\n\tName=Commandant ç €;\r\n}\r\n');
+    expect(saved).toEqual({ path: 'units/ARMCOM.FBI', bytes: 41 });
+    const raw = await readFile(join(work, 'units', 'ARMCOM.FBI'));
+    expect(raw.includes(0xe7)).toBe(true);
+    expect(raw.includes(0x80)).toBe(true);
+    expect((await readWorkspaceText(work, 'units/ARMCOM.FBI')).text).toContain('Commandant ç €');
+    expect(() => encodeTaText('ok\nbad ☃')).toThrow(/line 2: "☃" cannot be stored/);
+    expect((await readdir(join(work, 'units')))).toEqual(['ARMCOM.FBI']);
+  });
+
+  it('reuses the spelling of folders and files already there', async () => {
+    await mkdir(join(work, 'Units'));
+    await writeFile(join(work, 'Units', 'armcom.fbi'), 'x');
+    expect(await placeInWorkspace(work, 'UNITS/ARMCOM.FBI')).toEqual({ abs: join(work, 'Units', 'armcom.fbi'), rel: 'Units/armcom.fbi' });
+    expect((await placeInWorkspace(work, 'units/CORCOM.FBI')).rel).toBe('Units/CORCOM.FBI');
+  });
+
+  it('overrides by copying the given bytes, and never overwrites a file already in the workspace', async () => {
+    const base = { archive: 'totala1.hpi', entry: 'units/ARMCOM.FBI', bytes: new TextEncoder().encode('[UNITINFO]{MaxDamage=3000;}') };
+    expect(await overrideIntoWorkspace(work, 'units/ARMCOM.FBI', base)).toEqual({ path: 'units/ARMCOM.FBI', from: 'totala1.hpi' });
+    expect(await readFile(join(work, 'units/ARMCOM.FBI'), 'utf8')).toBe('[UNITINFO]{MaxDamage=3000;}');
+    await writeFile(join(work, 'units/ARMCOM.FBI'), 'edited');
+    await expect(overrideIntoWorkspace(work, 'UNITS/armcom.fbi', base)).rejects.toThrow(/already in the workspace/);
+    expect(await readFile(join(work, 'units/ARMCOM.FBI'), 'utf8')).toBe('edited');
+    await expect(overrideIntoWorkspace(work, 'units/NOPE.FBI', null)).rejects.toThrow(/has no file units\/NOPE\.FBI/);
+  });
+
+  it('orders files by a recorded stored order, case-insensitively, new files after', () => {
+    const f = (path: string) => ({ path, size: 0, read: async () => new Uint8Array() });
+    const files = [f('a.txt'), f('units/B.FBI'), f('units/c.fbi'), f('z.txt')];
+    expect(orderByRecord(files, ['UNITS/C.FBI', 'gone.txt', 'units/b.fbi']).map((x) => x.path)).toEqual(['units/c.fbi', 'units/B.FBI', 'a.txt', 'z.txt']);
+  });
+});
