@@ -1,8 +1,11 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
+import { registerModsCommands } from './mods.js';
 
 /**
  * Command groups beyond the single-archive ones. Each concern registers its own subcommands
  * (mount, diff, watch, serve, studio); add a line here when a group arrives.
  */
-export function registerCommandModules(_program: Command, _ctx: CliContext): void {}
+export function registerCommandModules(program: Command, ctx: CliContext): void {
+  registerModsCommands(program, ctx);
+}
