@@ -1,0 +1,127 @@
+import { defineStore } from 'pinia';
+import { computed, markRaw, ref, shallowRef } from 'vue';
+import type { ArchiveListing, ResponseOf } from '../../shared/contract';
+import { api } from '../api';
+import { filterPaths, indexPaths, type PathIndex } from '../lib/glob';
+import { formatBytes, formatCount } from '../lib/bytes';
+import { useErrorsStore } from './errors';
+import { useJobsStore } from './jobs';
+import { useArchivePreviewStore } from './preview';
+
+export type VerifyResult = ResponseOf<'archive.verify'>;
+
+/** A glob that matches one path literally. */
+function literalGlob(path: string): string {
+  return path.replace(/[\\*?[\]{}()!+@]/g, (c) => '\\' + c);
+}
+
+/**
+ * What archive.extract should take for the current filter: nothing (everything), the glob itself (the
+ * host reads it the same way: no slash = the file name), or for a substring filter, the matching paths.
+ */
+function extractGlobs(query: string, listing: ArchiveListing | null, visible: number[]): string[] | undefined {
+  const q = query.trim();
+  if (q === '' || !listing) return undefined;
+  if (/[*?[{]/.test(q)) return [q];
+  return visible.filter((i) => !listing.entries[i].dir).map((i) => literalGlob(listing.entries[i].path));
+}
+
+/** The Archive screen: one archive of any format, its entries in stored order, extract and verify. */
+export const useArchiveStore = defineStore('archive', () => {
+  const path = ref<string | null>(null);
+  const listing = shallowRef<ArchiveListing | null>(null);
+  const opening = ref(false);
+  const openError = ref<string | null>(null);
+  const query = ref('');
+  const selected = ref<number | null>(null);
+  const verifyResult = ref<VerifyResult | null>(null);
+  const index = shallowRef<PathIndex | null>(null);
+
+  /** Entry indices to show, in stored order (the filter keeps that order). */
+  const visible = computed<number[]>(() => {
+    const l = listing.value;
+    if (!l) return [];
+    const found = index.value ? filterPaths(index.value, query.value) : null;
+    if (!found) return l.entries.map((_, i) => i);
+    return found.sort((a, b) => a - b);
+  });
+
+  async function open(target: string): Promise<boolean> {
+    const trimmed = target.trim();
+    if (!trimmed) {
+      openError.value = 'Type the path of an archive first.';
+      return false;
+    }
+    opening.value = true;
+    openError.value = null;
+    try {
+      const result = await api.call('archive.open', { path: trimmed });
+      listing.value = markRaw(result);
+      index.value = markRaw(indexPaths(result.entries.map((e) => e.path)));
+      path.value = result.path ?? trimmed;
+      selected.value = null;
+      verifyResult.value = null;
+      query.value = '';
+      useArchivePreviewStore().clear();
+      return true;
+    } catch (error) {
+      openError.value = useErrorsStore().report(error, `Opening ${trimmed}`).message;
+      return false;
+    } finally {
+      opening.value = false;
+    }
+  }
+
+  async function pickAndOpen(): Promise<void> {
+    try {
+      const picked = await api.call('dialog.pickFile', { title: 'Open an archive' });
+      if (picked) await open(picked);
+    } catch (error) {
+      useErrorsStore().report(error, 'Choosing a file');
+    }
+  }
+
+  function select(i: number): void {
+    const l = listing.value;
+    const entry = l?.entries[i];
+    if (!l || !entry || !path.value) return;
+    selected.value = i;
+    if (entry.dir) {
+      useArchivePreviewStore().clear();
+      return;
+    }
+    void useArchivePreviewStore().load({ kind: 'archive', archive: path.value, entry: entry.path }, entry.size);
+  }
+
+  /** Extract everything, or what the filter matches (as globs are what archive.extract takes). */
+  async function extract(target: string): Promise<boolean> {
+    const archive = path.value;
+    if (!archive) return false;
+    if (!target.trim()) {
+      useErrorsStore().report('Choose a folder to extract to first.', 'Extract');
+      return false;
+    }
+    const globs = extractGlobs(query.value, listing.value, visible.value);
+    const result = await useJobsStore().run(
+      `Extracting ${archive}`,
+      (jobId) => api.call('archive.extract', { path: archive, target: target.trim(), globs, jobId }),
+      (r) => `${formatCount(r.files)} files, ${formatBytes(r.bytes)} written to ${target.trim()}` + (r.refused.length ? `; ${r.refused.length} refused (unsafe names)` : ''),
+    );
+    return result !== null;
+  }
+
+  async function verify(): Promise<VerifyResult | null> {
+    const archive = path.value;
+    if (!archive) return null;
+    verifyResult.value = null;
+    const result = await useJobsStore().run(
+      `Verifying ${archive}`,
+      (jobId) => api.call('archive.verify', { path: archive, jobId }),
+      (r) => (r.ok ? `All ${formatCount(r.files)} files check out` : `${r.errors.length} of ${formatCount(r.files)} files are damaged`),
+    );
+    verifyResult.value = result;
+    return result;
+  }
+
+  return { path, listing, opening, openError, query, selected, verifyResult, visible, open, pickAndOpen, select, extract, verify };
+});

@@ -1,0 +1,150 @@
+import { defineStore } from 'pinia';
+import { computed, markRaw, ref, shallowRef, watch } from 'vue';
+import type { MergedTree } from '../../shared/vfs-types';
+import { api } from '../api';
+import { filterPaths, indexPaths, type PathIndex } from '../lib/glob';
+import { ancestorKeys, buildTreeModel, filesUnder, matchRows, visibleRows, type TreeModel, type TreeRow } from '../lib/tree-model';
+import { formatBytes, formatCount } from '../lib/bytes';
+import { useErrorsStore } from './errors';
+import { useInstallStore } from './install';
+import { useJobsStore } from './jobs';
+import { useLayeringStore } from './layering';
+import { useFilesPreviewStore } from './preview';
+
+/**
+ * The Files screen: the install's merged tree, the filter, the selected row and extraction. The tree's
+ * arrays are held shallowly (60,000 paths must not become 60,000 reactive proxies); the derived index
+ * and folder model are built once per tree and marked raw.
+ */
+export const useFilesStore = defineStore('files', () => {
+  const tree = shallowRef<MergedTree | null>(null);
+  const treeRoot = ref<string | null>(null);
+  const loading = ref(false);
+  const query = ref('');
+  /** Expanded folders (lower-case keys). */
+  const expanded = ref<string[]>([]);
+  const activeId = ref<string | null>(null);
+  /** How long the last filter took, in milliseconds. */
+  const filterMs = ref(0);
+  const model = shallowRef<TreeModel | null>(null);
+  const pathIndex = shallowRef<PathIndex | null>(null);
+
+  const matches = computed<number[] | null>(() => {
+    const index = pathIndex.value;
+    if (!index) return null;
+    const started = performance.now();
+    const result = filterPaths(index, query.value);
+    filterMs.value = performance.now() - started;
+    return result;
+  });
+
+  const expandedSet = computed(() => new Set(expanded.value));
+
+  const rows = computed<TreeRow[]>(() => {
+    const m = model.value;
+    if (!m) return [];
+    const found = matches.value;
+    return found ? matchRows(m, found) : visibleRows(m, expandedSet.value);
+  });
+
+  const activeRow = computed<TreeRow | null>(() => rows.value.find((r) => r.id === activeId.value) ?? null);
+  const activeIndex = computed(() => rows.value.findIndex((r) => r.id === activeId.value));
+  const totalPaths = computed(() => tree.value?.paths.length ?? 0);
+
+  async function load(root: string): Promise<void> {
+    loading.value = true;
+    try {
+      const result = await api.call('install.tree', { root });
+      tree.value = markRaw(result);
+      model.value = markRaw(buildTreeModel(result.paths));
+      pathIndex.value = markRaw(indexPaths(result.paths));
+      treeRoot.value = root;
+      expanded.value = [];
+      activeId.value = null;
+      useLayeringStore().clear();
+      useFilesPreviewStore().clear();
+    } catch (error) {
+      useErrorsStore().report(error, 'Reading the install tree');
+    } finally {
+      loading.value = false;
+    }
+  }
+
+  /** Load the tree for the open install if it is not loaded yet (or the install changed). */
+  async function ensureLoaded(): Promise<void> {
+    const install = useInstallStore();
+    if (install.root && (treeRoot.value !== install.root || !tree.value) && !loading.value) await load(install.root);
+  }
+
+  function toggle(row: TreeRow, open?: boolean): void {
+    if (row.kind !== 'dir') return;
+    const key = row.id.slice(2);
+    const isOpen = expandedSet.value.has(key);
+    const want = open ?? !isOpen;
+    if (want === isOpen) return;
+    expanded.value = want ? [...expanded.value, key] : expanded.value.filter((k) => k !== key);
+  }
+
+  /** Select a row: a file gets its layering and preview loaded. */
+  function select(row: TreeRow): void {
+    activeId.value = row.id;
+    const root = treeRoot.value;
+    if (row.kind !== 'file' || !root || !tree.value) return;
+    void useLayeringStore().resolve(root, row.path);
+    void useFilesPreviewStore().load({ kind: 'install', root, path: row.path }, tree.value.sizes[row.index]);
+  }
+
+  /** Clear the filter and show a file in the tree, its folders expanded. */
+  function reveal(path: string): void {
+    const index = tree.value?.paths.findIndex((p) => p.toLowerCase() === path.toLowerCase()) ?? -1;
+    if (index < 0) return;
+    query.value = '';
+    const want = new Set(expanded.value);
+    for (const key of ancestorKeys(tree.value!.paths[index])) want.add(key);
+    expanded.value = [...want];
+    const row = rows.value.find((r) => r.id === 'f:' + index);
+    if (row) select(row);
+  }
+
+  /** The paths "Extract" writes: the selected file or folder, else everything the filter matches. */
+  const extractPaths = computed<string[]>(() => {
+    const t = tree.value;
+    const m = model.value;
+    if (!t || !m) return [];
+    const row = activeRow.value;
+    if (row?.kind === 'file') return [row.path];
+    if (row?.kind === 'dir') return filesUnder(m, row.id.slice(2)).map((i) => t.paths[i]);
+    return matches.value ? matches.value.map((i) => t.paths[i]) : [];
+  });
+
+  async function extract(target: string, paths: string[] = extractPaths.value): Promise<boolean> {
+    const root = treeRoot.value;
+    if (!root || paths.length === 0) return false;
+    if (!target.trim()) {
+      useErrorsStore().report('Choose a folder to extract to first.', 'Extract');
+      return false;
+    }
+    const result = await useJobsStore().run(
+      `Extracting ${formatCount(paths.length)} file${paths.length === 1 ? '' : 's'}`,
+      (jobId) => api.call('install.extract', { root, paths: [...paths], target: target.trim(), jobId }),
+      (r) => `${formatCount(r.files)} files, ${formatBytes(r.bytes)} written to ${target.trim()}` + (r.refused.length ? `; ${r.refused.length} refused (unsafe names)` : ''),
+    );
+    return result !== null;
+  }
+
+  // A newly opened install replaces the tree the next time the screen asks for it.
+  watch(
+    () => useInstallStore().generation,
+    () => {
+      tree.value = null;
+      model.value = null;
+      pathIndex.value = null;
+      treeRoot.value = null;
+    },
+  );
+
+  return {
+    tree, treeRoot, loading, query, expanded, activeId, filterMs, matches, rows, activeRow, activeIndex, totalPaths, extractPaths,
+    load, ensureLoaded, toggle, select, reveal, extract,
+  };
+});

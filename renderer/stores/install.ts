@@ -1,0 +1,72 @@
+import { defineStore } from 'pinia';
+import { computed, ref } from 'vue';
+import type { ResponseOf } from '../../shared/contract';
+import type { GameId } from '../../shared/vfs-types';
+import { api } from '../api';
+import { useErrorsStore } from './errors';
+
+export type OpenedInstall = ResponseOf<'install.open'>;
+
+export const GAME_NAMES: Record<GameId, string> = {
+  ta: 'Total Annihilation',
+  tak: 'Total Annihilation: Kingdoms',
+  quake: 'Quake',
+  quake2: 'Quake II',
+  daikatana: 'Daikatana',
+};
+
+/** The open game install: its root, the game detected, the mount order and ignored archives. */
+export const useInstallStore = defineStore('install', () => {
+  const root = ref<string | null>(null);
+  const opened = ref<OpenedInstall | null>(null);
+  const recent = ref<string[]>([]);
+  const opening = ref(false);
+  /** The last open's failure, shown next to the path field. */
+  const openError = ref<string | null>(null);
+  /** Bumped on every successful open, so screens reload what they derived from the old install. */
+  const generation = ref(0);
+
+  const gameName = computed(() => (opened.value ? GAME_NAMES[opened.value.game] ?? opened.value.game : null));
+
+  async function open(path: string, options: { game?: GameId } = {}): Promise<boolean> {
+    const trimmed = path.trim();
+    if (!trimmed) {
+      openError.value = 'Type the folder of a game install first.';
+      return false;
+    }
+    opening.value = true;
+    openError.value = null;
+    try {
+      const result = await api.call('install.open', { root: trimmed, ...options });
+      opened.value = result;
+      root.value = result.root;
+      generation.value++;
+      void loadRecent();
+      return true;
+    } catch (error) {
+      openError.value = useErrorsStore().report(error, `Opening ${trimmed}`).message;
+      return false;
+    } finally {
+      opening.value = false;
+    }
+  }
+
+  async function loadRecent(): Promise<void> {
+    try {
+      recent.value = await api.call('install.recent', {});
+    } catch (error) {
+      useErrorsStore().report(error, 'Listing recent installs');
+    }
+  }
+
+  async function pickAndOpen(): Promise<void> {
+    try {
+      const picked = await api.call('dialog.pickFolder', { title: 'Open a game install' });
+      if (picked) await open(picked);
+    } catch (error) {
+      useErrorsStore().report(error, 'Choosing a folder');
+    }
+  }
+
+  return { root, opened, recent, opening, openError, generation, gameName, open, loadRecent, pickAndOpen };
+});

@@ -1,0 +1,89 @@
+import { defineStore } from 'pinia';
+import { ref } from 'vue';
+import { api, newJobId } from '../api';
+import { isCancelled } from '../lib/errors';
+import { useErrorsStore } from './errors';
+
+export type JobState = 'running' | 'done' | 'cancelled' | 'failed';
+
+export interface Job {
+  id: string;
+  label: string;
+  done: number;
+  total: number;
+  state: JobState;
+  /** The outcome in one line, once finished. */
+  summary: string | null;
+}
+
+/**
+ * Long work (extract, verify): each job has an id the host reports `progress` events for, a progress bar
+ * and a Cancel button. Finished jobs stay listed until dismissed so their result can be read.
+ */
+export const useJobsStore = defineStore('jobs', () => {
+  const jobs = ref<Job[]>([]);
+
+  function find(id: string): Job | undefined {
+    return jobs.value.find((j) => j.id === id);
+  }
+
+  function onProgress(event: { jobId: string; done: number; total: number; label?: string }): void {
+    const job = find(event.jobId);
+    if (!job || job.state !== 'running') return;
+    job.done = event.done;
+    job.total = event.total;
+    if (event.label) job.label = event.label;
+  }
+
+  /**
+   * Run `work` as a job. Resolves with its result, or null when it was cancelled or failed (a failure is
+   * reported to the error banner, a cancellation is not an error).
+   */
+  async function run<T>(label: string, work: (jobId: string) => Promise<T>, summarise: (result: T) => string): Promise<T | null> {
+    const id = newJobId();
+    jobs.value = [...jobs.value.filter((j) => j.state === 'running'), { id, label, done: 0, total: 0, state: 'running', summary: null }];
+    const job = () => find(id)!;
+    try {
+      const result = await work(id);
+      if (job().state === 'cancelled') return null;
+      job().state = 'done';
+      if (job().total === 0) job().total = 1;
+      job().done = job().total;
+      job().summary = summarise(result);
+      return result;
+    } catch (error) {
+      if (job().state === 'cancelled' || isCancelled(error)) {
+        job().state = 'cancelled';
+        job().summary = 'Cancelled';
+      } else {
+        job().state = 'failed';
+        job().summary = useErrorsStore().report(error, label).message;
+      }
+      return null;
+    }
+  }
+
+  async function cancel(id: string): Promise<void> {
+    const job = find(id);
+    if (!job || job.state !== 'running') return;
+    try {
+      await api.call('jobs.cancel', { jobId: id });
+      job.state = 'cancelled';
+      job.summary = 'Cancelled';
+    } catch (error) {
+      useErrorsStore().report(error, `Cancelling ${job.label}`);
+    }
+  }
+
+  function dismiss(id: string): void {
+    jobs.value = jobs.value.filter((j) => j.id !== id || j.state === 'running');
+  }
+
+  return { jobs, run, cancel, dismiss, onProgress };
+});
+
+/** Wire the host's progress events to the jobs store. Returns the unsubscribe function. */
+export function initJobsStore(): () => void {
+  const store = useJobsStore();
+  return api.on('progress', (event) => store.onProgress(event));
+}

@@ -1,0 +1,66 @@
+import { defineStore } from 'pinia';
+import { ref } from 'vue';
+import type { FilePreview } from '../../shared/contract';
+import { api } from '../api';
+import { errorMessage } from '../lib/errors';
+import { previewKindOf } from '../lib/file-kinds';
+
+/** Text and hex previews read the first MiB; images and sounds need the whole file (up to the contract's cap). */
+const TEXT_BYTES = 1 << 20;
+const MEDIA_BYTES = 64 << 20;
+
+export type PreviewSource =
+  | { kind: 'install'; root: string; path: string; archive?: string | null }
+  | { kind: 'archive'; archive: string; entry: string };
+
+function bytesFor(path: string, size: number | undefined): number {
+  const kind = previewKindOf(path);
+  if (kind === 'text' || kind === 'tdf' || kind === 'hex') return TEXT_BYTES;
+  return Math.max(1, Math.min(size ?? MEDIA_BYTES, MEDIA_BYTES));
+}
+
+/**
+ * One file's bytes for preview. Two instances: the Files screen's and the Archive screen's, so switching
+ * screens keeps each one's preview. A newer request wins over a slower older one.
+ */
+function definePreviewStore(id: string) {
+  return defineStore(id, () => {
+    const source = ref<PreviewSource | null>(null);
+    const file = ref<FilePreview | null>(null);
+    const loading = ref(false);
+    const error = ref<string | null>(null);
+    let ticket = 0;
+
+    async function load(next: PreviewSource, size?: number): Promise<void> {
+      const mine = ++ticket;
+      source.value = next;
+      loading.value = true;
+      error.value = null;
+      file.value = null;
+      try {
+        const result =
+          next.kind === 'install'
+            ? await api.call('install.read', { root: next.root, path: next.path, archive: next.archive, maxBytes: bytesFor(next.path, size) })
+            : await api.call('archive.read', { path: next.archive, entry: next.entry, maxBytes: bytesFor(next.entry, size) });
+        if (mine === ticket) file.value = result;
+      } catch (e) {
+        if (mine === ticket) error.value = errorMessage(e);
+      } finally {
+        if (mine === ticket) loading.value = false;
+      }
+    }
+
+    function clear(): void {
+      ticket++;
+      source.value = null;
+      file.value = null;
+      loading.value = false;
+      error.value = null;
+    }
+
+    return { source, file, loading, error, load, clear };
+  });
+}
+
+export const useFilesPreviewStore = definePreviewStore('files-preview');
+export const useArchivePreviewStore = definePreviewStore('archive-preview');
