@@ -19,6 +19,8 @@ export interface MountedArchive {
 export interface IgnoredArchive {
   archive: string;
   reason: string;
+  /** Which folder `archive` is relative to (a separate disc folder can hold a name the install also has). */
+  root?: 'install' | 'disc';
 }
 
 /** `modpak mount archives --json`: mounted in priority order, highest first. */

@@ -1,0 +1,65 @@
+import type { ConflictReport, DefinitionKind, DefinitionWinner } from '../../shared/vfs-types.js';
+import { pathKey } from '../../shared/paths.js';
+import { FormatError } from '../formats/errors.js';
+import { DEFINITION_KINDS, definedNamesIn, definitionWinners, isDefinitionFile, type DefinitionFile } from '../tdf/definitions.js';
+import type { MountedInstall } from './mounted-install.js';
+import type { Hit } from './merged-index.js';
+
+/**
+ * Definition winners over a mounted install. The game walks its folder listing (loose files, then each
+ * archive in mount order, entries in stored order) and opens each listed name through the layered
+ * filesystem, so a path that a higher layer overrides is read once, from its winner: a hidden copy's
+ * definitions never load. The first definition of a name wins (electron/tdf/definitions.ts).
+ */
+const READ_AHEAD = 8;
+
+/** The definition files of one kind in walk order, each path once (its winner). */
+export function definitionFiles(install: MountedInstall, kind: DefinitionKind): Hit[] {
+  const seen = new Set<string>();
+  const out: Hit[] = [];
+  install.layers.forEach((layer, index) => {
+    for (const entry of layer.entries) {
+      if (entry.dir) continue;
+      const key = pathKey(entry.path);
+      if (!isDefinitionFile(kind, key) || seen.has(key)) continue;
+      seen.add(key);
+      out.push({ layer: index, entry });
+    }
+  });
+  return out;
+}
+
+export async function collectDefinitions(install: MountedInstall, kind: DefinitionKind): Promise<DefinitionWinner[]> {
+  const hits = definitionFiles(install, kind);
+  const files: (DefinitionFile | null)[] = new Array(hits.length).fill(null);
+  let next = 0;
+  // A few reads in flight at once; results land in their walk position, so order never depends on timing.
+  const worker = async () => {
+    while (next < hits.length) {
+      const i = next++;
+      const hit = hits[i]!;
+      const layer = install.layers[hit.layer]!;
+      try {
+        const bytes = await layer.read(hit.entry);
+        files[i] = { file: hit.entry.path, archive: layer.archive, names: definedNamesIn(kind, bytes) };
+      } catch (err) {
+        if (!(err instanceof FormatError)) throw err;
+        install.warnings.push(`${layer.archive ?? 'loose file'}: ${hit.entry.path}: ${err.message} (its definitions are skipped)`);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(READ_AHEAD, hits.length) }, worker));
+  return definitionWinners(files.filter((f): f is DefinitionFile => f !== null));
+}
+
+export async function definitionConflicts(install: MountedInstall): Promise<ConflictReport['definitions']> {
+  const out: ConflictReport['definitions'] = [];
+  for (const kind of DEFINITION_KINDS) {
+    for (const row of await install.defs(kind)) {
+      const providers = [{ file: row.file, archive: row.archive }, ...row.shadowed];
+      if (new Set(providers.map((p) => p.archive)).size < 2) continue;
+      out.push({ kind, name: row.name, providers });
+    }
+  }
+  return out;
+}

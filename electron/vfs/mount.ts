@@ -1,0 +1,103 @@
+import { realpath } from 'node:fs/promises';
+import { basename, join, resolve } from 'node:path';
+import type { GameId } from '../../shared/vfs-types.js';
+import { pathKey } from '../../shared/paths.js';
+import type { Archive } from '../formats/index.js';
+import { detectGame } from './detect.js';
+import { listTopLevel, listTree, looseLayer, requireFolder } from './folder.js';
+import type { Layer } from './layers.js';
+import { MergedIndex } from './merged-index.js';
+import { MountedInstall, type GameChoice } from './mounted-install.js';
+import { probeArchive, type ProbeResult } from './probe.js';
+import { gameRules, type Candidate, type FolderListing, type PlannedArchive } from './rules/index.js';
+
+export interface MountOptions {
+  /** The game context; detected from the folder when absent. */
+  game?: GameId;
+  /** TA: the game disc's folder (default: the install folder itself). */
+  disc?: string;
+  /** TA: no disc at all. */
+  noDisc?: boolean;
+  /**
+   * A hypothetical archive, mounted as if it had been copied to the top of the install under its own file
+   * name (replacing an archive of that name): where it would rank and what it would change.
+   */
+  extra?: string;
+}
+
+const PROBES_IN_FLIGHT = 4;
+
+async function sameFolder(a: string, b: string): Promise<boolean> {
+  return (await realpath(a)) === (await realpath(b));
+}
+
+function archiveLayer(planned: PlannedArchive, archive: Archive): Layer {
+  return {
+    archive: planned.archive,
+    root: planned.root,
+    stage: planned.stage,
+    entries: archive.entries,
+    read: (entry) => archive.read(entry),
+    close: () => archive.close(),
+  };
+}
+
+/**
+ * Mount an install: list its top level (and the disc's), choose the game, run each candidate's mount test,
+ * plan the order with the game's rules, and build the merged index over the archives and the loose files.
+ */
+export async function mountInstall(rootIn: string, options: MountOptions = {}): Promise<MountedInstall> {
+  const root = resolve(rootIn);
+  await requireFolder(root, 'install folder');
+  const names = await listTopLevel(root);
+
+  let choice: GameChoice;
+  if (options.game) choice = { game: options.game, source: 'given', reason: null };
+  else {
+    const found = await detectGame(root, names);
+    choice = { game: found.game, source: 'detected', reason: found.reason };
+  }
+  const rules = gameRules[choice.game];
+
+  let disc: FolderListing['disc'] = null;
+  let discDir: string | null = null;
+  if (choice.game === 'ta' && !options.noDisc) {
+    disc = 'install';
+    if (options.disc) {
+      const dir = resolve(options.disc);
+      await requireFolder(dir, 'disc folder');
+      if (!(await sameFolder(dir, root))) {
+        discDir = dir;
+        disc = await listTopLevel(dir);
+      }
+    }
+  }
+
+  const extraPath = options.extra ? resolve(options.extra) : null;
+  const extraName = extraPath ? basename(extraPath) : null;
+  const install = extraName ? [...names.filter((n) => pathKey(n) !== pathKey(extraName)), extraName] : names;
+  const tree = await listTree(root, (path) => !path.includes('/') && rules.isArchiveName(path));
+  const listing: FolderListing = { install, nested: tree.filter((f) => f.path.includes('/')).map((f) => f.path), disc };
+
+  const key = (c: Candidate) => `${c.root}\0${c.name}`;
+  const pathOf = (c: Candidate) => (c.root === 'disc' ? join(discDir!, c.name) : c.name === extraName && extraPath ? extraPath : join(root, c.name));
+  const candidates = rules.candidates(listing);
+  const results = new Map<string, ProbeResult>();
+  let next = 0;
+  const worker = async () => {
+    while (next < candidates.length) {
+      const c = candidates[next++]!;
+      results.set(key(c), await probeArchive(choice.game, pathOf(c)));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(PROBES_IN_FLIGHT, candidates.length) }, worker));
+
+  const plan = rules.plan(listing, (r, name) => results.get(key({ root: r, name })) ?? { ok: false, reason: 'not a candidate of this game' });
+  const used = new Set(plan.mounted.map((p) => key({ root: p.root, name: p.archive })));
+  await Promise.all([...results].filter(([k, r]) => !used.has(k) && r.archive).map(([, r]) => r.archive!.close()));
+
+  const archives = plan.mounted.map((p) => archiveLayer(p, results.get(key({ root: p.root, name: p.archive }))!.archive!));
+  const loose = looseLayer(root, tree);
+  const layers = plan.looseFirst ? [loose, ...archives] : [...archives, loose];
+  return new MountedInstall(root, choice, discDir, plan, new MergedIndex(layers));
+}

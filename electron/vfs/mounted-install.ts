@@ -1,0 +1,161 @@
+import type {
+  ConflictReport, DefinitionKind, DefinitionWinner, GameId, MergedTree, MountReport, MountStats, Provider, ResolveResult,
+} from '../../shared/vfs-types.js';
+import { normalizeArchivePath, pathKey } from '../../shared/paths.js';
+import { fail } from '../formats/errors.js';
+import type { Layer } from './layers.js';
+import type { Hit, MergedIndex } from './merged-index.js';
+import type { MountPlan } from './rules/index.js';
+import { collectDefinitions, definitionConflicts } from './definitions.js';
+
+/** How the game was chosen, for reports. */
+export interface GameChoice {
+  game: GameId;
+  source: 'given' | 'detected';
+  /** Why detection chose it (null when given). */
+  reason: string | null;
+}
+
+/**
+ * A mounted install: the plan that produced it, its layers in priority order, and the merged index over
+ * them. Every answer here is in the shared result types (shared/vfs-types.ts), as the CLI prints them
+ * with --json and the studio receives them.
+ */
+export class MountedInstall {
+  private readonly defsCache = new Map<DefinitionKind, Promise<DefinitionWinner[]>>();
+  /** Soft problems met while answering (an unreadable definition file, ...), for the CLI to print. */
+  readonly warnings: string[] = [];
+
+  constructor(
+    readonly root: string,
+    readonly choice: GameChoice,
+    readonly discDir: string | null,
+    readonly plan: MountPlan,
+    readonly index: MergedIndex,
+  ) {}
+
+  get game(): GameId {
+    return this.choice.game;
+  }
+
+  get layers(): readonly Layer[] {
+    return this.index.layers;
+  }
+
+  report(): MountReport {
+    const byArchive = new Map(this.layers.filter((l) => l.archive !== null).map((l) => [`${l.root}\0${l.archive}`, l]));
+    return {
+      game: this.game,
+      gameSource: this.choice.source,
+      mounted: this.plan.mounted.map((p) => ({
+        archive: p.archive,
+        root: p.root,
+        stage: p.stage,
+        files: byArchive.get(`${p.root}\0${p.archive}`)?.entries.filter((e) => !e.dir).length ?? 0,
+      })),
+      ignored: this.plan.ignored.map((i) => ({ ...i })),
+    };
+  }
+
+  provider(hit: Hit): Provider {
+    return { archive: this.layers[hit.layer]!.archive, entry: hit.entry.path, size: hit.entry.size, method: hit.entry.method };
+  }
+
+  /** Every provider of a path, winner first ([] when nothing has it). */
+  providers(path: string): Provider[] {
+    return (this.index.lookup(path) ?? []).map((h) => this.provider(h));
+  }
+
+  resolve(path: string): ResolveResult {
+    const hits = this.index.lookup(path);
+    if (!hits) return { path: normalizeArchivePath(path), winner: null, shadowed: [] };
+    const shadowed: Provider[] = new Array(hits.length - 1);
+    for (let i = 1; i < hits.length; i++) shadowed[i - 1] = this.provider(hits[i]!);
+    return { path: normalizeArchivePath(path), winner: this.provider(hits[0]!), shadowed };
+  }
+
+  stats(): MountStats {
+    let shadowedPaths = 0;
+    let bytes = 0;
+    for (const [, hits] of this.index.all()) {
+      if (hits.length > 1) shadowedPaths++;
+      bytes += hits[0]!.entry.size;
+    }
+    const loose = this.layers.find((l) => l.archive === null);
+    return {
+      game: this.game,
+      archives: this.plan.mounted.length,
+      ignored: this.plan.ignored.length,
+      paths: this.index.size,
+      entries: this.index.entries,
+      looseFiles: loose ? loose.entries.length : 0,
+      shadowedPaths,
+      bytes,
+    };
+  }
+
+  /** The winning path of every key, sorted by key, as parallel arrays. */
+  tree(): MergedTree {
+    const layerToArchive = new Map<number, number>();
+    const archives: string[] = [];
+    this.layers.forEach((l, i) => {
+      if (l.archive === null) return;
+      layerToArchive.set(i, archives.length);
+      archives.push(l.archive);
+    });
+    const rows = [...this.index.all()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    const tree: MergedTree = { paths: new Array(rows.length), winners: new Array(rows.length), sizes: new Array(rows.length), layers: new Array(rows.length), archives };
+    rows.forEach(([, hits], i) => {
+      const win = hits[0]!;
+      tree.paths[i] = win.entry.path;
+      tree.winners[i] = layerToArchive.get(win.layer) ?? -1;
+      tree.sizes[i] = win.entry.size;
+      tree.layers[i] = hits.length;
+    });
+    return tree;
+  }
+
+  /**
+   * A path's bytes: the winner's, or those of a given provider (`archive` null = the loose file; a string
+   * = that archive, install root first). Throws FormatError('not-found') when there is no such provider.
+   */
+  async read(path: string, archive?: string | null): Promise<Uint8Array> {
+    const hits = this.index.lookup(path);
+    if (!hits) fail('not-found', `no file ${path} in the install`);
+    const hit = archive === undefined ? hits[0]! : hits.find((h) => this.layers[h.layer]!.archive === archive);
+    if (!hit) fail('not-found', `${archive === null ? 'no loose file' : `${archive} has no file`} ${path}`);
+    return this.layers[hit.layer]!.read(hit.entry);
+  }
+
+  /** Definition winners of one kind (TA's rules), computed once per mount. */
+  defs(kind: DefinitionKind): Promise<DefinitionWinner[]> {
+    let cached = this.defsCache.get(kind);
+    if (!cached) {
+      cached = collectDefinitions(this, kind);
+      this.defsCache.set(kind, cached);
+      cached.catch(() => this.defsCache.delete(kind));
+    }
+    return cached;
+  }
+
+  /** Paths and definition names that more than one source provides (loose files count as one source). */
+  async conflicts(): Promise<ConflictReport> {
+    const paths: ConflictReport['paths'] = [];
+    for (const [, hits] of this.index.all()) {
+      if (hits.length < 2) continue;
+      const first = hits[0]!.layer;
+      if (hits.every((h) => h.layer === first)) continue;
+      paths.push({ path: hits[0]!.entry.path, providers: hits.map((h) => this.provider(h)) });
+    }
+    paths.sort((a, b) => {
+      const ka = pathKey(a.path);
+      const kb = pathKey(b.path);
+      return ka < kb ? -1 : ka > kb ? 1 : 0;
+    });
+    return { paths, definitions: await definitionConflicts(this) };
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.layers.map((l) => l.close()));
+  }
+}
