@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { registerModsCommands } from './mods.js';
+import { registerStudioCommands } from './studio.js';
 
 /**
  * Command groups beyond the single-archive ones. Each concern registers its own subcommands
@@ -8,4 +9,5 @@ import { registerModsCommands } from './mods.js';
  */
 export function registerCommandModules(program: Command, ctx: CliContext): void {
   registerModsCommands(program, ctx);
+  registerStudioCommands(program, ctx);
 }

@@ -1,0 +1,77 @@
+import { stat } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { Command } from 'commander';
+import type { CliContext } from '../context.js';
+import { parseInteger } from '../options.js';
+import { CliFailure } from '../errors.js';
+import { createStudioHost } from '../../services/handlers/index.js';
+import { startWebHost } from '../../web/server.js';
+import { defaultRendererDir, stateDir, studioVersion } from '../../web/locations.js';
+import { ensureDemoInstall } from '../../web/demo.js';
+import { launchElectronStudio } from '../../main/launch.js';
+
+/**
+ * `modpak serve [ROOT] [--port N]`: the studio in a browser (local web host, token-guarded).
+ * `modpak studio [ROOT]`: the studio in Electron, where its binary exists.
+ * Without ROOT both open the generated demo install.
+ */
+export function registerStudioCommands(program: Command, ctx: CliContext): void {
+  program
+    .command('serve')
+    .description('serve the studio to a browser on 127.0.0.1 (prints the URL with its token)')
+    .argument('[root]', 'the game install to open (default: a generated demo install)')
+    .option('--port <n>', 'the port (default: a free one)', parseInteger)
+    .option('--renderer <dir>', 'the built renderer to serve (default: out/renderer)')
+    .option('--state <dir>', 'where recent installs are kept (default: the user state folder)')
+    .action(async (root: string | undefined, opts: { port?: number; renderer?: string; state?: string }) => {
+      const initial = await initialRoot(root, ctx);
+      const rendererDir = resolve(opts.renderer ?? defaultRendererDir());
+      if (!existsSync(join(rendererDir, 'index.html'))) ctx.warn(`the renderer is not built (${rendererDir}): run npm run build:renderer, or use npm run web`);
+      const host = await createStudioHost({
+        facts: { version: studioVersion(), host: 'web', initialRoot: initial.root, demo: initial.demo },
+        recentFile: join(resolve(opts.state ?? stateDir()), 'recent.json'),
+      });
+      const web = await startWebHost({ host, rendererDir, port: opts.port }).catch((err: NodeJS.ErrnoException) => {
+        host.close();
+        throw new CliFailure(null, err.code === 'EADDRINUSE' ? `port ${opts.port} is in use` : err.message);
+      });
+      ctx.print(`ModPak Studio (${initial.demo ? 'demo install' : 'install'} ${initial.root}) is served at:`);
+      ctx.print(web.url);
+      ctx.print('Open it in a browser on this machine; Ctrl+C stops the server.');
+      await untilStopped();
+      await web.close();
+      host.close();
+    });
+
+  program
+    .command('studio')
+    .description('open the studio in Electron (where its binary is missing, use `npm run web`)')
+    .argument('[root]', 'the game install to open (default: a generated demo install)')
+    .action(async (root: string | undefined) => {
+      const code = await launchElectronStudio({ root: root === undefined ? null : resolve(root), log: (line) => ctx.stderr.write(`${line}\n`) });
+      if (code !== 0) throw new CliFailure(null, `Electron exited with status ${code}`);
+    });
+}
+
+async function initialRoot(root: string | undefined, ctx: CliContext): Promise<{ root: string; demo: boolean }> {
+  if (root === undefined) return { root: await ensureDemoInstall(), demo: true };
+  ctx.file = root;
+  const abs = resolve(root);
+  const info = await stat(abs);
+  if (!info.isDirectory()) throw new CliFailure(root, 'not a folder: give the folder of a game install');
+  return { root: abs, demo: false };
+}
+
+/** Resolve on Ctrl+C or a termination request, so the action can close the server cleanly. */
+function untilStopped(): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}

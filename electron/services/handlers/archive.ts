@@ -1,0 +1,30 @@
+import { archiveInfo, catEntry, extractArchive, listArchive, verifyArchive } from '../archive-service.js';
+import type { ArchiveListing } from '../../../shared/contract.js';
+import type { CallContext, CallTable } from '../host/types.js';
+import { toPreview } from './preview.js';
+
+/** The Archive screen: one archive of any supported format, through the same service as the CLI. */
+export function archiveHandlers(): Pick<CallTable, 'archive.open' | 'archive.read' | 'archive.extract' | 'archive.verify'> {
+  return {
+    'archive.open': async ({ path }): Promise<ArchiveListing> => {
+      const info = await archiveInfo(path);
+      const entries = await listArchive(path);
+      return { path, info, entries };
+    },
+    'archive.read': async ({ path, entry, maxBytes }) => toPreview(entry, await catEntry(path, entry), path, maxBytes),
+    'archive.extract': async ({ path, target, globs }, ctx) =>
+      extractArchive(path, target, { globs, signal: ctx.signal, onProgress: abortable(ctx) }),
+    'archive.verify': async ({ path }, ctx) => verifyArchive(path, abortable(ctx)),
+  };
+}
+
+/**
+ * A progress callback that also stops the work when the job is cancelled: services that take no signal
+ * call it between files, and the abort error it throws unwinds them.
+ */
+export function abortable(ctx: CallContext): (done: number, total: number, label?: string) => void {
+  return (done, total, label) => {
+    ctx.signal.throwIfAborted();
+    ctx.progress(done, total, label);
+  };
+}
