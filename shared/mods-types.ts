@@ -33,6 +33,10 @@ export interface ExportImpact {
   /** Files of the export that would win over what is there now. */
   wins: { path: string; over: string | null }[];
   definitions: { kind: string; name: string; outcome: 'wins' | 'loses'; against: string | null }[];
+  /** An archive of the same name already in the install, which the export would replace. */
+  replaces?: string | null;
+  /** Why the game would not mount it (rank -1, stage 'ignored'). */
+  ignoredReason?: string;
 }
 
 export interface WatchStatus {

@@ -26,6 +26,8 @@ export interface WorkspaceRecord {
   source?: string;
   /** That archive's files in stored order (paths as stored). */
   order?: string[];
+  /** Where it was last exported (its file name is the one the impact preview assumes). */
+  target?: string;
 }
 
 export async function readRecord(dir: string): Promise<WorkspaceRecord | null> {

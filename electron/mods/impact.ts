@@ -1,0 +1,100 @@
+import { basename, resolve } from 'node:path';
+import type { ExportImpact } from '../../shared/mods-types.js';
+import type { DefinitionKind, DefinitionWinner, GameId } from '../../shared/vfs-types.js';
+import { pathKey } from '../../shared/paths.js';
+import { mountInstall } from '../vfs/mount.js';
+import type { MountedInstall } from '../vfs/mounted-install.js';
+import { DEFINITION_KINDS } from '../tdf/definitions.js';
+
+/**
+ * What copying an archive to the top of an install would change, computed before anything is written:
+ * the install is mounted as it is and again with the archive added (the layered filesystem's `extra`),
+ * and the two are compared. Where the archive ranks, which .hpi it pushes out of the ten slots, which of
+ * its files something ranked higher hides, which paths it wins, and which definitions it wins or loses.
+ */
+
+export interface ImpactOptions {
+  game?: GameId;
+  disc?: string;
+  noDisc?: boolean;
+}
+
+const key = (root: string, archive: string) => `${root}\0${pathKey(archive)}`;
+
+export async function exportImpact(rootIn: string, archivePath: string, options: ImpactOptions = {}): Promise<ExportImpact> {
+  const root = resolve(rootIn);
+  const name = basename(archivePath);
+  const before = await mountInstall(root, options);
+  try {
+    const after = await mountInstall(root, { ...options, extra: resolve(archivePath) });
+    try {
+      return await compare(before, after, name);
+    } finally {
+      await after.close();
+    }
+  } finally {
+    await before.close();
+  }
+}
+
+async function compare(before: MountedInstall, after: MountedInstall, name: string): Promise<ExportImpact> {
+  const rank = after.plan.mounted.findIndex((p) => p.root === 'install' && pathKey(p.archive) === pathKey(name));
+  const replaces = before.plan.mounted.find((p) => p.root === 'install' && pathKey(p.archive) === pathKey(name))?.archive ?? null;
+  const impact: ExportImpact = {
+    archive: name,
+    stage: rank >= 0 ? after.plan.mounted[rank]!.stage : 'ignored',
+    rank,
+    pushesOut: null,
+    hidden: [],
+    wins: [],
+    definitions: [],
+    replaces,
+  };
+  if (rank < 0) {
+    impact.ignoredReason = after.plan.ignored.find((i) => i.root === 'install' && pathKey(i.archive) === pathKey(name))?.reason ?? 'not mounted';
+    return impact;
+  }
+  // A .hpi that held one of the ten slots before and does not now (it moved to the disc stage or out).
+  const stageAfter = new Map(after.plan.mounted.map((p) => [key(p.root, p.archive), p.stage]));
+  const lost = before.plan.mounted.find((p) => p.stage === 'hpi' && pathKey(p.archive) !== pathKey(name) && stageAfter.get(key(p.root, p.archive)) !== 'hpi');
+  impact.pushesOut = lost?.archive ?? null;
+
+  const layerIndex = after.layers.findIndex((l) => l.root === 'install' && l.archive !== null && pathKey(l.archive) === pathKey(name));
+  const layer = after.layers[layerIndex]!;
+  const seen = new Set<string>();
+  for (const entry of layer.entries) {
+    if (entry.dir) continue;
+    const k = pathKey(entry.path);
+    if (seen.has(k)) continue;
+    seen.add(k);
+    const winner = after.index.lookupKey(k)![0]!;
+    if (winner.layer !== layerIndex) {
+      impact.hidden.push({ path: entry.path, by: after.layers[winner.layer]!.archive });
+    } else {
+      const was = before.index.lookupKey(k)?.[0];
+      impact.wins.push({ path: entry.path, over: was ? before.layers[was.layer]!.archive ?? '(loose file)' : null });
+    }
+  }
+
+  if (after.game === 'ta') {
+    for (const kind of DEFINITION_KINDS) impact.definitions.push(...(await definitionOutcomes(kind, before, after, name)));
+  }
+  return impact;
+}
+
+async function definitionOutcomes(kind: DefinitionKind, before: MountedInstall, after: MountedInstall, name: string) {
+  const mine = (archive: string | null) => archive !== null && pathKey(archive) === pathKey(name);
+  const was = new Map<string, DefinitionWinner>((await before.defs(kind)).map((d) => [pathKey(d.name), d]));
+  const out: ExportImpact['definitions'] = [];
+  for (const row of await after.defs(kind)) {
+    if (mine(row.archive)) {
+      const prior = was.get(pathKey(row.name));
+      // Winning against the archive being replaced (a re-export) is no change of winner.
+      const against = prior && !mine(prior.archive) ? prior.archive ?? '(loose file)' : null;
+      out.push({ kind, name: row.name, outcome: 'wins', against });
+    } else if (row.shadowed.some((s) => mine(s.archive))) {
+      out.push({ kind, name: row.name, outcome: 'loses', against: row.archive ?? '(loose file)' });
+    }
+  }
+  return out;
+}

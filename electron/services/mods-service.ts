@@ -1,0 +1,178 @@
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join, resolve } from 'node:path';
+import type { ResponseOf, TdfCheck } from '../../shared/contract.js';
+import type { ExportImpact, OverrideDiff, WatchStatus } from '../../shared/mods-types.js';
+import type { GameId } from '../../shared/vfs-types.js';
+import { FormatError } from '../formats/errors.js';
+import { checkTdf } from '../tdf/parse.js';
+import { mountInstall } from '../vfs/mount.js';
+import type { MountedInstall } from '../vfs/mounted-install.js';
+import { diffOverride, type OverrideBase } from '../mods/diff.js';
+import { exportWorkspace, type ExportResult } from '../mods/export.js';
+import { exportImpact } from '../mods/impact.js';
+import { WatchRegistry } from '../mods/watch-registry.js';
+import {
+  openWorkspace, overrideIntoWorkspace, readRecord, readWorkspaceText, workspaceFiles, workspaceFromArchive,
+  writeRecord, writeWorkspaceText,
+} from '../mods/workspace.js';
+
+/**
+ * The mod workflow as one class shared by the CLI and the studio host (the contract's workspace.*, mods.*
+ * and watch.* calls): workspaces, the diff of overrides, export with its impact, and watch-and-repack.
+ * Answers are the shared result types. The install is reached through `mount`, so the studio can hand in
+ * its cached mounts and the CLI a fresh one.
+ */
+
+export interface MountLease {
+  install: MountedInstall;
+  release(): Promise<void>;
+}
+export type MountProvider = (root: string, options: { game?: GameId }) => Promise<MountLease>;
+
+/** Mount afresh for each request and close afterwards (the CLI's way). */
+export const freshMount: MountProvider = async (root, options) => {
+  const install = await mountInstall(root, options);
+  return { install, release: () => install.close() };
+};
+
+export interface ModsServiceOptions {
+  mount?: MountProvider;
+  /** Every watch status change (the host forwards it as the contract's `watch` event). */
+  onWatchStatus?: (status: WatchStatus) => void;
+  onWatchLog?: (line: string) => void;
+}
+
+const DIFF_READS_IN_FLIGHT = 8;
+
+export class ModsService {
+  private readonly mount: MountProvider;
+  readonly watches: WatchRegistry;
+
+  constructor(options: ModsServiceOptions = {}) {
+    this.mount = options.mount ?? freshMount;
+    this.watches = new WatchRegistry(options.onWatchStatus, options.onWatchLog);
+  }
+
+  private async withInstall<T>(root: string, game: GameId | undefined, fn: (install: MountedInstall) => Promise<T>): Promise<T> {
+    const lease = await this.mount(root, { game });
+    try {
+      return await fn(lease.install);
+    } finally {
+      await lease.release();
+    }
+  }
+
+  openWorkspace(dir: string, root: string): Promise<ResponseOf<'workspace.open'>> {
+    return openWorkspace(dir, root);
+  }
+
+  async fromArchive(archive: string, dir: string, root: string): Promise<ResponseOf<'workspace.fromArchive'>> {
+    const opened = await workspaceFromArchive(archive, dir, root);
+    return { dir: opened.dir, root: resolve(root), files: opened.files };
+  }
+
+  async files(dir: string): Promise<string[]> {
+    return (await workspaceFiles(dir)).map((f) => f.path);
+  }
+
+  /** Copy the install's winning bytes of `path` into the workspace. */
+  async override(dir: string, root: string, path: string): Promise<ResponseOf<'workspace.override'>> {
+    return this.withInstall(root, undefined, async (install) => overrideIntoWorkspace(dir, path, await winnerOf(install, path)));
+  }
+
+  readText(dir: string, path: string): Promise<ResponseOf<'workspace.readText'>> {
+    return readWorkspaceText(dir, path);
+  }
+
+  writeText(dir: string, path: string, text: string): Promise<ResponseOf<'workspace.writeText'>> {
+    return writeWorkspaceText(dir, path, text);
+  }
+
+  checkTdf(text: string): TdfCheck {
+    return checkTdf(text);
+  }
+
+  /** Every workspace file against the install's current winner of its path. */
+  async diff(dir: string, root: string, game?: GameId): Promise<OverrideDiff[]> {
+    const files = await workspaceFiles(dir);
+    return this.withInstall(root, game, async (install) => {
+      const out: OverrideDiff[] = new Array(files.length);
+      let next = 0;
+      const worker = async () => {
+        while (next < files.length) {
+          const i = next++;
+          const file = files[i]!;
+          out[i] = diffOverride(file.path, await winnerOf(install, file.path), await file.read());
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(DIFF_READS_IN_FLIGHT, files.length) }, worker));
+      return out;
+    });
+  }
+
+  /**
+   * The impact of an archive on an install. `archive` is an archive file, or a workspace folder: that is
+   * packed to a private temporary file first (under the name it will be exported as), so the studio can
+   * show the impact before the real export writes anything.
+   */
+  async impact(root: string, archive: string, options: { game?: GameId; name?: string } = {}): Promise<ExportImpact> {
+    const info = await stat(archive);
+    if (!info.isDirectory()) return exportImpact(root, archive, { game: options.game });
+    const name = options.name ?? (await this.exportName(archive));
+    const scratch = await mkdtemp(join(tmpdir(), 'modpak-impact-'));
+    try {
+      const staged = join(scratch, name);
+      await exportWorkspace({ dir: archive, target: staged });
+      return await exportImpact(root, staged, { game: options.game });
+    } finally {
+      await rm(scratch, { recursive: true, force: true });
+    }
+  }
+
+  /** The file name a workspace is exported under: its last export's, else the folder's name + .ufo. */
+  async exportName(dir: string): Promise<string> {
+    const record = await readRecord(dir);
+    if (record?.target) return basename(record.target);
+    const folder = basename(resolve(dir));
+    return /\.(ufo|hpi|ccx|gp3)$/i.test(folder) ? folder : `${folder}.ufo`;
+  }
+
+  /** Write the workspace as an archive (atomically); remembers the target for the next impact. */
+  async export(request: { dir: string; target: string; orderFrom?: string; signal?: AbortSignal; onProgress?: (done: number, total: number) => void }): Promise<ExportResult> {
+    const result = await exportWorkspace(request);
+    const record = (await readRecord(request.dir)) ?? { version: 1 as const };
+    if (record.target !== result.target) await writeRecord(request.dir, { ...record, target: result.target });
+    return result;
+  }
+
+  watchStart(dir: string, target: string, debounceMs?: number): Promise<WatchStatus> {
+    return this.watches.start(dir, target, debounceMs);
+  }
+
+  watchStop(dir: string): Promise<WatchStatus> {
+    return this.watches.stop(dir);
+  }
+
+  watchStatus(dir: string): WatchStatus {
+    return this.watches.status(dir);
+  }
+
+  /** Stop every watcher (the host calls this when it shuts down). */
+  close(): Promise<void> {
+    return this.watches.closeAll();
+  }
+}
+
+/** The install's winner of a path with its bytes, or null when the install has no such file. */
+export async function winnerOf(install: MountedInstall, path: string): Promise<OverrideBase | null> {
+  const { winner } = install.resolve(path);
+  if (!winner) return null;
+  try {
+    return { archive: winner.archive, entry: winner.entry, bytes: await install.read(path) };
+  } catch (err) {
+    if (err instanceof FormatError && err.code === 'not-found') return null;
+    throw err;
+  }
+}
+
