@@ -1,5 +1,28 @@
 import type { FormatEngine } from '../archive.js';
-import { fail } from '../errors.js';
+import { FormatError } from '../errors.js';
+import { openPangya, readTable } from './reader.js';
+import { TRAILER_SIZE } from './layout.js';
+import { packPangya } from './writer.js';
 
-// Placeholder until the pangya engine lands: recognises nothing.
-export const pangyaEngine: FormatEngine = { id: 'pangya', label: 'Pangya PAK', detect: async () => ({ match: false }), open: async () => fail('unsupported', 'Pangya not yet supported') };
+/**
+ * Pangya PAK (Ntreev's golf game): a table at the end behind a 0x12 trailer, names and some sizes
+ * enciphered with XOR (old archives) or XTEA with one of six regional keys, data stored or LZ77.
+ * Recognised by its trailer and a table whose structure walks cleanly; the key is found on open.
+ */
+export const pangyaEngine: FormatEngine = {
+  id: 'pangya',
+  label: 'Pangya PAK',
+  async detect(source) {
+    try {
+      const { trailer, raws } = await readTable(source);
+      // An empty table is weak evidence: require it to sit right before the trailer.
+      if (raws.length === 0 && trailer.tableOffset !== source.size - TRAILER_SIZE) return { match: false };
+      return { match: true };
+    } catch (err) {
+      if (err instanceof FormatError) return { match: false };
+      throw err;
+    }
+  },
+  open: openPangya,
+  pack: packPangya,
+};

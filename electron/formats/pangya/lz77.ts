@@ -1,0 +1,77 @@
+import { fail } from '../errors.js';
+
+/**
+ * Pangya's LZ77, types 1 and 3. A stream is groups of one flag byte and up to eight tokens; flag bits are
+ * read LSB first, 1 = match. A literal is one byte; a match is a little-endian u16 `v`: distance back
+ * `v & 0x0FFF` (1..4095), length `(v >> 12) + 2` (2..17). There is no end marker: the stream ends with
+ * its bytes.
+ *
+ * Type 3 obfuscates each group: the effective flags are `raw ^ 0xC8`, and every match word of the group
+ * is XORed with LZ77X_PAD[(raw >> 3) & 7], indexed by the raw (stored) flag byte.
+ *
+ * Pure functions over Uint8Array; errors go through `streamError`.
+ */
+
+export type PangyaLzType = 1 | 3;
+
+export const LZ_MIN_MATCH = 2;
+export const LZ_MAX_MATCH = 17;
+export const LZ_MAX_DISTANCE = 4095;
+/** Type 3's flag mask and its match-word pads, indexed by (raw flag >> 3) & 7. */
+export const LZ77X_FLAG_MASK = 0xc8;
+export const LZ77X_PAD = Uint16Array.of(0xff21, 0x834f, 0x675f, 0x0034, 0xf237, 0x815f, 0x4765, 0x0233);
+/**
+ * The most a stream can expand: a group of 17 bytes (flag + eight 2-byte matches) yields 8 × 17 = 136
+ * bytes, so a declared size above 8 × the packed size cannot be honest.
+ */
+export const LZ_MAX_RATIO = 8;
+
+function streamError(message: string, at: number): never {
+  fail('bad-stream', `LZ77 stream: ${message}`, { offset: at });
+}
+
+/**
+ * Decode `input` (type 1 or 3) into exactly `size` bytes. Matches are copied byte by byte, as the game
+ * does, so an overlapping match (length > distance) repeats its bytes. Throws FormatError('bad-stream')
+ * on a reference before the start, a truncated match, or output that does not come to `size`.
+ */
+export function lz77Decode(input: Uint8Array, size: number, type: PangyaLzType): Uint8Array {
+  if (!Number.isSafeInteger(size) || size < 0) throw new Error(`invalid output size ${size}`);
+  if (size > input.length * LZ_MAX_RATIO) {
+    fail('size-mismatch', `LZ77 stream: ${size} bytes cannot come from ${input.length} packed bytes (at most ${LZ_MAX_RATIO}×)`, {
+      expected: input.length * LZ_MAX_RATIO,
+      actual: size,
+    });
+  }
+  const out = new Uint8Array(size);
+  const inEnd = input.length;
+  const obfuscated = type === 3;
+  let ip = 0;
+  let op = 0;
+  while (ip < inEnd) {
+    const raw = input[ip++]!;
+    // Type 3: flip the flag bits and pick the pad once per group; type 1 uses the byte and a zero pad.
+    const flags = obfuscated ? raw ^ LZ77X_FLAG_MASK : raw;
+    const pad = obfuscated ? LZ77X_PAD[(raw >> 3) & 7]! : 0;
+    for (let bit = 0; bit < 8 && ip < inEnd; bit++) {
+      if ((flags & (1 << bit)) === 0) {
+        if (op >= size) streamError(`more data than the declared ${size} bytes`, ip);
+        out[op++] = input[ip++]!;
+        continue;
+      }
+      if (ip + 2 > inEnd) streamError(`match cut short at the end of the stream (${inEnd} bytes)`, ip);
+      const v = (input[ip]! | (input[ip + 1]! << 8)) ^ pad;
+      ip += 2;
+      const distance = v & 0x0fff;
+      const length = (v >> 12) + LZ_MIN_MATCH;
+      if (distance === 0 || distance > op) streamError(`match at output ${op} reaches back ${distance} bytes, before the start`, ip - 2);
+      if (op + length > size) streamError(`match at output ${op} of ${length} bytes runs past the declared ${size} bytes`, ip - 2);
+      // Byte by byte on purpose: an overlapping match must see the bytes it has just written.
+      for (let from = op - distance, end = op + length; op < end; ) out[op++] = out[from++]!;
+    }
+  }
+  if (op !== size) {
+    fail('size-mismatch', `LZ77 stream decodes to ${op} bytes, the entry declares ${size}`, { expected: size, actual: op });
+  }
+  return out;
+}

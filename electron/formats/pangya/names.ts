@@ -1,0 +1,69 @@
+import iconv from 'iconv-lite';
+
+/**
+ * Pangya names are CP949 (Korean Windows): ASCII plus two-byte Hangul and Hanja. The WHATWG 'euc-kr'
+ * decoder is CP949 (it includes the UHC extension); iconv-lite encodes, since TextEncoder only does UTF-8.
+ */
+
+const strict = new TextDecoder('euc-kr', { fatal: true });
+const lenient = new TextDecoder('euc-kr');
+
+export interface DecodedName {
+  text: string;
+  /** False when the bytes are not valid CP949 (decoded with replacement characters). */
+  cp949: boolean;
+}
+
+/** Control bytes (and DEL) never appear in a real name; with a wrong XTEA key they almost always do. */
+export function hasControlBytes(bytes: Uint8Array): boolean {
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i]!;
+    if (b < 0x20 || b === 0x7f) return true;
+  }
+  return false;
+}
+
+export function decodeName(bytes: Uint8Array): DecodedName {
+  try {
+    return { text: strict.decode(bytes), cp949: true };
+  } catch {
+    return { text: lenient.decode(bytes), cp949: false };
+  }
+}
+
+/** `name` in CP949, or null when it has a character CP949 cannot represent. */
+export function encodeName(name: string): Uint8Array | null {
+  const buf = iconv.encode(name, 'cp949');
+  const bytes = new Uint8Array(buf.buffer, buf.byteOffset, buf.length);
+  // iconv-lite substitutes '?' for what it cannot encode: a round trip tells a real '?' from a lost one.
+  if (decodeName(bytes).text !== name) return null;
+  return bytes;
+}
+
+/**
+ * The bytes of an XTEA entry's name: enciphered names are padded to whole 8-byte blocks with 0x00 (or
+ * 0xCD, the MSVC debug heap's fill), so trailing 0x00 and 0xCD are trimmed. 0xCD is also a valid CP949
+ * trail byte: when trimming leaves a dangling lead byte, one 0xCD is given back.
+ */
+export function trimNamePadding(bytes: Uint8Array): Uint8Array {
+  let end = bytes.length;
+  while (end > 0 && (bytes[end - 1] === 0x00 || bytes[end - 1] === 0xcd)) end--;
+  if (end < bytes.length && bytes[end] === 0xcd && endsWithLeadByte(bytes, end)) end++;
+  return bytes.subarray(0, end);
+}
+
+/** Whether bytes[0, end) ends with an unpaired CP949 lead byte (0x81..0xFE). */
+function endsWithLeadByte(bytes: Uint8Array, end: number): boolean {
+  let i = 0;
+  let dangling = false;
+  while (i < end) {
+    if (bytes[i]! >= 0x81 && bytes[i]! <= 0xfe) {
+      if (i + 1 >= end) {
+        dangling = true;
+        break;
+      }
+      i += 2;
+    } else i++;
+  }
+  return dangling;
+}

@@ -1,0 +1,93 @@
+import type { Archive, ArchiveEntry, ArchiveInfo } from '../archive.js';
+import type { ByteSource } from '../../io/byte-source.js';
+import { FormatError, checkRange, fail } from '../errors.js';
+import { ENTRY_HEADER_SIZE, KIND_DIR, KIND_LZ77X, KIND_STORED, MAX_NAME_LENGTH, TRAILER_SIZE, parseTrailer, walkTable, type RawEntry, type Trailer } from './layout.js';
+import { lz77Decode } from './lz77.js';
+import { decodeTable, type DecodedTable, type PangyaEntry } from './table.js';
+
+/** The largest an entry can be on disk: header, a 255-byte name, the XOR extra byte. */
+const MAX_ENTRY_SIZE = ENTRY_HEADER_SIZE + MAX_NAME_LENGTH + 1;
+
+/**
+ * Read the trailer and walk the table's structure (no keys involved). Only the bytes the declared entries
+ * can occupy are read, so a lying trailer cannot make us read or allocate more than the file justifies.
+ */
+export async function readTable(source: ByteSource): Promise<{ trailer: Trailer; raws: RawEntry[]; end: number }> {
+  if (source.size < TRAILER_SIZE) fail('truncated', `file of ${source.size} bytes is shorter than the ${TRAILER_SIZE}-byte Pangya trailer`);
+  const trailer = parseTrailer(await source.read(source.size - TRAILER_SIZE, TRAILER_SIZE), source.size);
+  const span = Math.min(trailer.tableBytes, trailer.entryCount * MAX_ENTRY_SIZE);
+  const table = await source.read(trailer.tableOffset, span);
+  const { entries, end } = walkTable(table, trailer.tableOffset, trailer.entryCount);
+  return { trailer, raws: entries, end };
+}
+
+export class PangyaArchive implements Archive {
+  readonly format = 'pangya' as const;
+  readonly entries: readonly PangyaEntry[];
+  readonly warnings: readonly string[];
+  private readonly known: WeakSet<ArchiveEntry>;
+
+  constructor(
+    readonly source: ByteSource,
+    private readonly trailer: Trailer,
+    private readonly table: DecodedTable,
+    extraWarnings: readonly string[],
+  ) {
+    this.entries = table.entries;
+    this.warnings = [...extraWarnings, ...table.warnings];
+    this.known = new WeakSet(table.entries);
+  }
+
+  info(): ArchiveInfo {
+    let files = 0;
+    let bytes = 0;
+    for (const e of this.entries) {
+      if (e.dir) continue;
+      files++;
+      bytes += e.size;
+    }
+    const info: ArchiveInfo = {
+      format: 'pangya',
+      files,
+      dirs: this.entries.length - files,
+      bytes,
+      cipher: this.table.cipher,
+      region: this.table.region,
+      tableOffset: this.trailer.tableOffset,
+    };
+    if (this.table.regionCandidates.length > 0) info.regionCandidates = [...this.table.regionCandidates];
+    if (this.table.note) info.note = this.table.note;
+    return info;
+  }
+
+  async read(entry: ArchiveEntry): Promise<Uint8Array> {
+    if (!this.known.has(entry)) throw new Error(`${entry.path} is not an entry of this archive`);
+    const e = entry as PangyaEntry;
+    if (e.kind === KIND_DIR) fail('unsupported', `${e.path} is a directory, not a file`);
+    try {
+      // The data lies before the table; check the range before reading a byte of it.
+      checkRange('entry data', e.offset, e.packedSize, this.trailer.tableOffset);
+      if (e.kind === KIND_STORED && e.size !== e.packedSize) {
+        fail('size-mismatch', `stored entry declares ${e.size} bytes but holds ${e.packedSize}`, { expected: e.size, actual: e.packedSize });
+      }
+      const packed = await this.source.read(e.offset, e.packedSize);
+      if (e.kind === KIND_STORED) return packed;
+      return lz77Decode(packed, e.size, e.kind === KIND_LZ77X ? 3 : 1);
+    } catch (err) {
+      // Name the entry: an extract that stops on it should say which file is corrupt.
+      if (err instanceof FormatError) throw new FormatError(err.code, `${e.path}: ${err.message}`, err.details);
+      throw err;
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.source.close();
+  }
+}
+
+export async function openPangya(source: ByteSource): Promise<PangyaArchive> {
+  const { trailer, raws, end } = await readTable(source);
+  const warnings: string[] = [];
+  if (end < trailer.tableBytes) warnings.push(`${trailer.tableBytes - end} bytes between the table's last entry and the trailer`);
+  return new PangyaArchive(source, trailer, decodeTable(raws, trailer.tableOffset), warnings);
+}

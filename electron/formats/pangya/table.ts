@@ -1,0 +1,157 @@
+import type { ArchiveEntry } from '../archive.js';
+import { fail } from '../errors.js';
+import { normalizeArchivePath } from '../../../shared/paths.js';
+import { KIND_DIR, KIND_STORED, type MetadataCipher, type RawEntry, type StorageKind } from './layout.js';
+import { LZ_MAX_RATIO } from './lz77.js';
+import { decodeName, hasControlBytes, trimNamePadding } from './names.js';
+import { REGION_KEYS, REGIONS, type PangyaRegion } from './regions.js';
+import { xorBytes, xorSize } from './xor.js';
+import { xteaDecipher, xteaDecipherWords, type XteaKey } from './xtea.js';
+
+/**
+ * Deciphering the table: XOR entries need no key; XTEA entries are tried with each region key, and the
+ * key that turns the whole table into text names and in-bounds data wins (see `decodeTable`).
+ */
+
+export interface PangyaEntry extends ArchiveEntry {
+  readonly index: number;
+  /** The name as stored (its own separators), decoded from CP949. */
+  readonly name: string;
+  readonly offset: number;
+  readonly kind: StorageKind;
+  readonly cipher: MetadataCipher;
+}
+
+const METHOD: Record<StorageKind, string> = { 0: 'stored', 1: 'lz77', 2: 'dir', 3: 'lz77x' };
+
+interface Decoded {
+  entry: PangyaEntry;
+  /** The name is not text: with XTEA, the wrong key; with XOR, a corrupt table. */
+  nameProblem: string | null;
+  /** Data out of bounds or sizes that cannot be true; reading the entry will fail. */
+  dataProblem: string | null;
+  cp949: boolean;
+}
+
+function decodeEntry(raw: RawEntry, key: XteaKey | null, dataLimit: number): Decoded {
+  let offset = raw.offset;
+  let realSize: number;
+  let nameBytes: Uint8Array;
+  if (raw.cipher === 'xtea') {
+    [offset, realSize] = xteaDecipherWords(raw.offset, raw.realSize, key!);
+    nameBytes = trimNamePadding(xteaDecipher(raw.name.slice(), key!));
+  } else {
+    realSize = xorSize(raw.realSize);
+    nameBytes = xorBytes(raw.name);
+    let end = nameBytes.length;
+    while (end > 0 && nameBytes[end - 1] === 0) end--;
+    nameBytes = nameBytes.subarray(0, end);
+  }
+  const { text, cp949 } = decodeName(nameBytes);
+  const path = normalizeArchivePath(text);
+  let nameProblem: string | null = null;
+  if (nameBytes.length === 0) nameProblem = 'has an empty name';
+  else if (hasControlBytes(nameBytes)) nameProblem = 'has a name with control bytes';
+  else if (path === '') nameProblem = `has a name with no path in it (${JSON.stringify(text)})`;
+
+  const dir = raw.kind === KIND_DIR;
+  let dataProblem: string | null = null;
+  if (!dir) {
+    if (offset + raw.packedSize > dataLimit) dataProblem = `data overflows the data area: ${offset} + ${raw.packedSize} > ${dataLimit}`;
+    else if (raw.kind === KIND_STORED && realSize !== raw.packedSize) dataProblem = `is stored but declares ${realSize} bytes for ${raw.packedSize} packed`;
+    else if (raw.kind !== KIND_STORED && realSize > raw.packedSize * LZ_MAX_RATIO) {
+      dataProblem = `declares ${realSize} bytes, more than LZ77 can make of ${raw.packedSize} packed`;
+    }
+  }
+  const entry: PangyaEntry = {
+    path,
+    dir,
+    size: dir ? 0 : realSize,
+    packedSize: dir ? 0 : raw.packedSize,
+    method: METHOD[raw.kind],
+    index: raw.index,
+    name: text,
+    offset,
+    kind: raw.kind,
+    cipher: raw.cipher,
+  };
+  return { entry, nameProblem, dataProblem, cp949 };
+}
+
+export interface DecodedTable {
+  entries: PangyaEntry[];
+  cipher: MetadataCipher;
+  region: PangyaRegion | null;
+  /** Every region whose key decodes the table, when more than one does. */
+  regionCandidates: PangyaRegion[];
+  note?: string;
+  warnings: string[];
+}
+
+/** Decode the XTEA entries with `key`; null at the first entry that shows the key is wrong. */
+function tryKey(raws: readonly RawEntry[], key: XteaKey, dataLimit: number, strict: boolean): Decoded[] | null {
+  const out: Decoded[] = [];
+  for (const raw of raws) {
+    const d = decodeEntry(raw, key, dataLimit);
+    if (d.nameProblem || (strict && (d.dataProblem || !d.cp949))) return null;
+    out.push(d);
+  }
+  return out;
+}
+
+const where = (raw: RawEntry) => `entry ${raw.index} at ${raw.at}`;
+
+/**
+ * Decode every entry. The region is found by parsing the whole table with each key: a key fits when every
+ * XTEA entry gets a CP949 text name and in-bounds, plausible sizes. When none fits that well, a key whose
+ * names are at least text is taken (with a warning, the bad entries fail when read); when none gives text
+ * names, the table cannot be read.
+ */
+export function decodeTable(raws: readonly RawEntry[], dataLimit: number): DecodedTable {
+  const warnings: string[] = [];
+  const xtea = raws.filter((r) => r.cipher === 'xtea');
+  let region: PangyaRegion | null = null;
+  let candidates: PangyaRegion[] = [];
+  let note: string | undefined;
+  const byIndex = new Map<number, Decoded>();
+  if (xtea.length > 0) {
+    let fits = REGIONS.map((r) => ({ region: r, decoded: tryKey(xtea, REGION_KEYS[r], dataLimit, true) })).filter((f) => f.decoded);
+    if (fits.length === 0) {
+      fits = REGIONS.map((r) => ({ region: r, decoded: tryKey(xtea, REGION_KEYS[r], dataLimit, false) })).filter((f) => f.decoded);
+      if (fits.length > 0) warnings.push(`no region key decodes every entry cleanly; ${fits[0]!.region} gives text names`);
+    }
+    if (fits.length === 0) {
+      fail('bad-name', `no Pangya region key (${REGIONS.join(', ')}) turns the table into names (first XTEA ${where(xtea[0]!)})`, {
+        offset: xtea[0]!.at,
+      });
+    }
+    region = fits[0]!.region;
+    candidates = fits.map((f) => f.region);
+    if (candidates.length > 1) note = `region ambiguous: the keys of ${candidates.join(', ')} all decode the table; using ${region}`;
+    for (const d of fits[0]!.decoded!) byIndex.set(d.entry.index, d);
+  }
+  const entries: PangyaEntry[] = [];
+  for (const raw of raws) {
+    const d = byIndex.get(raw.index) ?? decodeEntry(raw, null, dataLimit);
+    if (d.nameProblem) fail('bad-name', `Pangya ${where(raw)} ${d.nameProblem}`, { offset: raw.at });
+    if (d.dataProblem) warnings.push(`${d.entry.path}: ${d.dataProblem}`);
+    if (!d.cp949) warnings.push(`${d.entry.path}: name is not valid CP949`);
+    entries.push(d.entry);
+  }
+  const xor = raws.length - xtea.length;
+  if (xtea.length > 0 && xor > 0) warnings.push(`table mixes ${xor} XOR and ${xtea.length} XTEA entries`);
+  return {
+    entries,
+    cipher: xtea.length > 0 ? 'xtea' : 'xor',
+    region,
+    regionCandidates: candidates.length > 1 ? candidates : [],
+    note,
+    warnings: capWarnings(warnings),
+  };
+}
+
+/** Keep the list readable on a badly damaged table. */
+function capWarnings(warnings: string[], max = 20): string[] {
+  if (warnings.length <= max) return warnings;
+  return [...warnings.slice(0, max), `... and ${warnings.length - max} more`];
+}
