@@ -10,6 +10,7 @@ import { MergedIndex } from './merged-index.js';
 import { MountedInstall, type GameChoice } from './mounted-install.js';
 import { probeArchive, type ProbeResult } from './probe.js';
 import { gameRules, type Candidate, type FolderListing, type PlannedArchive } from './rules/index.js';
+import { placementOf, type Placement } from './rules/placement.js';
 
 export interface MountOptions {
   /** The game context; detected from the folder when absent. */
@@ -75,29 +76,44 @@ export async function mountInstall(rootIn: string, options: MountOptions = {}): 
 
   const extraPath = options.extra ? resolve(options.extra) : null;
   const extraName = extraPath ? basename(extraPath) : null;
-  const install = extraName ? [...names.filter((n) => pathKey(n) !== pathKey(extraName)), extraName] : names;
+  const replaced = extraName ? (names.find((n) => pathKey(n) === pathKey(extraName)) ?? null) : null;
+  const install = extraName ? [...names.filter((n) => n !== replaced), extraName] : names;
   const tree = await listTree(root, (path) => !path.includes('/') && rules.isArchiveName(path));
-  const listing: FolderListing = { install, nested: tree.filter((f) => f.path.includes('/')).map((f) => f.path), disc };
+  const nested = tree.filter((f) => f.path.includes('/')).map((f) => f.path);
+  const listing: FolderListing = { install, nested, disc };
+  const baseListing: FolderListing = { install: names, nested, disc };
 
-  const key = (c: Candidate) => `${c.root}\0${c.name}`;
-  const pathOf = (c: Candidate) => (c.root === 'disc' ? join(discDir!, c.name) : c.name === extraName && extraPath ? extraPath : join(root, c.name));
-  const candidates = rules.candidates(listing);
+  // The hypothetical archive is probed under its own key, so an archive it replaces keeps its own result.
+  const key = (c: Candidate, extra = false) => `${extra ? 'extra' : c.root}\0${c.name}`;
+  const isExtra = (c: Candidate) => extraName !== null && c.root === 'install' && c.name === extraName;
+  const pathOf = (c: Candidate, extra: boolean) => (extra ? extraPath! : c.root === 'disc' ? join(discDir!, c.name) : join(root, c.name));
+  const todo = new Map<string, string>();
+  for (const c of rules.candidates(listing)) todo.set(key(c, isExtra(c)), pathOf(c, isExtra(c)));
+  if (extraName) for (const c of rules.candidates(baseListing)) todo.set(key(c), pathOf(c, false));
+  const jobs = [...todo];
   const results = new Map<string, ProbeResult>();
   let next = 0;
   const worker = async () => {
-    while (next < candidates.length) {
-      const c = candidates[next++]!;
-      results.set(key(c), await probeArchive(choice.game, pathOf(c)));
+    while (next < jobs.length) {
+      const [k, path] = jobs[next++]!;
+      results.set(k, await probeArchive(choice.game, path));
     }
   };
-  await Promise.all(Array.from({ length: Math.min(PROBES_IN_FLIGHT, candidates.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(PROBES_IN_FLIGHT, jobs.length) }, worker));
 
-  const plan = rules.plan(listing, (r, name) => results.get(key({ root: r, name })) ?? { ok: false, reason: 'not a candidate of this game' });
-  const used = new Set(plan.mounted.map((p) => key({ root: p.root, name: p.archive })));
+  const notCandidate = { ok: false, reason: 'not a candidate of this game' };
+  const resultOf = (c: Candidate) => results.get(key(c, isExtra(c)));
+  const plan = rules.plan(listing, (r, name) => resultOf({ root: r, name }) ?? notCandidate);
+  let placement: Placement | null = null;
+  if (extraName) {
+    const basePlan = rules.plan(baseListing, (r, name) => results.get(key({ root: r, name })) ?? notCandidate);
+    placement = placementOf(basePlan, plan, extraName, replaced);
+  }
+  const used = new Set(plan.mounted.map((p) => ({ root: p.root, name: p.archive })).map((c) => key(c, isExtra(c))));
   await Promise.all([...results].filter(([k, r]) => !used.has(k) && r.archive).map(([, r]) => r.archive!.close()));
 
-  const archives = plan.mounted.map((p) => archiveLayer(p, results.get(key({ root: p.root, name: p.archive }))!.archive!));
+  const archives = plan.mounted.map((p) => archiveLayer(p, resultOf({ root: p.root, name: p.archive })!.archive!));
   const loose = looseLayer(root, tree);
   const layers = plan.looseFirst ? [loose, ...archives] : [...archives, loose];
-  return new MountedInstall(root, choice, discDir, plan, new MergedIndex(layers));
+  return new MountedInstall(root, choice, discDir, plan, new MergedIndex(layers), placement);
 }

@@ -6,6 +6,7 @@ import { fail } from '../formats/errors.js';
 import type { Layer } from './layers.js';
 import type { Hit, MergedIndex } from './merged-index.js';
 import type { MountPlan } from './rules/index.js';
+import type { Placement } from './rules/placement.js';
 import { collectDefinitions, definitionConflicts } from './definitions.js';
 
 /** How the game was chosen, for reports. */
@@ -32,6 +33,8 @@ export class MountedInstall {
     readonly discDir: string | null,
     readonly plan: MountPlan,
     readonly index: MergedIndex,
+    /** Set when mounted with a hypothetical extra archive: where it landed (see MountOptions.extra). */
+    readonly placement: Placement | null = null,
   ) {}
 
   get game(): GameId {
