@@ -1,5 +1,38 @@
-import type { FormatEngine } from '../archive.js';
-import { fail } from '../errors.js';
+import type { FormatEngine, PackFile } from '../archive.js';
+import { DAIKATANA_LAYOUT, type PackRecord } from '../pak/layout.js';
+import { detectLayout } from '../pak/recognition.js';
+import { openPack } from '../pak/archive.js';
+import { writePack } from '../pak/writer.js';
+import { dkCompress, dkDecompress } from './codec.js';
 
-// Placeholder until the daikatana engine lands: recognises nothing.
-export const daikatanaEngine: FormatEngine = { id: 'daikatana', label: 'Daikatana PAK', detect: async () => ({ match: false }), open: async () => fail('unsupported', 'Daikatana not yet supported') };
+/**
+ * Daikatana PAK: the Quake header with 72-byte entries (name[56], offset, length, compressedLength,
+ * compressed 0/1) and its own compression (codec.ts). The writer compresses only the types the engine
+ * accepts compressed and stores a file when compression does not shrink it.
+ */
+
+/** The engine refuses to stream other types compressed (sounds, for instance). */
+const COMPRESSIBLE = /\.(tga|bmp|wal|pcx|bsp)$/i;
+
+export function isCompressible(path: string): boolean {
+  return COMPRESSIBLE.test(path);
+}
+
+function encode(file: PackFile, data: Uint8Array): { stored: Uint8Array; compressed: boolean } {
+  if (!isCompressible(file.path) || data.length === 0) return { stored: data, compressed: false };
+  const packed = dkCompress(data);
+  return packed.length < data.length ? { stored: packed, compressed: true } : { stored: data, compressed: false };
+}
+
+function storedLengthWarning(r: PackRecord): string | null {
+  if (r.compressed || r.declaredCompressedLength === r.length) return null;
+  return `${r.name}: stored entry declares compressedLength ${r.declaredCompressedLength}, not its length ${r.length} (the length is used)`;
+}
+
+export const daikatanaEngine: FormatEngine = {
+  id: 'daikatana',
+  label: DAIKATANA_LAYOUT.label,
+  detect: (source) => detectLayout(source, DAIKATANA_LAYOUT),
+  open: (source) => openPack(source, DAIKATANA_LAYOUT, (stored, record) => dkDecompress(stored, record.length), storedLengthWarning),
+  pack: (files, sink, options) => writePack(files, sink, options, DAIKATANA_LAYOUT, encode),
+};

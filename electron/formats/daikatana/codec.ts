@@ -1,0 +1,137 @@
+import { fail } from '../errors.js';
+import { MatchFinder, type MatchFinderOptions } from '../common/match-finder.js';
+
+/**
+ * Daikatana's PAK compression, as the engine reads it. One opcode byte x at a time:
+ *   0x00–0x3F  copy x+1 literal bytes          0x40–0x7F  write x−62 zeros (2..65)
+ *   0x80–0xBF  read b, write it x−126 times    0xC0–0xFD  read d, copy x−190 bytes (2..63) starting
+ *   0xFE       one-byte no-op                             d+2 bytes back, byte by byte
+ *   0xFF       end
+ * Pure functions over Uint8Array; every problem is a FormatError('bad-stream' or 'size-mismatch').
+ */
+
+const LITERAL_MAX = 64;
+const ZERO_RUN_MIN = 2;
+const RUN_MAX = 65;
+const COPY_MIN = 2;
+const COPY_MAX = 63;
+const DISTANCE_MIN = 2;
+const DISTANCE_MAX = 257;
+const NOOP = 0xfe;
+const END = 0xff;
+
+function streamError(message: string, at: number): never {
+  fail('bad-stream', `Daikatana stream: ${message}`, { offset: at });
+}
+
+/** Output must fit the declared length; when it is already full, the stream lacks its end marker. */
+function overrun(op: number, n: number, length: number, x: number, at: number): never {
+  if (op === length) streamError(`no 0xFF end marker after the declared ${length} bytes (opcode 0x${x.toString(16)} at ${at})`, at);
+  streamError(`opcode 0x${x.toString(16)} at ${at} writes ${n} bytes at ${op}, past the declared length ${length}`, at);
+}
+
+/** Decode `src` (one entry's compressed bytes) into exactly `length` bytes. */
+export function dkDecompress(src: Uint8Array, length: number): Uint8Array {
+  const out = new Uint8Array(length);
+  const end = src.length;
+  let ip = 0;
+  let op = 0;
+  for (;;) {
+    if (ip >= end) streamError(`the data ends without the 0xFF end marker after ${op} of ${length} bytes`, ip);
+    const at = ip;
+    const x = src[ip++]!;
+    if (x < 0x40) {
+      const n = x + 1;
+      if (op + n > length) overrun(op, n, length, x, at);
+      if (ip + n > end) streamError(`literal of ${n} bytes at ${at} is cut off: only ${end - ip} bytes follow`, at);
+      for (let i = 0; i < n; i++) out[op + i] = src[ip + i]!;
+      ip += n;
+      op += n;
+    } else if (x < 0x80) {
+      const n = x - 62;
+      if (op + n > length) overrun(op, n, length, x, at);
+      // The output starts zero-filled, so a zero run only moves the write position.
+      op += n;
+    } else if (x < 0xc0) {
+      const n = x - 126;
+      if (op + n > length) overrun(op, n, length, x, at);
+      if (ip >= end) streamError(`run at ${at} is cut off before its byte`, at);
+      out.fill(src[ip++]!, op, op + n);
+      op += n;
+    } else if (x < NOOP) {
+      const n = x - 190;
+      if (op + n > length) overrun(op, n, length, x, at);
+      if (ip >= end) streamError(`back-reference at ${at} is cut off before its distance`, at);
+      const from = op - (src[ip++]! + DISTANCE_MIN);
+      if (from < 0) streamError(`back-reference at ${at} reaches ${-from} bytes before the start of the output`, at);
+      // Byte by byte, as the engine does: a source that overlaps the output repeats a pattern.
+      for (let i = 0; i < n; i++) out[op + i] = out[from + i]!;
+      op += n;
+    } else if (x === END) {
+      if (op !== length) fail('size-mismatch', `Daikatana stream: ends after ${op} bytes, the entry declares ${length}`, { expected: length, actual: op });
+      return out;
+    }
+    // NOOP (0xFE): nothing to do.
+  }
+}
+
+const NO_MATCH = { length: 0, distance: 0 } as const;
+const MATCHES: MatchFinderOptions = { maxDistance: DISTANCE_MAX, minLength: COPY_MIN, maxLength: COPY_MAX, allowOverlap: false };
+
+/**
+ * Encode `data` greedily: at each position the cheapest cover among a zero run (1 byte), a byte run
+ * (2 bytes) and a back-reference (2 bytes, never longer than its distance, so memmove readers agree),
+ * else a literal byte. The worst case is data.length + ceil(data.length / 64) + 1 bytes.
+ */
+export function dkCompress(data: Uint8Array): Uint8Array {
+  const n = data.length;
+  const out = new Uint8Array(n + Math.ceil(n / LITERAL_MAX) + 1);
+  const finder = new MatchFinder(data, MATCHES);
+  let op = 0;
+  let litStart = 0;
+  let i = 0;
+  const flushLiterals = (upto: number) => {
+    while (litStart < upto) {
+      const len = Math.min(LITERAL_MAX, upto - litStart);
+      out[op++] = len - 1;
+      for (let k = 0; k < len; k++) out[op++] = data[litStart + k]!;
+      litStart += len;
+    }
+  };
+  while (i < n) {
+    const b = data[i]!;
+    const maxRun = Math.min(RUN_MAX, n - i);
+    let run = 1;
+    while (run < maxRun && data[i + run] === b) run++;
+    const pending = i > litStart;
+    // Saving of each choice over literals: covered bytes minus its cost. A 2-byte cover only pays when
+    // no literal is pending (it would cost the literal a new opcode later).
+    const zeroGain = b === 0 && run >= ZERO_RUN_MIN ? run - 1 : 0;
+    const runGain = run >= 3 || (run === 2 && !pending) ? run - 2 : -1;
+    // A run reaching its limit already beats any match (a match also costs 2 and is at most 63 long).
+    const match = run === maxRun ? NO_MATCH : finder.find(i);
+    const matchGain = match.length >= 3 || (match.length === 2 && !pending) ? match.length - 2 : -1;
+    if (zeroGain > 0 && zeroGain >= runGain && zeroGain >= matchGain) {
+      flushLiterals(i);
+      out[op++] = 0x40 + run - ZERO_RUN_MIN;
+      i += run;
+    } else if (runGain >= 0 && runGain >= matchGain) {
+      flushLiterals(i);
+      out[op++] = 0x80 + run - 2;
+      out[op++] = b;
+      i += run;
+    } else if (matchGain >= 0) {
+      flushLiterals(i);
+      out[op++] = 0xc0 + match.length - COPY_MIN;
+      out[op++] = match.distance - DISTANCE_MIN;
+      i += match.length;
+    } else {
+      i++;
+      continue;
+    }
+    litStart = i;
+  }
+  flushLiterals(n);
+  out[op++] = END;
+  return out.subarray(0, op);
+}

@@ -1,0 +1,92 @@
+import type { ByteSource } from '../../io/byte-source.js';
+import type { Archive, ArchiveEntry, ArchiveInfo } from '../archive.js';
+import { fail } from '../errors.js';
+import { pathKey } from '../../../shared/paths.js';
+import type { PackLayout, PackRecord } from './layout.js';
+import { recordsFor } from './recognition.js';
+
+/**
+ * The reader shared by the 'PACK' family. Opening reads only the header and the directory (once, through
+ * the recognition analysis); an entry's bytes are read and decoded when asked for. Entries keep their
+ * stored order and stored names (backslashes shown as '/').
+ */
+
+/** Turns an entry's stored bytes into its content; Quake and SiN have none (everything is stored). */
+export type PackDecoder = (stored: Uint8Array, record: PackRecord) => Uint8Array;
+
+class PackArchive implements Archive {
+  readonly entries: readonly ArchiveEntry[];
+  private readonly records = new Map<ArchiveEntry, PackRecord>();
+
+  constructor(
+    private readonly layout: PackLayout,
+    readonly source: ByteSource,
+    records: readonly PackRecord[],
+    private readonly decode: PackDecoder | undefined,
+    readonly warnings: readonly string[],
+  ) {
+    this.entries = records.map((r) => {
+      const entry: ArchiveEntry = {
+        path: r.name.replace(/\\/g, '/'),
+        dir: false,
+        size: r.length,
+        packedSize: r.storedLength,
+        method: r.compressed ? 'dk' : 'stored',
+      };
+      this.records.set(entry, r);
+      return entry;
+    });
+  }
+
+  get format() {
+    return this.layout.id;
+  }
+
+  info(): ArchiveInfo {
+    let bytes = 0;
+    let compressed = 0;
+    for (const r of this.records.values()) {
+      bytes += r.length;
+      if (r.compressed) compressed++;
+    }
+    const info: ArchiveInfo = { format: this.layout.id, files: this.entries.length, dirs: 0, bytes, entrySize: this.layout.entrySize };
+    if (this.layout.id === 'daikatana') info.compressed = compressed;
+    return info;
+  }
+
+  async read(entry: ArchiveEntry): Promise<Uint8Array> {
+    const record = this.records.get(entry);
+    if (!record) fail('not-found', `${entry.path} is not an entry of this archive`);
+    const stored = await this.source.read(record.offset, record.storedLength);
+    if (!record.compressed) return stored;
+    if (!this.decode) fail('unsupported', `${entry.path}: ${this.layout.label} entries cannot be compressed`);
+    return this.decode(stored, record);
+  }
+
+  async close(): Promise<void> {
+    await this.source.close();
+  }
+}
+
+/** Notes on a directory that reads but is odd: names that differ only in case (the first stored wins). */
+function directoryWarnings(records: readonly PackRecord[]): string[] {
+  const warnings: string[] = [];
+  const seen = new Map<string, string>();
+  for (const r of records) {
+    const key = pathKey(r.name);
+    const first = seen.get(key);
+    if (first !== undefined) warnings.push(`${r.name} has the same name as ${first} (lookups are case-insensitive): the first stored wins`);
+    else seen.set(key, r.name);
+  }
+  return warnings;
+}
+
+export async function openPack(source: ByteSource, layout: PackLayout, decode?: PackDecoder, extraWarnings?: (r: PackRecord) => string | null): Promise<Archive> {
+  const { records } = await recordsFor(source, layout);
+  const warnings = directoryWarnings(records);
+  if (extraWarnings) for (const r of records) {
+    const w = extraWarnings(r);
+    if (w) warnings.push(w);
+  }
+  return new PackArchive(layout, source, records, decode, warnings);
+}

@@ -1,0 +1,138 @@
+import type { ByteSource } from '../../io/byte-source.js';
+import type { DetectResult } from '../archive.js';
+import { FormatError, fail } from '../errors.js';
+import { HEADER_SIZE, PACK_LAYOUTS, hasPackMagic, readLayout, readPackDirectory, readPackHeader, type PackHeader, type PackLayout, type PackRecord } from './layout.js';
+
+/**
+ * Which 'PACK' layout a file is. Every layout is read against the directory; of those that fit, the most
+ * plausible is preferred: names all printable ASCII first, then how well the entries' data tiles the file
+ * (covered bytes of the data area, no entry overlapping another partially or reaching into the header or
+ * the directory). A 576-byte directory, say, fits 9 Quake entries and 8 Daikatana ones; the reading whose
+ * data covers the file is the real one. Equal scores go to the first layout in registry order.
+ *
+ * The analysis is done once per source and shared by the three engines' detect() and open(), so
+ * recognising and opening a PAK reads the header and the directory once.
+ */
+
+export interface LayoutVerdict {
+  readonly layout: PackLayout;
+  readonly records?: readonly PackRecord[];
+  readonly reason?: string;
+  /** Higher is more plausible; only for layouts that fit. */
+  readonly score: number;
+  /** Share of the data area the entries cover, 0..1. */
+  readonly coverage: number;
+}
+
+export interface PackAnalysis {
+  readonly header: PackHeader;
+  /** Why the header or the directory cannot be read at all (then no layout fits). */
+  readonly broken?: FormatError;
+  readonly verdicts: readonly LayoutVerdict[];
+  /** The most plausible fitting layout, or null when none fits. */
+  readonly preferred: PackLayout | null;
+  /** When none fits: the layout whose entry size divides the directory, to explain what is wrong. */
+  readonly claimant: PackLayout;
+}
+
+const analyses = new WeakMap<ByteSource, Promise<PackAnalysis | null>>();
+
+/** The analysis of `source`, or null when it does not start with 'PACK'. Throws FormatError for a broken header. */
+export function analysePack(source: ByteSource): Promise<PackAnalysis | null> {
+  let pending = analyses.get(source);
+  if (!pending) {
+    pending = analyse(source);
+    analyses.set(source, pending);
+  }
+  return pending;
+}
+
+async function analyse(source: ByteSource): Promise<PackAnalysis | null> {
+  if (!(await hasPackMagic(source))) return null;
+  let header: PackHeader = { dirOffset: 0, dirLength: 0 };
+  let dir: Uint8Array;
+  try {
+    header = await readPackHeader(source);
+    dir = await readPackDirectory(source, header);
+  } catch (err) {
+    if (!(err instanceof FormatError)) throw err;
+    const verdicts = PACK_LAYOUTS.map((layout) => ({ layout, reason: err.message, score: 0, coverage: 0 }));
+    return { header, broken: err, verdicts, preferred: null, claimant: claimantFor(header) };
+  }
+  const verdicts = PACK_LAYOUTS.map((layout): LayoutVerdict => {
+    const reading = readLayout(dir, source.size, layout);
+    if ('reason' in reading) return { layout, reason: reading.reason, score: 0, coverage: 0 };
+    return { layout, records: reading.records, ...plausibility(reading.records, header, source.size) };
+  });
+  const claimant = claimantFor(header);
+  let best: LayoutVerdict | null = null;
+  for (const v of verdicts) if (v.records && (!best || v.score > best.score + 1e-9)) best = v;
+  return { header, verdicts, preferred: best?.layout ?? null, claimant };
+}
+
+function claimantFor(header: PackHeader): PackLayout {
+  return PACK_LAYOUTS.find((l) => header.dirLength >= 0 && header.dirLength % l.entrySize === 0) ?? PACK_LAYOUTS[0]!;
+}
+
+function plausibility(records: readonly PackRecord[], header: PackHeader, fileSize: number): { score: number; coverage: number } {
+  let ascii = true;
+  for (const r of records) if (!/^[\x20-\x7e]+$/.test(r.name)) ascii = false;
+  const dirStart = header.dirOffset;
+  const dirEnd = header.dirOffset + header.dirLength;
+  const dataArea = fileSize - HEADER_SIZE - header.dirLength;
+  const regions = records.filter((r) => r.storedLength > 0).map((r) => [r.offset, r.offset + r.storedLength] as const);
+  regions.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  let covered = 0;
+  let reach = 0;
+  let clashes = 0;
+  let prev: readonly [number, number] | null = null;
+  for (const [start, end] of regions) {
+    if (start < HEADER_SIZE || (start < dirEnd && end > dirStart)) clashes++;
+    // Entries sharing one region exactly are legal (duplicates); a partial overlap is not how writers lay out.
+    if (prev && start < prev[1] && !(start === prev[0] && end === prev[1])) clashes++;
+    const from = Math.max(start, reach);
+    if (end > from) covered += end - from;
+    reach = Math.max(reach, end);
+    prev = [start, end];
+  }
+  const coverage = dataArea > 0 ? Math.min(1, covered / dataArea) : 1;
+  return { score: (ascii ? 4 : 0) + coverage - Math.min(clashes, 2), coverage };
+}
+
+function describe(v: LayoutVerdict): string {
+  return `${v.layout.label} (${v.records!.length} × ${v.layout.entrySize}-byte entries, data covering ${Math.round(v.coverage * 100)}% of the file)`;
+}
+
+/**
+ * detect() for one layout. The preferred layout matches; another fitting layout also matches when it
+ * comes after the preferred one in registry order, so `info` lists it under alsoMatches (detectFormat
+ * picks the first match, which must be the preferred one). Either way the note names every fitting layout.
+ * When no layout fits but the file is a 'PACK', the layout whose entry size divides the directory claims
+ * it, so opening reports what is wrong instead of "unknown format".
+ */
+export async function detectLayout(source: ByteSource, layout: PackLayout): Promise<DetectResult> {
+  const analysis = await analysePack(source);
+  if (!analysis) return { match: false };
+  const { preferred, verdicts } = analysis;
+  if (!preferred) return { match: analysis.claimant === layout };
+  const mine = verdicts.find((v) => v.layout === layout)!;
+  if (!mine.records) return { match: false };
+  const fitting = verdicts.filter((v) => v.records);
+  const note =
+    fitting.length > 1
+      ? `ambiguous PACK layout: the directory fits ${fitting.map(describe).join(' and ')}; read as ${preferred.label}` +
+        (fitting.every((v) => v.score === fitting[0]!.score) ? ', the first in registry order' : ', the most plausible')
+      : undefined;
+  if (layout === preferred) return { match: true, note };
+  return { match: PACK_LAYOUTS.indexOf(layout) > PACK_LAYOUTS.indexOf(preferred), note };
+}
+
+/** The records of `source` read as `layout`, or a FormatError saying why it is not one. */
+export async function recordsFor(source: ByteSource, layout: PackLayout): Promise<{ header: PackHeader; records: readonly PackRecord[] }> {
+  const analysis = await analysePack(source);
+  if (!analysis) fail('bad-magic', `not a ${layout.label}: the file does not start with 'PACK'`);
+  if (analysis.broken) throw new FormatError(analysis.broken.code, `${layout.label}: ${analysis.broken.message}`, analysis.broken.details);
+  const mine = analysis.verdicts.find((v) => v.layout === layout)!;
+  if (!mine.records) fail('bad-count', `not a valid ${layout.label}: ${mine.reason}`);
+  return { header: analysis.header, records: mine.records };
+}
