@@ -91,7 +91,7 @@ export class MountedInstall {
       ignored: this.plan.ignored.length,
       paths: this.index.size,
       entries: this.index.entries,
-      looseFiles: loose ? loose.entries.length : 0,
+      looseFiles: loose ? loose.entries.filter((e) => !e.dir).length : 0,
       shadowedPaths,
       bytes,
     };
