@@ -99,7 +99,7 @@ async function start(): Promise<void> {
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit();
   });
-  app.on('before-quit', () => host.close());
+  app.on('before-quit', () => void host.close());
 }
 
 start().catch((err: unknown) => {

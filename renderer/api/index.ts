@@ -1,5 +1,5 @@
 import type { CallName, EventName, Events, RequestOf, ResponseOf, StudioApi } from '../../shared/contract';
-import { ApiError, createBridgeApi, createHttpApi, tokenFromLocation, type PreloadBridge } from './transport';
+import { ApiError, createBridgeApi, createHttpApi, tokenFromLocation, type PreloadBridge, type StorageLike } from './transport';
 
 /**
  * The renderer's one way to its host. Usage (components and Pinia stores):
@@ -18,14 +18,15 @@ import { ApiError, createBridgeApi, createHttpApi, tokenFromLocation, type Prelo
 
 let current: StudioApi | null = null;
 
-declare global {
-  interface Window {
-    modpak?: PreloadBridge;
-  }
+/** What detectApi reads from the page: the preload's bridge, or the URL and session storage. */
+export interface PageLike {
+  modpak?: PreloadBridge;
+  location?: { search: string };
+  sessionStorage?: StorageLike;
 }
 
 /** Pick the transport for this page. */
-export function detectApi(win: (Window & typeof globalThis) | undefined = typeof window === 'undefined' ? undefined : window): StudioApi {
+export function detectApi(win: PageLike | undefined = (globalThis as { window?: PageLike }).window): StudioApi {
   if (win?.modpak) return createBridgeApi(win.modpak);
   if (win?.location) {
     const token = tokenFromLocation(win.location, win.sessionStorage);

@@ -45,13 +45,27 @@ export function createBridgeApi(bridge: PreloadBridge): StudioApi {
   };
 }
 
+/**
+ * The small parts of the browser this file uses, typed structurally so it also compiles (and is tested)
+ * under the Node-only typecheck of tests/.
+ */
+export interface EventSourceLike {
+  addEventListener(type: string, listener: (message: { data: string }) => void): void;
+  close(): void;
+}
+export type EventSourceConstructor = new (url: string) => EventSourceLike;
+export interface StorageLike {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+}
+
 export interface HttpApiOptions {
   /** The page's origin (default: the current one). */
   base?: string;
   token: string;
   fetch?: typeof fetch;
   /** EventSource constructor (default: the browser's); tests may pass one. */
-  EventSource?: typeof EventSource;
+  EventSource?: EventSourceConstructor;
 }
 
 /**
@@ -62,11 +76,11 @@ export function createHttpApi(options: HttpApiOptions): StudioApi {
   const base = (options.base ?? '').replace(/\/+$/, '');
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
   const listeners = new Map<string, Set<(payload: unknown) => void>>();
-  let source: EventSource | null = null;
+  let source: EventSourceLike | null = null;
 
   const ensureSource = () => {
     if (source) return;
-    const Source = options.EventSource ?? globalThis.EventSource;
+    const Source = options.EventSource ?? (globalThis as { EventSource?: EventSourceConstructor }).EventSource;
     if (!Source) return;
     // EventSource cannot set headers, so the token travels in the query (same origin, no Referer leaks: the
     // host answers with Referrer-Policy: no-referrer).
@@ -80,7 +94,7 @@ export function createHttpApi(options: HttpApiOptions): StudioApi {
     source.addEventListener(event, (message) => {
       let payload: unknown;
       try {
-        payload = JSON.parse((message as MessageEvent<string>).data);
+        payload = JSON.parse(message.data);
       } catch {
         return;
       }
@@ -123,7 +137,7 @@ export function createHttpApi(options: HttpApiOptions): StudioApi {
 }
 
 /** The token of `modpak serve`: from the page's URL (?token=…), kept for reloads in sessionStorage. */
-export function tokenFromLocation(location: { search: string }, storage?: Pick<Storage, 'getItem' | 'setItem'>): string | null {
+export function tokenFromLocation(location: { search: string }, storage?: StorageLike): string | null {
   const fromUrl = new URLSearchParams(location.search).get('token');
   if (fromUrl) {
     try {

@@ -33,7 +33,7 @@ export function registerStudioCommands(program: Command, ctx: CliContext): void 
         recentFile: join(resolve(opts.state ?? stateDir()), 'recent.json'),
       });
       const web = await startWebHost({ host, rendererDir, port: opts.port }).catch((err: NodeJS.ErrnoException) => {
-        host.close();
+        void host.close();
         throw new CliFailure(null, err.code === 'EADDRINUSE' ? `port ${opts.port} is in use` : err.message);
       });
       ctx.print(`ModPak Studio (${initial.demo ? 'demo install' : 'install'} ${initial.root}) is served at:`);
@@ -41,7 +41,7 @@ export function registerStudioCommands(program: Command, ctx: CliContext): void 
       ctx.print('Open it in a browser on this machine; Ctrl+C stops the server.');
       await untilStopped();
       await web.close();
-      host.close();
+      await host.close();
     });
 
   program

@@ -6,6 +6,9 @@ import { appHandlers, RecentInstalls, type AppFacts, type Dialogs } from './app.
 import { archiveHandlers } from './archive.js';
 import { jobHandlers } from './jobs.js';
 import { pendingHandlers } from './pending.js';
+import { modsHandlers } from './mods.js';
+import { ModsService } from '../mods-service.js';
+import type { EventName, Events } from '../../../shared/contract.js';
 
 /**
  * The composition root shared by both shells: builds the services, the call table (one handler per
@@ -19,24 +22,42 @@ export interface StudioOptions {
   dialogs?: Dialogs | null;
 }
 
-export function createCallTable(options: StudioOptions, jobs: JobRegistry): CallTable {
-  const recent = new RecentInstalls(options.recentFile);
+/** The services behind the table, for the host to close. */
+export interface StudioServices {
+  jobs: JobRegistry;
+  mods: ModsService;
+  recent: RecentInstalls;
+}
+
+/** Events from services that run outside any call (watch builds) go through `emit`. */
+export function createServices(options: StudioOptions, emit: EventSink): StudioServices {
+  return {
+    jobs: new JobRegistry(),
+    mods: new ModsService({ onWatchStatus: (status) => emit('watch', status) }),
+    recent: new RecentInstalls(options.recentFile),
+  };
+}
+
+export type EventSink = <E extends EventName>(event: E, payload: Events[E]) => void;
+
+export function createCallTable(options: StudioOptions, services: StudioServices): CallTable {
+  const { jobs, recent, mods } = services;
   return {
     ...appHandlers(options.facts, recent, options.dialogs ?? null),
     ...jobHandlers(jobs),
     ...archiveHandlers(),
     ...pendingHandlers(['install.open', 'install.stats', 'install.tree', 'install.resolve', 'install.defs', 'install.conflicts', 'install.read', 'install.extract'], 'the layered filesystem service'),
-    ...pendingHandlers(
-      ['workspace.open', 'workspace.fromArchive', 'workspace.files', 'workspace.override', 'workspace.readText', 'workspace.writeText', 'workspace.checkTdf', 'mods.diff', 'mods.impact', 'mods.export', 'watch.start', 'watch.stop', 'watch.status'],
-      'the mod workflow service',
-    ),
+    ...modsHandlers(mods),
   };
 }
 
 /** A ready host; the initial root (the demo install, or the ROOT given on the command line) is allowed. */
 export async function createStudioHost(options: StudioOptions): Promise<StudioHost> {
-  const jobs = new JobRegistry();
+  let host: StudioHost | null = null;
+  const services = createServices(options, (event, payload) => host?.emit(event, payload));
   const allowlist = new PathAllowlist();
   if (options.facts.initialRoot) await allowlist.grant(options.facts.initialRoot, 'folder');
-  return new StudioHost(createCallTable(options, jobs), { allowlist, jobs });
+  host = new StudioHost(createCallTable(options, services), { allowlist, jobs: services.jobs });
+  host.onClose(() => services.mods.close());
+  return host;
 }

@@ -48,6 +48,7 @@ export class StudioHost {
   private readonly listeners = new Set<EventListener>();
   private readonly progressIntervalMs: number;
   private closed = false;
+  private readonly closers: (() => Promise<void> | void)[] = [];
 
   constructor(
     private readonly table: CallTable,
@@ -82,6 +83,11 @@ export class StudioHost {
     }
   }
 
+  /** Allow a folder (or file) from the host's side: the install given on the command line, the demo. */
+  grant(path: string, kind: GrantKind = 'folder'): Promise<string> {
+    return this.allowlist.grant(path, kind);
+  }
+
   /** Subscribe to every event the host emits (the shells forward them to their renderer). */
   on(listener: EventListener): () => void {
     this.listeners.add(listener);
@@ -98,10 +104,23 @@ export class StudioHost {
     }
   }
 
-  /** Cancel every running job and refuse new calls. */
-  close(): void {
+  /** Run `fn` when the host closes (services stop their watchers, close their mounts). */
+  onClose(fn: () => Promise<void> | void): void {
+    this.closers.push(fn);
+  }
+
+  /** Cancel every running job, refuse new calls, and close the services. */
+  async close(): Promise<void> {
+    if (this.closed) return;
     this.closed = true;
     this.jobs.cancelAll();
+    for (const fn of this.closers.splice(0)) {
+      try {
+        await fn();
+      } catch {
+        // closing is best effort: one service failing to stop must not keep the others open
+      }
+    }
     this.listeners.clear();
   }
 
