@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
+import { registerMountCommands } from './mount.js';
 import { registerModsCommands } from './mods.js';
 import { registerStudioCommands } from './studio.js';
 
@@ -8,6 +9,7 @@ import { registerStudioCommands } from './studio.js';
  * (mount, diff, watch, serve, studio); add a line here when a group arrives.
  */
 export function registerCommandModules(program: Command, ctx: CliContext): void {
+  registerMountCommands(program, ctx);
   registerModsCommands(program, ctx);
   registerStudioCommands(program, ctx);
 }
