@@ -19,8 +19,6 @@ export interface ImpactOptions {
   noDisc?: boolean;
 }
 
-const key = (root: string, archive: string) => `${root}\0${pathKey(archive)}`;
-
 export async function exportImpact(rootIn: string, archivePath: string, options: ImpactOptions = {}): Promise<ExportImpact> {
   const root = resolve(rootIn);
   const name = basename(archivePath);
@@ -38,26 +36,22 @@ export async function exportImpact(rootIn: string, archivePath: string, options:
 }
 
 async function compare(before: MountedInstall, after: MountedInstall, name: string): Promise<ExportImpact> {
-  const rank = after.plan.mounted.findIndex((p) => p.root === 'install' && pathKey(p.archive) === pathKey(name));
-  const replaces = before.plan.mounted.find((p) => p.root === 'install' && pathKey(p.archive) === pathKey(name))?.archive ?? null;
+  // Rank, stage, the .hpi pushed out of the ten slots and the archive replaced: the layered filesystem's own placement.
+  const placement = after.placement!;
   const impact: ExportImpact = {
-    archive: name,
-    stage: rank >= 0 ? after.plan.mounted[rank]!.stage : 'ignored',
-    rank,
-    pushesOut: null,
+    archive: placement.archive,
+    stage: placement.stage ?? 'ignored',
+    rank: placement.rank,
+    pushesOut: placement.pushesOut,
     hidden: [],
     wins: [],
     definitions: [],
-    replaces,
+    replaces: placement.replaces,
   };
-  if (rank < 0) {
-    impact.ignoredReason = after.plan.ignored.find((i) => i.root === 'install' && pathKey(i.archive) === pathKey(name))?.reason ?? 'not mounted';
+  if (placement.rank < 0) {
+    impact.ignoredReason = placement.reason;
     return impact;
   }
-  // A .hpi that held one of the ten slots before and does not now (it moved to the disc stage or out).
-  const stageAfter = new Map(after.plan.mounted.map((p) => [key(p.root, p.archive), p.stage]));
-  const lost = before.plan.mounted.find((p) => p.stage === 'hpi' && pathKey(p.archive) !== pathKey(name) && stageAfter.get(key(p.root, p.archive)) !== 'hpi');
-  impact.pushesOut = lost?.archive ?? null;
 
   const layerIndex = after.layers.findIndex((l) => l.root === 'install' && l.archive !== null && pathKey(l.archive) === pathKey(name));
   const layer = after.layers[layerIndex]!;

@@ -1,13 +1,11 @@
 import { basename } from 'node:path';
 
 /**
- * What a workspace folder holds that is not part of the mod: the workspace's own record, editors' swap and
- * backup files, and desktop litter. Export, diff, file lists and watch all skip the same names, so what the
+ * What a workspace folder holds that is not part of the mod: editors' swap and backup files, and desktop
+ * litter. Export, diff, file lists and watch all skip the same names, so what the
  * watcher reacts to is exactly what the export packs.
  */
-export const WORKSPACE_RECORD = '.modpak-workspace.json';
-
-const junkNames = new Set([WORKSPACE_RECORD.toUpperCase(), '.DS_STORE', 'THUMBS.DB', 'DESKTOP.INI', '4913']);
+const junkNames = new Set(['.DS_STORE', 'THUMBS.DB', 'DESKTOP.INI', '4913']);
 
 /** True for a base name (or a path, whose last part is checked) that no export should contain. */
 export function isWorkspaceJunk(nameOrPath: string): boolean {

@@ -1,5 +1,5 @@
 import { mkdir, readdir, readFile, stat } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { PackFile } from '../formats/index.js';
 import { fail } from '../formats/errors.js';
 import { writeFileAtomically } from '../io/byte-sink.js';
@@ -7,15 +7,16 @@ import { collectFolder } from '../services/pack-service.js';
 import { extractArchive, withArchive } from '../services/archive-service.js';
 import { pathKey, safeRelativePath } from '../../shared/paths.js';
 import { decodeTdf } from '../tdf/parse.js';
-import { isWorkspaceJunk, WORKSPACE_RECORD } from './junk.js';
+import { isWorkspaceJunk } from './junk.js';
 import type { OverrideBase } from './diff.js';
 
 /**
  * A mod workspace: a plain folder whose files are laid out as the game's paths (units/ARMCOM.FBI, ...).
- * Besides the mod's files it holds one small record, `.modpak-workspace.json`, with what the folder cannot
- * say itself: the install it was tied to and, for a workspace opened from a .ufo, that archive's stored
- * order (TA's "first definition wins" walks it, so a re-export keeps it). Every path coming from outside
- * goes through `safeRelativePath`, so nothing is read or written outside the folder.
+ * What the folder cannot say itself (the install it was tied to, the last export target and, for a
+ * workspace opened from a .ufo, that archive's stored order, which TA's "first definition wins" walks and
+ * a re-export keeps) goes in a small record BESIDE the folder, `.NAME.modpak.json`, so that the folder
+ * holds only the mod: `modpak pack DIR` and any other tool pack exactly the mod's files. Every path coming
+ * from outside goes through `safeRelativePath`, so nothing is read or written outside the folder.
  */
 
 export interface WorkspaceRecord {
@@ -30,10 +31,16 @@ export interface WorkspaceRecord {
   target?: string;
 }
 
+/** Where a workspace's record lives: beside the folder, named after it. */
+export function recordPath(dir: string): string {
+  const abs = resolve(dir);
+  return join(dirname(abs), `.${basename(abs)}.modpak.json`);
+}
+
 export async function readRecord(dir: string): Promise<WorkspaceRecord | null> {
   let text: string;
   try {
-    text = await readFile(join(dir, WORKSPACE_RECORD), 'utf8');
+    text = await readFile(recordPath(dir), 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw err;
@@ -52,7 +59,7 @@ export async function readRecord(dir: string): Promise<WorkspaceRecord | null> {
 
 export async function writeRecord(dir: string, record: WorkspaceRecord): Promise<void> {
   const bytes = new TextEncoder().encode(JSON.stringify(record, null, 2) + '\n');
-  await writeFileAtomically(join(dir, WORKSPACE_RECORD), (sink) => sink.write(bytes));
+  await writeFileAtomically(recordPath(dir), (sink) => sink.write(bytes));
 }
 
 /** The absolute path of a workspace-relative path, or a 'refused' error for one that would climb out. */
@@ -62,7 +69,7 @@ export function workspacePath(dir: string, path: string): string {
   return join(resolve(dir), rel);
 }
 
-/** The mod's files (without the record and editor litter), sorted by name at each level. */
+/** The mod's files (without editor litter), sorted by name at each level. */
 export async function workspaceFiles(dir: string, onWarning?: (m: string) => void): Promise<PackFile[]> {
   return (await collectFolder(dir, onWarning)).filter((f) => !f.path.split('/').some(isWorkspaceJunk));
 }

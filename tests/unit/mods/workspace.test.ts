@@ -23,6 +23,9 @@ describe('workspace files', () => {
     const opened = await openWorkspace(dir, join(work, 'install'));
     expect(opened.files).toEqual([]);
     expect(await readRecord(dir)).toEqual({ version: 1, root: join(work, 'install') });
+    // The record lives beside the folder, so the folder holds only the mod.
+    expect(await readdir(work)).toEqual(expect.arrayContaining(['.mod.modpak.json', 'mod']));
+    expect(await readdir(dir)).toEqual([]);
     await mkdir(join(dir, 'units'));
     await writeFile(join(dir, 'units', 'ARMCOM.FBI'), '[UNITINFO]{}');
     await writeFile(join(dir, 'units', '.ARMCOM.FBI.swp'), 'swap');
@@ -32,7 +35,7 @@ describe('workspace files', () => {
   });
 
   it('refuses paths that climb out of the folder, absolute paths and the record itself', () => {
-    for (const bad of ['../x.tdf', '/etc/passwd', 'C:/x', 'units/../../x', '.modpak-workspace.json']) {
+    for (const bad of ['../x.tdf', '/etc/passwd', 'C:/x', 'units/../../x', 'units/.ARMCOM.FBI.swp']) {
       expect(() => workspacePath(work, bad), bad).toThrow(FormatError);
     }
     expect(workspacePath(work, 'units\\ARMCOM.FBI')).toBe(join(work, 'units', 'ARMCOM.FBI'));
