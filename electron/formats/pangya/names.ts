@@ -1,12 +1,11 @@
 import iconv from 'iconv-lite';
 
 /**
- * Pangya names are CP949 (Korean Windows): ASCII plus two-byte Hangul and Hanja. The WHATWG 'euc-kr'
- * decoder is CP949 (it includes the UHC extension); iconv-lite encodes, since TextEncoder only does UTF-8.
+ * Pangya names are CP949 (Korean Windows): ASCII plus two-byte Hangul and Hanja, including the UHC
+ * extension (syllables such as 똠 that EUC-KR lacks). Node's ICU 'euc-kr' decoder stops at EUC-KR, so
+ * iconv-lite does both directions; it decodes what is not CP949 to U+FFFD, which CP949 cannot encode,
+ * so a U+FFFD in the result means the bytes were not CP949.
  */
-
-const strict = new TextDecoder('euc-kr', { fatal: true });
-const lenient = new TextDecoder('euc-kr');
 
 export interface DecodedName {
   text: string;
@@ -24,11 +23,8 @@ export function hasControlBytes(bytes: Uint8Array): boolean {
 }
 
 export function decodeName(bytes: Uint8Array): DecodedName {
-  try {
-    return { text: strict.decode(bytes), cp949: true };
-  } catch {
-    return { text: lenient.decode(bytes), cp949: false };
-  }
+  const text = iconv.decode(bytes as Buffer, 'cp949');
+  return { text, cp949: !text.includes('\uFFFD') };
 }
 
 /** `name` in CP949, or null when it has a character CP949 cannot represent. */

@@ -31,6 +31,8 @@ interface Decoded {
   /** Data out of bounds or sizes that cannot be true; reading the entry will fail. */
   dataProblem: string | null;
   cp949: boolean;
+  /** A directory whose (offset, realSize) block deciphers to (0, 0), as writers leave it. */
+  cleanDir: boolean;
 }
 
 function decodeEntry(raw: RawEntry, key: XteaKey | null, dataLimit: number): Decoded {
@@ -75,7 +77,7 @@ function decodeEntry(raw: RawEntry, key: XteaKey | null, dataLimit: number): Dec
     kind: raw.kind,
     cipher: raw.cipher,
   };
-  return { entry, nameProblem, dataProblem, cp949 };
+  return { entry, nameProblem, dataProblem, cp949, cleanDir: dir && offset === 0 && realSize === 0 };
 }
 
 export interface DecodedTable {
@@ -88,12 +90,25 @@ export interface DecodedTable {
   warnings: string[];
 }
 
-/** Decode the XTEA entries with `key`; null at the first entry that shows the key is wrong. */
-function tryKey(raws: readonly RawEntry[], key: XteaKey, dataLimit: number, strict: boolean): Decoded[] | null {
+/**
+ * How well a key fits an entry, from 0 (the name is not text: the wrong key) to 3: 1 text name, 2 also
+ * CP949 with in-bounds, plausible sizes, 3 also a directory block of zeros (a file that reaches 2 counts
+ * as 3).
+ * Random bytes pass as CP949 text surprisingly often (UHC covers most byte pairs), so the data checks and
+ * the zero directory blocks are what really tell the keys apart.
+ */
+function fitLevel(d: Decoded): number {
+  if (d.nameProblem) return 0;
+  if (d.dataProblem || !d.cp949) return 1;
+  return d.entry.dir && !d.cleanDir ? 2 : 3;
+}
+
+/** Decode the XTEA entries with `key`; null at the first entry that fits below `level`. */
+function tryKey(raws: readonly RawEntry[], key: XteaKey, dataLimit: number, level: number): Decoded[] | null {
   const out: Decoded[] = [];
   for (const raw of raws) {
     const d = decodeEntry(raw, key, dataLimit);
-    if (d.nameProblem || (strict && (d.dataProblem || !d.cp949))) return null;
+    if (fitLevel(d) < level) return null;
     out.push(d);
   }
   return out;
@@ -102,10 +117,10 @@ function tryKey(raws: readonly RawEntry[], key: XteaKey, dataLimit: number, stri
 const where = (raw: RawEntry) => `entry ${raw.index} at ${raw.at}`;
 
 /**
- * Decode every entry. The region is found by parsing the whole table with each key: a key fits when every
- * XTEA entry gets a CP949 text name and in-bounds, plausible sizes. When none fits that well, a key whose
- * names are at least text is taken (with a warning, the bad entries fail when read); when none gives text
- * names, the table cannot be read.
+ * Decode every entry. The region is found by parsing the whole table with each key and keeping the keys
+ * that fit every XTEA entry best (see `fitLevel`): normally exactly one. When the best is only text names,
+ * that key is taken with a warning (the bad entries fail when read); when no key gives text names, the
+ * table cannot be read.
  */
 export function decodeTable(raws: readonly RawEntry[], dataLimit: number): DecodedTable {
   const warnings: string[] = [];
@@ -115,11 +130,15 @@ export function decodeTable(raws: readonly RawEntry[], dataLimit: number): Decod
   let note: string | undefined;
   const byIndex = new Map<number, Decoded>();
   if (xtea.length > 0) {
-    let fits = REGIONS.map((r) => ({ region: r, decoded: tryKey(xtea, REGION_KEYS[r], dataLimit, true) })).filter((f) => f.decoded);
-    if (fits.length === 0) {
-      fits = REGIONS.map((r) => ({ region: r, decoded: tryKey(xtea, REGION_KEYS[r], dataLimit, false) })).filter((f) => f.decoded);
-      if (fits.length > 0) warnings.push(`no region key decodes every entry cleanly; ${fits[0]!.region} gives text names`);
+    // The best level any key reaches decides; every key reaching it is a candidate.
+    let fits: { region: PangyaRegion; decoded: Decoded[] | null }[] = [];
+    let level = 3;
+    for (;;) {
+      fits = REGIONS.map((r) => ({ region: r, decoded: tryKey(xtea, REGION_KEYS[r], dataLimit, level) })).filter((f) => f.decoded);
+      if (fits.length > 0 || level === 1) break;
+      level--;
     }
+    if (fits.length > 0 && level === 1) warnings.push(`no region key decodes every entry cleanly; ${fits[0]!.region} gives text names`);
     if (fits.length === 0) {
       fail('bad-name', `no Pangya region key (${REGIONS.join(', ')}) turns the table into names (first XTEA ${where(xtea[0]!)})`, {
         offset: xtea[0]!.at,
