@@ -56,14 +56,16 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    const declared = Number(req.headers['content-length']);
+    if (Number.isFinite(declared) && declared > limit) {
+      reject(new BodyTooLarge());
+      return;
+    }
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > limit) {
-        reject(new BodyTooLarge());
-        req.destroy();
-        return;
-      }
-      chunks.push(chunk);
+      // Past the limit the rest is read and dropped (not kept), so the answer still reaches the client.
+      if (size > limit) reject(new BodyTooLarge());
+      else chunks.push(chunk);
     });
     req.on('end', () => resolve(Buffer.concat(chunks)));
     req.on('error', reject);
@@ -98,6 +100,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
         payload = body.length === 0 ? {} : JSON.parse(body.toString('utf8'));
       } catch (err) {
         const message = err instanceof BodyTooLarge ? `the request is larger than ${maxBody} bytes` : 'the body is not valid JSON';
+        if (err instanceof BodyTooLarge) res.setHeader('connection', 'close');
         return sendJson(res, err instanceof BodyTooLarge ? 413 : 400, { ok: false, error: { code: 'bad-request', message } });
       }
       const name = decodeURIComponent(url.pathname.slice('/api/call/'.length));

@@ -5,9 +5,10 @@ import type { CallTable } from '../host/types.js';
 import { appHandlers, RecentInstalls, type AppFacts, type Dialogs } from './app.js';
 import { archiveHandlers } from './archive.js';
 import { jobHandlers } from './jobs.js';
-import { pendingHandlers } from './pending.js';
+import { installHandlers } from './install.js';
+import { InstallService } from '../install-service.js';
 import { modsHandlers } from './mods.js';
-import { ModsService } from '../mods-service.js';
+import { ModsService, freshMount, type MountProvider } from '../mods-service.js';
 import type { EventName, Events } from '../../../shared/contract.js';
 
 /**
@@ -25,15 +26,26 @@ export interface StudioOptions {
 /** The services behind the table, for the host to close. */
 export interface StudioServices {
   jobs: JobRegistry;
+  installs: InstallService;
   mods: ModsService;
   recent: RecentInstalls;
 }
 
 /** Events from services that run outside any call (watch builds) go through `emit`. */
 export function createServices(options: StudioOptions, emit: EventSink): StudioServices {
+  const installs = new InstallService();
+  // The mod workflow reuses the studio's mount of an install when there is one (no second mount of
+  // 60,000 entries per diff); otherwise it mounts afresh and closes afterwards, as the CLI does.
+  const mount: MountProvider = async (root, options) => {
+    const cached = await installs.get(root).catch(() => null);
+    return cached && (options.game === undefined || options.game === cached.game)
+      ? { install: cached.mounted, release: async () => {} }
+      : freshMount(root, options);
+  };
   return {
     jobs: new JobRegistry(),
-    mods: new ModsService({ onWatchStatus: (status) => emit('watch', status) }),
+    installs,
+    mods: new ModsService({ mount, onWatchStatus: (status) => emit('watch', status) }),
     recent: new RecentInstalls(options.recentFile),
   };
 }
@@ -41,12 +53,12 @@ export function createServices(options: StudioOptions, emit: EventSink): StudioS
 export type EventSink = <E extends EventName>(event: E, payload: Events[E]) => void;
 
 export function createCallTable(options: StudioOptions, services: StudioServices): CallTable {
-  const { jobs, recent, mods } = services;
+  const { jobs, recent, mods, installs } = services;
   return {
     ...appHandlers(options.facts, recent, options.dialogs ?? null),
     ...jobHandlers(jobs),
     ...archiveHandlers(),
-    ...pendingHandlers(['install.open', 'install.stats', 'install.tree', 'install.resolve', 'install.defs', 'install.conflicts', 'install.read', 'install.extract'], 'the layered filesystem service'),
+    ...installHandlers(installs, recent),
     ...modsHandlers(mods),
   };
 }
@@ -59,5 +71,6 @@ export async function createStudioHost(options: StudioOptions): Promise<StudioHo
   if (options.facts.initialRoot) await allowlist.grant(options.facts.initialRoot, 'folder');
   host = new StudioHost(createCallTable(options, services), { allowlist, jobs: services.jobs });
   host.onClose(() => services.mods.close());
+  host.onClose(() => services.installs.closeAll());
   return host;
 }
