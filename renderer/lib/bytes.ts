@@ -40,6 +40,4 @@ export function hexDump(bytes: Uint8Array, maxBytes = 16 * 1024): string {
 }
 
 /** Text as the game wrote it: Windows-1252, which every byte decodes in. */
-export function decodeText(bytes: Uint8Array): string {
-  return new TextDecoder('windows-1252').decode(bytes);
-}
+export { decodeCp1252 as decodeText } from './cp1252';

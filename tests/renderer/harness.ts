@@ -20,6 +20,7 @@ export function giveElementsSize(width = 800, height = 440): void {
   Object.defineProperty(HTMLElement.prototype, 'offsetHeight', { configurable: true, get: () => height });
   Object.defineProperty(HTMLElement.prototype, 'offsetWidth', { configurable: true, get: () => width });
   Object.defineProperty(HTMLElement.prototype, 'clientHeight', { configurable: true, get: () => height });
+  Object.defineProperty(HTMLElement.prototype, 'clientWidth', { configurable: true, get: () => width });
 }
 
 /** Let the fake's async jobs (which yield with setTimeout) and Vue's updates run to completion. */
