@@ -4,7 +4,7 @@ import type { DefinitionKind, DefinitionWinner, GameId } from '../../shared/vfs-
 import { pathKey } from '../../shared/paths.js';
 import { mountInstall } from '../vfs/mount.js';
 import type { MountedInstall } from '../vfs/mounted-install.js';
-import { DEFINITION_KINDS } from '../tdf/definitions.js';
+import { DEFINITION_KINDS, definedNamesIn, isDefinitionFile } from '../tdf/definitions.js';
 
 /**
  * What copying an archive to the top of an install would change, computed before anything is written:
@@ -71,7 +71,22 @@ async function compare(before: MountedInstall, after: MountedInstall, name: stri
   }
 
   if (after.game === 'ta') {
-    for (const kind of DEFINITION_KINDS) impact.definitions.push(...(await definitionOutcomes(kind, before, after, name)));
+    const hiddenKeys = new Set(impact.hidden.map((h) => pathKey(h.path)));
+    const hiddenEntries = layer.entries.filter((e) => !e.dir && hiddenKeys.has(pathKey(e.path)));
+    for (const kind of DEFINITION_KINDS) {
+      impact.definitions.push(...(await definitionOutcomes(kind, before, after, name)));
+      // A definition file hidden by a higher path never loads at all: each of its names loses too.
+      const hiddenDefs = hiddenEntries.filter((e) => isDefinitionFile(kind, pathKey(e.path)));
+      if (hiddenDefs.length === 0) continue;
+      const winners = new Map((await after.defs(kind)).map((d) => [pathKey(d.name), d]));
+      for (const entry of hiddenDefs) {
+        for (const defined of definedNamesIn(kind, await layer.read(entry))) {
+          const winner = winners.get(pathKey(defined));
+          if (impact.definitions.some((d) => d.kind === kind && pathKey(d.name) === pathKey(defined))) continue;
+          impact.definitions.push({ kind, name: defined, outcome: 'loses', against: winner ? winner.archive ?? '(loose file)' : null });
+        }
+      }
+    }
   }
   return impact;
 }

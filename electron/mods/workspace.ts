@@ -116,7 +116,9 @@ export async function writeWorkspaceFile(dir: string, path: string, bytes: Uint8
  */
 export async function overrideIntoWorkspace(dir: string, path: string, base: OverrideBase | null): Promise<{ path: string; from: string | null }> {
   if (!base) fail('not-found', `the install has no file ${path} to override`);
-  const { abs, rel } = await placeInWorkspace(dir, path);
+  // The file keeps the spelling the install stores it under (the lookup itself ignores case).
+  const spelled = pathKey(base.entry) === pathKey(path) ? base.entry : path;
+  const { abs, rel } = await placeInWorkspace(dir, spelled);
   if (await stat(abs).catch(() => null)) fail('refused', `${rel} is already in the workspace: edit it there`);
   await writeWorkspaceFile(dir, rel, base.bytes);
   return { path: rel, from: base.archive };

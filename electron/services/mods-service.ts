@@ -10,7 +10,7 @@ import { mountInstall } from '../vfs/mount.js';
 import type { MountedInstall } from '../vfs/mounted-install.js';
 import { diffOverride, type OverrideBase } from '../mods/diff.js';
 import { exportWorkspace, type ExportResult } from '../mods/export.js';
-import { exportImpact } from '../mods/impact.js';
+import { exportImpact, type ImpactOptions } from '../mods/impact.js';
 import { WatchRegistry } from '../mods/watch-registry.js';
 import {
   openWorkspace, overrideIntoWorkspace, readRecord, readWorkspaceText, workspaceFiles, workspaceFromArchive,
@@ -116,15 +116,16 @@ export class ModsService {
    * packed to a private temporary file first (under the name it will be exported as), so the studio can
    * show the impact before the real export writes anything.
    */
-  async impact(root: string, archive: string, options: { game?: GameId; name?: string } = {}): Promise<ExportImpact> {
+  async impact(root: string, archive: string, options: ImpactOptions & { name?: string } = {}): Promise<ExportImpact> {
+    const { name: as, ...mount } = options;
     const info = await stat(archive);
-    if (!info.isDirectory()) return exportImpact(root, archive, { game: options.game });
-    const name = options.name ?? (await this.exportName(archive));
+    if (!info.isDirectory()) return exportImpact(root, archive, mount);
+    const name = as ?? (await this.exportName(archive));
     const scratch = await mkdtemp(join(tmpdir(), 'modpak-impact-'));
     try {
       const staged = join(scratch, name);
       await exportWorkspace({ dir: archive, target: staged });
-      return await exportImpact(root, staged, { game: options.game });
+      return await exportImpact(root, staged, mount);
     } finally {
       await rm(scratch, { recursive: true, force: true });
     }
