@@ -1,5 +1,31 @@
+/**
+ * The HPI engine: Total Annihilation's v1 (.hpi .ufo .ccx .gp3) and TA: Kingdoms' v2, read and write.
+ * Recognised from the bytes: 'HAPI' + 0x00010000 or 0x00020000. TA saved games ('BANK') are recognised
+ * and reported as such, not parsed.
+ */
 import type { FormatEngine } from '../archive.js';
 import { fail } from '../errors.js';
+import { sniffHpi } from './header.js';
+import { HpiV1Archive } from './v1-reader.js';
+import { writeHpiV1 } from './v1-writer.js';
 
-// Placeholder until the hpi engine lands: recognises nothing.
-export const hpiEngine: FormatEngine = { id: 'hpi', label: 'HPI', detect: async () => ({ match: false }), open: async () => fail('unsupported', 'HPI not yet supported') };
+export { taMountStatus } from './mount.js';
+export type { MountStatus } from './v1-reader.js';
+
+export const hpiEngine: FormatEngine = {
+  id: 'hpi',
+  label: 'HPI',
+  async detect(source) {
+    return { match: (await sniffHpi(source)) !== null };
+  },
+  async open(source) {
+    const kind = await sniffHpi(source);
+    if (kind === 'bank') fail('unsupported', 'a TA saved game (BANK), not a file archive: not parsed');
+    if (kind === 'v1') return HpiV1Archive.open(source);
+    fail('bad-magic', 'not an HPI archive (HAPI v1 or v2)');
+  },
+  async pack(files, sink, options) {
+    if ((options.version ?? 1) === 2) fail('unsupported', 'HPI v2 writing is not available yet');
+    await writeHpiV1(files, sink, options);
+  },
+};

@@ -1,0 +1,57 @@
+/**
+ * HPI v1's two byte-level transforms.
+ *
+ * The position cipher: every byte from `Start` to the trailer is XORed with its absolute file position
+ * (low 8 bits) and a key derived from the header's HeaderKey. Because the position is part of the key
+ * stream, a buffer can only be (de)ciphered knowing where in the file it sits.
+ *
+ * The chunk scramble: a second, position-in-chunk transform applied to SQSH payloads whose `scrambled`
+ * byte is set (HPIPack always sets it).
+ */
+
+/** `K = rotl8(HeaderKey, 2)`; HeaderKey 0 means the archive is not enciphered. */
+export function deriveKey(headerKey: number): number {
+  return ((headerKey << 2) | (headerKey >>> 6)) & 0xff;
+}
+
+/**
+ * `bytes` as they sit at `filePos` in the file, (de)ciphered with key K into a new array (the XOR is its
+ * own inverse, and the input may be a view of someone else's buffer, so it is never changed).
+ */
+export function positionCipher(bytes: Uint8Array, filePos: number, key: number): Uint8Array {
+  const out = new Uint8Array(bytes.length);
+  // The key stream is (pos & 0xFF) ^ K: keep the low byte of the position in a local and wrap it.
+  let low = filePos & 0xff;
+  for (let i = 0; i < bytes.length; i++) {
+    out[i] = bytes[i]! ^ low ^ key;
+    low = (low + 1) & 0xff;
+  }
+  return out;
+}
+
+/** In-place variant for buffers the caller owns (the writer's freshly encoded chunks). */
+export function positionCipherInPlace(bytes: Uint8Array, filePos: number, key: number): void {
+  let low = filePos & 0xff;
+  for (let i = 0; i < bytes.length; i++) {
+    bytes[i] = bytes[i]! ^ low ^ key;
+    low = (low + 1) & 0xff;
+  }
+}
+
+/** Undo the SQSH scramble into a new array: `p[i] = ((p[i] - i) ^ i) & 0xFF`, i taken mod 256. */
+export function unscramble(payload: Uint8Array): Uint8Array {
+  const out = new Uint8Array(payload.length);
+  for (let i = 0; i < payload.length; i++) {
+    const k = i & 0xff;
+    out[i] = ((payload[i]! - k) ^ k) & 0xff;
+  }
+  return out;
+}
+
+/** Apply the SQSH scramble in place: `p[i] = ((p[i] ^ i) + i) & 0xFF`. */
+export function scrambleInPlace(payload: Uint8Array): void {
+  for (let i = 0; i < payload.length; i++) {
+    const k = i & 0xff;
+    payload[i] = ((payload[i]! ^ k) + k) & 0xff;
+  }
+}

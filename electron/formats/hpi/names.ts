@@ -1,0 +1,36 @@
+/**
+ * HPI names are 8-bit strings. We show them as Windows-1252 (what TA's tools ran on) and keep every byte
+ * value reachable both ways: the five bytes 1252 leaves undefined map to the C1 control characters of the
+ * same value, as Windows does, so decoding then encoding gives back the stored bytes.
+ */
+import { fail } from '../errors.js';
+
+// Windows-1252 0x80–0x9F; the undefined 0x81 0x8D 0x8F 0x90 0x9D stay as U+0081... (identity).
+const HIGH = [
+  0x20ac, 0x81, 0x201a, 0x192, 0x201e, 0x2026, 0x2020, 0x2021, 0x2c6, 0x2030, 0x160, 0x2039, 0x152, 0x8d, 0x17d, 0x8f,
+  0x90, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x2dc, 0x2122, 0x161, 0x203a, 0x153, 0x9d, 0x17e, 0x178,
+];
+const DECODE: string[] = Array.from({ length: 256 }, (_, b) => String.fromCharCode(b >= 0x80 && b < 0xa0 ? HIGH[b - 0x80]! : b));
+const ENCODE = new Map<number, number>(DECODE.map((ch, b) => [ch.charCodeAt(0), b]));
+
+/** The NUL-terminated name at `at` in `bytes` (a decoded block), bounded by `end`. */
+export function readName(bytes: Uint8Array, at: number, end: number, where: string): string {
+  if (!Number.isSafeInteger(at) || at < 0 || at >= end) fail('out-of-bounds', `${where}: name at ${at} lies outside [0, ${end})`, { offset: at, expected: end });
+  let s = '';
+  let i = at;
+  // Names are short: building the string as we scan is cheaper than a second pass.
+  while (i < end && bytes[i] !== 0) s += DECODE[bytes[i++]!]!;
+  if (i >= end) fail('bad-name', `${where}: name at ${at} is not NUL-terminated before ${end}`, { offset: at });
+  return s;
+}
+
+/** A name's stored bytes (without the NUL); characters outside Windows-1252 are refused. */
+export function encodeName(name: string): Uint8Array {
+  const out = new Uint8Array(name.length);
+  for (let i = 0; i < name.length; i++) {
+    const b = ENCODE.get(name.charCodeAt(i));
+    if (b === undefined || b === 0) fail('bad-name', `cannot store the name ${JSON.stringify(name)} in an HPI archive: only Windows-1252 characters fit`);
+    out[i] = b;
+  }
+  return out;
+}

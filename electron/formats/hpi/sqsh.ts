@@ -1,0 +1,188 @@
+/**
+ * SQSH chunks, shared by HPI v1 and v2: a 19-byte header and a payload.
+ *
+ * 0x00 'SQSH'  0x04 u8 version (2)  0x05 u8 method (0 stored, 1 LZ77, 2 zlib)  0x06 u8 scrambled
+ * 0x07 u32 compressedSize  0x0B u32 size (uncompressed)  0x0F u32 checksum (byte sum of the payload as stored)
+ *
+ * The chunk's own method decides how it decodes, whatever the file's flag says.
+ */
+import { constants, inflateRawSync, inflateSync } from 'node:zlib';
+import { deflate } from 'pako';
+import { fail, FormatError } from '../errors.js';
+import { byteSum } from './checksums.js';
+import { scrambleInPlace, unscramble } from './cipher.js';
+import { decodeLz77, encodeLz77, LZ77_MAX_RATIO } from './lz77.js';
+
+export const SQSH_MAGIC = 0x48535153; // 'SQSH' little-endian
+export const SQSH_HEADER_SIZE = 19;
+/** v1 files are cut into chunks of this many uncompressed bytes (the last may be shorter). */
+export const CHUNK_SIZE = 65536;
+/** zlib's largest possible expansion (a stream of repeated bytes), used to reject implausible sizes. */
+const ZLIB_MAX_RATIO = 1032;
+
+export type ChunkMethod = 0 | 1 | 2;
+export const METHOD_NAMES = ['stored', 'lz77', 'zlib'] as const;
+
+export interface ChunkHeader {
+  version: number;
+  method: number;
+  scrambled: boolean;
+  compressedSize: number;
+  size: number;
+  checksum: number;
+}
+
+export function readChunkHeader(bytes: Uint8Array, at: number, where: number): ChunkHeader {
+  if (at + SQSH_HEADER_SIZE > bytes.length) {
+    fail('truncated', `SQSH chunk header at ${where} cut off: ${at} + ${SQSH_HEADER_SIZE} > ${bytes.length}`, { offset: where });
+  }
+  const view = new DataView(bytes.buffer, bytes.byteOffset + at, SQSH_HEADER_SIZE);
+  const magic = view.getUint32(0, true);
+  if (magic !== SQSH_MAGIC) fail('bad-magic', `no SQSH chunk at ${where} (found 0x${magic.toString(16)})`, { offset: where });
+  return {
+    version: view.getUint8(4),
+    method: view.getUint8(5),
+    scrambled: view.getUint8(6) !== 0,
+    compressedSize: view.getUint32(7, true),
+    size: view.getUint32(11, true),
+    checksum: view.getUint32(15, true),
+  };
+}
+
+/** Largest uncompressed size a payload of `packed` bytes can honestly decode to with `method`. */
+export function maxDecodedSize(method: number, packed: number): number {
+  if (method === 1) return packed * LZ77_MAX_RATIO;
+  if (method === 2) return packed * ZLIB_MAX_RATIO;
+  return packed;
+}
+
+/**
+ * Decode a chunk's payload (position cipher already removed). The checksum is over the payload as stored;
+ * a mismatch is a warning, as the game does not check it. Sizes are checked before anything is allocated.
+ */
+export function decodeChunk(header: ChunkHeader, payload: Uint8Array, where: number, onWarning?: (m: string) => void): Uint8Array {
+  const { method, size } = header;
+  if (payload.length !== header.compressedSize) {
+    fail('size-mismatch', `SQSH chunk at ${where}: payload is ${payload.length} bytes, header says ${header.compressedSize}`, { offset: where });
+  }
+  if (method > 2) fail('unsupported', `SQSH chunk at ${where}: unknown method ${method}`, { offset: where, actual: method });
+  if (size > maxDecodedSize(method, payload.length)) {
+    fail('bad-stream', `SQSH chunk at ${where}: ${size} bytes cannot come from ${payload.length} packed bytes (${METHOD_NAMES[method]})`, {
+      offset: where,
+      expected: maxDecodedSize(method, payload.length),
+      actual: size,
+    });
+  }
+  const sum = byteSum(payload);
+  if (sum !== header.checksum) {
+    onWarning?.(`SQSH chunk at ${where}: checksum 0x${header.checksum.toString(16)} does not match the payload's 0x${sum.toString(16)}`);
+  }
+  const plain = header.scrambled ? unscramble(payload) : payload;
+  if (method === 0) {
+    if (plain.length !== size) fail('size-mismatch', `stored SQSH chunk at ${where}: ${plain.length} bytes, header says ${size}`, { offset: where });
+    return header.scrambled ? plain : plain.slice();
+  }
+  if (method === 1) {
+    try {
+      return decodeLz77(plain, size);
+    } catch (err) {
+      if (err instanceof FormatError) fail(err.code, `SQSH chunk at ${where}: ${err.message}`, { ...err.details, offset: where });
+      throw err;
+    }
+  }
+  return inflateChunk(plain, size, where, onWarning);
+}
+
+function asBytes(buf: Buffer): Uint8Array {
+  return new Uint8Array(buf.buffer, buf.byteOffset, buf.length);
+}
+
+/**
+ * zlib with the Adler-32 checked by zlib itself; if that fails, raw-inflate after the 2 header bytes, which
+ * reads streams whose Adler-32 is missing or wrong (an old packer wrote such chunks and the game loads them).
+ */
+function inflateChunk(plain: Uint8Array, size: number, where: number, onWarning?: (m: string) => void): Uint8Array {
+  let out: Buffer | null = null;
+  try {
+    out = inflateSync(plain, { maxOutputLength: Math.max(size, 1) });
+  } catch {
+    try {
+      out = inflateRawSync(plain.subarray(2), { finishFlush: constants.Z_SYNC_FLUSH, maxOutputLength: Math.max(size, 1) });
+      onWarning?.(`zlib chunk at ${where} has a missing or bad Adler-32 (tolerated)`);
+    } catch (err) {
+      fail('bad-stream', `zlib chunk at ${where} does not inflate: ${(err as Error).message}`, { offset: where });
+    }
+  }
+  if (out.length !== size) fail('size-mismatch', `zlib chunk at ${where} inflated to ${out.length} bytes, expected ${size}`, { offset: where, expected: size, actual: out.length });
+  return asBytes(out);
+}
+
+/** Compress `data` with `method` (no header). pako's deflate matches HPIPack's zlib chunks byte for byte. */
+export function compressPayload(data: Uint8Array, method: ChunkMethod): Uint8Array {
+  if (method === 1) return encodeLz77(data);
+  if (method === 2) return deflate(data);
+  return data.slice();
+}
+
+/** A whole chunk, header + payload, ready to (optionally) encipher and write. */
+export function encodeChunk(data: Uint8Array, method: ChunkMethod, scrambled: boolean): Uint8Array {
+  const payload = compressPayload(data, method);
+  return wrapChunk(payload, data.length, method, scrambled);
+}
+
+/** Put an already compressed payload into a chunk (scrambling it in place first when asked). */
+export function wrapChunk(payload: Uint8Array, size: number, method: ChunkMethod, scrambled: boolean): Uint8Array {
+  const chunk = new Uint8Array(SQSH_HEADER_SIZE + payload.length);
+  const body = chunk.subarray(SQSH_HEADER_SIZE);
+  body.set(payload);
+  if (scrambled) scrambleInPlace(body);
+  const view = new DataView(chunk.buffer, chunk.byteOffset, SQSH_HEADER_SIZE);
+  view.setUint32(0, SQSH_MAGIC, true);
+  view.setUint8(4, 2);
+  view.setUint8(5, method);
+  view.setUint8(6, scrambled ? 1 : 0);
+  view.setUint32(7, payload.length, true);
+  view.setUint32(11, size, true);
+  view.setUint32(15, byteSum(body), true);
+  return chunk;
+}
+
+export interface DecodedChunk {
+  header: ChunkHeader;
+  data: Uint8Array;
+  /** Offset in `body` just past the chunk. */
+  end: number;
+}
+
+/**
+ * Decode the chunk at `at` in `body` (plain bytes: the position cipher already removed). `origin` is the
+ * body's absolute file offset, for messages; `maxSize` is the most this chunk may decode to, checked
+ * before anything is allocated.
+ */
+export function decodeChunkAt(body: Uint8Array, at: number, origin: number, maxSize: number, onWarning?: (m: string) => void): DecodedChunk {
+  const where = origin + at;
+  const header = readChunkHeader(body, at, where);
+  const start = at + SQSH_HEADER_SIZE;
+  if (start + header.compressedSize > body.length) {
+    fail('out-of-bounds', `SQSH chunk at ${where}: payload overflows its bounds: ${origin + start} + ${header.compressedSize} > ${origin + body.length}`, {
+      offset: where,
+      expected: origin + body.length,
+      actual: origin + start + header.compressedSize,
+    });
+  }
+  if (header.size > maxSize) fail('size-mismatch', `SQSH chunk at ${where} declares ${header.size} bytes, at most ${maxSize} expected`, { offset: where, expected: maxSize, actual: header.size });
+  const data = decodeChunk(header, body.subarray(start, start + header.compressedSize), where, onWarning);
+  return { header, data, end: start + header.compressedSize };
+}
+
+/** Join decoded parts whose total is known (a single part is returned as is). */
+export function joinParts(parts: Uint8Array[], total: number): Uint8Array {
+  if (parts.length === 1) return parts[0]!;
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}

@@ -1,0 +1,178 @@
+/**
+ * HPI v1 (Total Annihilation: .hpi .ufo .ccx .gp3) reader. Opening reads the header, the directory and the
+ * file's last 4 KiB (for the trailer); file data is read on demand with positioned reads, one file at a time.
+ */
+import type { Archive, ArchiveInfo } from '../archive.js';
+import type { ByteSource } from '../../io/byte-source.js';
+import { checkRange, fail, FormatError } from '../errors.js';
+import { positionCipher, deriveKey } from './cipher.js';
+import { readV1Header, type V1Header } from './header.js';
+import { chunkCount, readV1Directory, type RawV1Entry, type V1Entry } from './v1-directory.js';
+import { CHUNK_SIZE, decodeChunkAt, joinParts, SQSH_HEADER_SIZE } from './sqsh.js';
+import { bytesAfterTrailer, TAIL_SIZE, trailerText, TRAILER_SIZE } from './trailer.js';
+
+export interface MountStatus {
+  ok: boolean;
+  reason: string;
+}
+
+const FLAG_METHODS: Record<number, string> = { 0: 'stored', 1: 'lz77', 2: 'zlib' };
+
+/** Read bytes at an absolute position and remove the position cipher (a copy when enciphered). */
+async function readPlain(source: ByteSource, offset: number, length: number, key: number): Promise<Uint8Array> {
+  const raw = await source.read(offset, length);
+  return key === 0 ? raw : positionCipher(raw, offset, key);
+}
+
+/** Read and walk the directory with cipher key K (already derived). */
+export async function readV1Tree(source: ByteSource, header: V1Header, key: number): Promise<RawV1Entry[]> {
+  const dir = await readPlain(source, header.start, header.directoryEnd - header.start, key);
+  return readV1Directory(dir, header.start, header.directoryEnd, source.size);
+}
+
+/** The TA 3.1c verdict from what the reader already knows. */
+export function v1MountStatus(tail: Uint8Array, headerKey: number, directoryReadsPlain: boolean | null): MountStatus {
+  if (trailerText(tail) === null) {
+    const after = bytesAfterTrailer(tail);
+    if (after !== null) return { ok: false, reason: `${after} bytes follow the Cavedog trailer: TA 3.1c wants it to be the last 36 bytes` };
+    return { ok: false, reason: 'no Cavedog trailer ("Copyright ____ Cavedog Entertainment") in the last 36 bytes' };
+  }
+  if (headerKey === 0xff && directoryReadsPlain === false) {
+    return { ok: false, reason: 'HeaderKey 0xFF: TA 3.1c reads the directory as unenciphered, and it does not read that way' };
+  }
+  return { ok: true, reason: 'HPI v1 with the Cavedog trailer and a readable directory' };
+}
+
+export class HpiV1Archive implements Archive {
+  readonly format = 'hpi' as const;
+  private readonly own: WeakSet<object>;
+
+  private constructor(
+    readonly source: ByteSource,
+    private readonly header: V1Header,
+    private readonly key: number,
+    readonly entries: readonly V1Entry[],
+    readonly warnings: readonly string[],
+    private readonly tail: Uint8Array,
+    private readonly mount: MountStatus,
+  ) {
+    this.own = new WeakSet(entries);
+  }
+
+  static async open(source: ByteSource): Promise<HpiV1Archive> {
+    const header = await readV1Header(source);
+    const warnings: string[] = [];
+    let key = deriveKey(header.headerKey);
+    let raw: RawV1Entry[];
+    let readsPlain: boolean | null = null;
+    try {
+      raw = await readV1Tree(source, header, key);
+    } catch (err) {
+      // HeaderKey 0xFF: the game reads such archives as plain, old tools decipher them with K = 0xFF.
+      if (!(err instanceof FormatError) || header.headerKey !== 0xff) throw err;
+      raw = await readV1Tree(source, header, 0);
+      key = 0;
+      readsPlain = true;
+      warnings.push('HeaderKey 0xFF: the directory reads unenciphered (as TA reads it), not with K = 0xFF');
+    }
+    if (header.headerKey === 0xff && readsPlain === null) {
+      readsPlain = await readV1Tree(source, header, 0).then(
+        () => true,
+        () => false,
+      );
+    }
+    const tailLength = Math.min(TAIL_SIZE, source.size);
+    const tail = await source.read(source.size - tailLength, tailLength);
+    const dataEnd = trailerText(tail) !== null ? source.size - TRAILER_SIZE : source.size;
+    const entries = await withPackedSizes(source, raw, dataEnd, key);
+    return new HpiV1Archive(source, header, key, entries, warnings, tail, v1MountStatus(tail, header.headerKey, readsPlain));
+  }
+
+  info(): ArchiveInfo {
+    let files = 0;
+    let dirs = 0;
+    let bytes = 0;
+    for (const e of this.entries) {
+      if (e.dir) dirs++;
+      else {
+        files++;
+        bytes += e.size;
+      }
+    }
+    return { format: 'hpi', version: 1, files, dirs, bytes, key: this.header.headerKey, trailer: trailerText(this.tail), taMount: this.mount };
+  }
+
+  async read(entry: V1Entry | import('../archive.js').ArchiveEntry, onWarning?: (message: string) => void): Promise<Uint8Array> {
+    if (!this.own.has(entry)) throw new Error(`entry ${entry.path} does not belong to this archive`);
+    const e = entry as V1Entry;
+    if (e.dir) fail('unsupported', `${e.path} is a folder`);
+    if (e.flag === 0) {
+      const data = await readPlain(this.source, e.dataOffset, e.size, this.key);
+      return this.key === 0 ? data.slice() : data;
+    }
+    return this.readChunked(e, onWarning);
+  }
+
+  private async readChunked(e: V1Entry, onWarning?: (message: string) => void): Promise<Uint8Array> {
+    const count = chunkCount(e.size);
+    if (count === 0) return new Uint8Array(0);
+    const tableAt = e.dataOffset;
+    const table = await readPlain(this.source, tableAt, count * 4, this.key);
+    const tableView = new DataView(table.buffer, table.byteOffset, table.byteLength);
+    const sizes: number[] = [];
+    let total = 0;
+    for (let i = 0; i < count; i++) {
+      const size = tableView.getUint32(i * 4, true);
+      if (size < SQSH_HEADER_SIZE) fail('bad-stream', `${e.path}: chunk ${i} is ${size} bytes, smaller than a chunk header`, { offset: tableAt + i * 4, actual: size });
+      sizes.push(size);
+      total += size;
+    }
+    const bodyAt = tableAt + count * 4;
+    checkRange(`${e.path}: chunks`, bodyAt, total, this.source.size);
+    const body = await readPlain(this.source, bodyAt, total, this.key);
+    const parts: Uint8Array[] = [];
+    let done = 0;
+    let at = 0;
+    for (let i = 0; i < count; i++) {
+      const expected = Math.min(CHUNK_SIZE, e.size - done);
+      const chunk = decodeChunkAt(body.subarray(at, at + sizes[i]!), 0, bodyAt + at, expected, onWarning);
+      if (chunk.data.length !== expected) {
+        fail('size-mismatch', `${e.path}: chunk ${i} holds ${chunk.data.length} bytes, expected ${expected}`, { offset: bodyAt + at, expected, actual: chunk.data.length });
+      }
+      parts.push(chunk.data);
+      done += expected;
+      at += sizes[i]!;
+    }
+    return joinParts(parts, e.size);
+  }
+
+  async close(): Promise<void> {
+    await this.source.close();
+  }
+}
+
+/**
+ * Entries with their packed sizes, from the directory alone: files are laid out back to back, so a chunked
+ * file takes the bytes up to the next file's data (the last one's chunk table is read to be exact).
+ * Stored files take exactly their size. Several entries may share one data offset.
+ */
+async function withPackedSizes(source: ByteSource, raw: RawV1Entry[], dataEnd: number, key: number): Promise<V1Entry[]> {
+  const starts = [...new Set(raw.filter((r) => !r.dir && r.size > 0).map((r) => r.dataOffset))].sort((a, b) => a - b);
+  const next = new Map<number, number>();
+  for (let i = 0; i < starts.length; i++) next.set(starts[i]!, starts[i + 1] ?? dataEnd);
+  const last = starts[starts.length - 1];
+  let lastPacked: number | null = null;
+  const lastEntry = raw.find((r) => !r.dir && r.size > 0 && r.flag !== 0 && r.dataOffset === last);
+  if (lastEntry) {
+    const count = chunkCount(lastEntry.size);
+    const table = await readPlain(source, lastEntry.dataOffset, count * 4, key);
+    const view = new DataView(table.buffer, table.byteOffset, table.byteLength);
+    lastPacked = count * 4;
+    for (let i = 0; i < count; i++) lastPacked += view.getUint32(i * 4, true);
+  }
+  return raw.map((r) => {
+    if (r.dir) return { path: r.path, dir: true, size: 0, packedSize: 0, method: 'dir', dataOffset: 0, flag: 0 };
+    const packedSize = r.flag === 0 || r.size === 0 ? r.size : r.dataOffset === last && lastPacked !== null ? lastPacked : Math.max(0, next.get(r.dataOffset)! - r.dataOffset);
+    return { path: r.path, dir: false, size: r.size, packedSize, method: FLAG_METHODS[r.flag] ?? 'chunked', dataOffset: r.dataOffset, flag: r.flag };
+  });
+}

@@ -1,0 +1,136 @@
+/**
+ * HPI v1 writer. Layout, as HPIPack writes it: the 20-byte header, the directory (each folder: its count
+ * and entries, then for each child its name followed by its subfolder or file record), the files' data in
+ * directory order, then the plain Cavedog trailer. The directory is written as zeros first and patched
+ * once the data offsets are known, so only one file's bytes are in memory at a time.
+ * Everything from the directory's start to the trailer goes through the position cipher.
+ */
+import type { PackFile, PackOptions } from '../archive.js';
+import type { ByteSink } from '../../io/byte-sink.js';
+import { fail } from '../errors.js';
+import { deriveKey, positionCipherInPlace } from './cipher.js';
+import { HAPI, V1_HEADER_SIZE, VERSION_1 } from './header.js';
+import { encodeName } from './names.js';
+import { CHUNK_SIZE, encodeChunk, type ChunkMethod } from './sqsh.js';
+import { trailerBytes } from './trailer.js';
+import { buildTree, type TreeDir, type TreeFile } from './tree.js';
+import { chunkCount } from './v1-directory.js';
+
+export const DEFAULT_HEADER_KEY = 0x7d;
+
+/** The options a v1 writer accepts, resolved and checked. Bad values are refused before anything is written. */
+export function resolveV1Options(options: PackOptions): { headerKey: number; method: ChunkMethod; trailer: boolean } {
+  const headerKey = options.key ?? DEFAULT_HEADER_KEY;
+  if (headerKey === 0xff) {
+    fail('refused', 'HeaderKey 0xFF is refused: TA reads such archives as unenciphered while other tools decipher them; pick another key (0 = no cipher)');
+  }
+  if (!Number.isInteger(headerKey) || headerKey < 0 || headerKey > 0xff) fail('refused', `HeaderKey must be 0..254 (0 = no cipher), not ${headerKey}`);
+  const method = options.method ?? 'lz77';
+  if (method === 'lz77x') fail('unsupported', 'lz77x is a Pangya method; HPI takes lz77, zlib or none');
+  return { headerKey, method: method === 'lz77' ? 1 : method === 'zlib' ? 2 : 0, trailer: options.trailer ?? true };
+}
+
+interface Placed {
+  /** Absolute offset of this file's 9-byte record, patched with its data offset. */
+  record: number;
+  node: TreeFile;
+}
+
+/** Lay the directory out from `start`; returns its bytes (file records' data offsets still 0) and the records. */
+function layoutDirectory(root: TreeDir, start: number, method: ChunkMethod): { bytes: Uint8Array; placed: Placed[] } {
+  const parts: Uint8Array[] = [];
+  let at = start;
+  const placed: Placed[] = [];
+  const emit = (bytes: Uint8Array) => {
+    parts.push(bytes);
+    at += bytes.length;
+  };
+  const u32s = (...values: number[]) => {
+    const b = new Uint8Array(values.length * 4);
+    const v = new DataView(b.buffer);
+    values.forEach((x, i) => v.setUint32(i * 4, x, true));
+    return b;
+  };
+  const layDir = (dir: TreeDir) => {
+    const entriesAt = at + 8;
+    emit(u32s(dir.children.length, entriesAt));
+    const entries = new Uint8Array(dir.children.length * 9);
+    const entriesView = new DataView(entries.buffer);
+    emit(entries);
+    dir.children.forEach((child, i) => {
+      const name = encodeName(child.name);
+      entriesView.setUint32(i * 9, at, true);
+      emit(name);
+      emit(new Uint8Array(1));
+      entriesView.setUint32(i * 9 + 4, at, true);
+      entries[i * 9 + 8] = child.kind === 'dir' ? 1 : 0;
+      if (child.kind === 'dir') layDir(child);
+      else {
+        placed.push({ record: at, node: child });
+        const record = new Uint8Array(9);
+        new DataView(record.buffer).setUint32(4, child.file.size, true);
+        record[8] = method;
+        emit(record);
+      }
+    });
+  };
+  layDir(root);
+  const bytes = new Uint8Array(at - start);
+  let o = 0;
+  for (const p of parts) {
+    bytes.set(p, o);
+    o += p.length;
+  }
+  return { bytes, placed };
+}
+
+export async function writeHpiV1(files: readonly PackFile[], sink: ByteSink, options: PackOptions): Promise<void> {
+  const { headerKey, method, trailer } = resolveV1Options(options);
+  if (sink.position !== 0) throw new Error('the HPI writer needs an empty sink: its offsets are absolute');
+  const key = deriveKey(headerKey);
+  const root = buildTree(files);
+  const { bytes: directory, placed } = layoutDirectory(root, V1_HEADER_SIZE, method);
+  const header = new Uint8Array(V1_HEADER_SIZE);
+  const hv = new DataView(header.buffer);
+  hv.setUint32(0, HAPI, true);
+  hv.setUint32(4, VERSION_1, true);
+  hv.setUint32(8, V1_HEADER_SIZE + directory.length, true);
+  hv.setUint32(12, headerKey, true);
+  hv.setUint32(16, V1_HEADER_SIZE, true);
+  await sink.write(header);
+  await sink.write(new Uint8Array(directory.length));
+
+  // Enciphered at the position they land on; the buffers are ours, so in place.
+  const put = async (bytes: Uint8Array) => {
+    if (key !== 0) positionCipherInPlace(bytes, sink.position, key);
+    await sink.write(bytes);
+  };
+  const dirView = new DataView(directory.buffer);
+  let done = 0;
+  for (const { record, node } of placed) {
+    const data = await node.file.read();
+    if (data.length !== node.file.size) fail('size-mismatch', `${node.file.path} changed while packing: ${data.length} bytes, expected ${node.file.size}`);
+    dirView.setUint32(record - V1_HEADER_SIZE, sink.position, true);
+    if (method === 0) await put(data.slice());
+    else await writeChunks(data, method, put);
+    options.onProgress?.(++done, placed.length);
+  }
+  if (key !== 0) positionCipherInPlace(directory, V1_HEADER_SIZE, key);
+  await sink.writeAt(V1_HEADER_SIZE, directory);
+  if (trailer) await sink.write(trailerBytes());
+}
+
+/** The chunk-size table, then each 64 KiB chunk compressed and scrambled (as HPIPack always does). */
+async function writeChunks(data: Uint8Array, method: ChunkMethod, put: (bytes: Uint8Array) => Promise<void>): Promise<void> {
+  const count = chunkCount(data.length);
+  const chunks: Uint8Array[] = [];
+  const table = new Uint8Array(count * 4);
+  const tv = new DataView(table.buffer);
+  for (let i = 0; i < count; i++) {
+    const chunk = encodeChunk(data.subarray(i * CHUNK_SIZE, Math.min(data.length, (i + 1) * CHUNK_SIZE)), method, true);
+    tv.setUint32(i * 4, chunk.length, true);
+    chunks.push(chunk);
+  }
+  await put(table);
+  for (const chunk of chunks) await put(chunk);
+}
