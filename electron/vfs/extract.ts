@@ -122,8 +122,8 @@ export async function flattenInstall(install: MountedInstall, out: string, optio
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
   const targetReal = await realpath(target).catch(() => target);
-  if (inside(installReal, targetReal) || inside(install.root, target)) fail('refused', `${out} is inside the install; flatten into a folder outside it`);
-  if (existing.length > 0) fail('refused', `${out} is not empty; flatten needs a new or empty folder`);
+  if (inside(installReal, targetReal) || inside(install.root, target)) fail('refused', 'the folder is inside the install; flatten into a folder outside it');
+  if (existing.length > 0) fail('refused', 'the folder is not empty; flatten needs a new or empty folder');
   await mkdir(target, { recursive: true });
   const hits = [...install.index.all()].map(([, h]) => h[0]!);
   return writeWinners(install, hits, target, options);
