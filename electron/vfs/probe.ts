@@ -40,7 +40,7 @@ export async function probeArchive(game: GameId, path: string): Promise<ProbeRes
       if (!status.ok) return await closeWith(source, { ok: false, reason: status.reason, archive: null });
     } else {
       const detected = await engine.detect(source);
-      if (!detected.match) return await closeWith(source, { ok: false, reason: `not a ${engine.label} archive`, archive: null });
+      if (!detected.match) return await closeWith(source, { ok: false, reason: `not recognised as ${engine.label}`, archive: null });
     }
     const archive = await engine.open(source);
     if (game === 'tak' && archive.format !== 'hpi') return await closeWith(source, { ok: false, reason: 'not an HPI archive', archive: null });
