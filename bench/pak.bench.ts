@@ -1,0 +1,58 @@
+/**
+ * Daikatana PAK on the TA-scale corpus: the codec in memory (every corpus file compressed and decoded),
+ * then the archive: pack the corpus folder with compressible names (.pcx stays, .3do becomes .bsp, so the
+ * writer compresses them; text and .wav are stored as the engine requires) and read every entry back.
+ */
+import { performance } from 'node:perf_hooks';
+import { join } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { corpusFiles, corpusFolder } from './corpus.js';
+import { figure, mbps, scratch, time } from './util.js';
+import { dkCompress, dkDecompress } from '../electron/formats/daikatana/codec.js';
+import { daikatanaEngine } from '../electron/formats/daikatana/index.js';
+import { collectFolder } from '../electron/services/pack-service.js';
+import { openArchive } from '../electron/formats/index.js';
+import { writeFileAtomically } from '../electron/io/byte-sink.js';
+
+export async function run(): Promise<void> {
+  let bytes = 0;
+  let packed = 0;
+  let packMs = 0;
+  let unpackMs = 0;
+  for (const file of corpusFiles()) {
+    const t0 = performance.now();
+    const stream = dkCompress(file.bytes);
+    const t1 = performance.now();
+    const back = dkDecompress(stream, file.bytes.length);
+    const t2 = performance.now();
+    if (back.length !== file.bytes.length) throw new Error(`${file.path}: decoded ${back.length} of ${file.bytes.length} bytes`);
+    packMs += t1 - t0;
+    unpackMs += t2 - t1;
+    bytes += file.bytes.length;
+    packed += stream.length;
+  }
+  figure('daikatana codec: corpus', `${(bytes / 1048576).toFixed(0)} MB`);
+  figure('daikatana codec: compressed size', `${((packed / bytes) * 100).toFixed(1)} %`);
+  figure('daikatana codec: compress', mbps(bytes, packMs));
+  figure('daikatana codec: decompress', mbps(bytes, unpackMs));
+
+  const corpus = await corpusFolder();
+  const files = (await collectFolder(corpus.dir)).map((f) => ({ ...f, path: f.path.replace(/\.3do$/, '.bsp') }));
+  const target = join(await scratch('pak'), 'corpus-daikatana.pak');
+  const packRun = await time(() => writeFileAtomically(target, (sink) => daikatanaEngine.pack!(files, sink, {})));
+  const size = (await stat(target)).size;
+  figure('daikatana pack (30k files, to disk)', mbps(corpus.bytes, packRun.ms));
+  figure('daikatana archive size', `${((size / corpus.bytes) * 100).toFixed(1)} %`);
+  const unpackRun = await time(async () => {
+    const archive = await openArchive(target);
+    let out = 0;
+    try {
+      for (const entry of archive.entries) out += (await archive.read(entry)).length;
+    } finally {
+      await archive.close();
+    }
+    return out;
+  });
+  if (unpackRun.value !== corpus.bytes) throw new Error(`unpacked ${unpackRun.value} of ${corpus.bytes} bytes`);
+  figure('daikatana unpack (open + read every entry)', mbps(corpus.bytes, unpackRun.ms));
+}
