@@ -37,7 +37,7 @@ export interface PackAnalysis {
 
 const analyses = new WeakMap<ByteSource, Promise<PackAnalysis | null>>();
 
-/** The analysis of `source`, or null when it does not start with 'PACK'. Throws FormatError for a broken header. */
+/** The analysis of `source`, or null when it does not start with 'PACK' (a broken header or directory fits no layout). */
 export function analysePack(source: ByteSource): Promise<PackAnalysis | null> {
   let pending = analyses.get(source);
   if (!pending) {
