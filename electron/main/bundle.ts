@@ -7,15 +7,16 @@ import { join } from 'node:path';
  *   out/preload/index.cjs the preload, one self-contained CommonJS file as a sandboxed preload must be
  * Plain Node: used by `modpak studio`, `npm run dist` and the bundle tests.
  */
-export const mainBundlePath = (repo: string) => join(repo, 'out', 'main', 'index.cjs');
-export const preloadBundlePath = (repo: string) => join(repo, 'out', 'preload', 'index.cjs');
+export const mainBundlePath = (repo: string, out = join(repo, 'out')) => join(out, 'main', 'index.cjs');
+export const preloadBundlePath = (repo: string, out = join(repo, 'out')) => join(out, 'preload', 'index.cjs');
 
 export async function buildRenderer(repo: string): Promise<void> {
   const { build } = await import('vite');
   await build({ configFile: join(repo, 'vite.config.ts'), logLevel: 'warn' });
 }
 
-export async function buildElectronBundles(repo: string): Promise<void> {
+/** Bundle main and preload from the sources in `repo` into `out` (default: repo/out). */
+export async function buildElectronBundles(repo: string, out = join(repo, 'out')): Promise<void> {
   const esbuild = await import('esbuild');
   const common = {
     bundle: true,
@@ -29,7 +30,7 @@ export async function buildElectronBundles(repo: string): Promise<void> {
   await esbuild.build({
     ...common,
     entryPoints: [join(repo, 'electron', 'main', 'index.ts')],
-    outfile: mainBundlePath(repo),
+    outfile: mainBundlePath(repo, out),
     // The shared modules locate files from import.meta.url; in a CommonJS bundle that is this file's URL.
     define: { 'import.meta.url': '__modpakFileUrl' },
     banner: { js: 'const __modpakFileUrl = require("node:url").pathToFileURL(__filename).href;' },
@@ -39,7 +40,7 @@ export async function buildElectronBundles(repo: string): Promise<void> {
     // A sandboxed preload has only a small require (electron and a few modules): everything else is inlined.
     platform: 'browser',
     entryPoints: [join(repo, 'electron', 'preload', 'index.ts')],
-    outfile: preloadBundlePath(repo),
+    outfile: preloadBundlePath(repo, out),
   });
 }
 
