@@ -8,6 +8,8 @@ import { fail } from '../errors.js';
 import { sniffHpi } from './header.js';
 import { HpiV1Archive } from './v1-reader.js';
 import { writeHpiV1 } from './v1-writer.js';
+import { HpiV2Archive } from './v2-reader.js';
+import { writeHpiV2 } from './v2-writer.js';
 
 export { taMountStatus } from './mount.js';
 export type { MountStatus } from './v1-reader.js';
@@ -22,10 +24,11 @@ export const hpiEngine: FormatEngine = {
     const kind = await sniffHpi(source);
     if (kind === 'bank') fail('unsupported', 'a TA saved game (BANK), not a file archive: not parsed');
     if (kind === 'v1') return HpiV1Archive.open(source);
+    if (kind === 'v2') return HpiV2Archive.open(source);
     fail('bad-magic', 'not an HPI archive (HAPI v1 or v2)');
   },
   async pack(files, sink, options) {
-    if ((options.version ?? 1) === 2) fail('unsupported', 'HPI v2 writing is not available yet');
-    await writeHpiV1(files, sink, options);
+    if ((options.version ?? 1) === 2) await writeHpiV2(files, sink, options);
+    else await writeHpiV1(files, sink, options);
   },
 };
