@@ -12,6 +12,8 @@ export interface Job {
   done: number;
   total: number;
   state: JobState;
+  /** What the host is working on now (the progress event's label, e.g. the current file). */
+  detail: string | null;
   /** The outcome in one line, once finished. */
   summary: string | null;
 }
@@ -32,7 +34,7 @@ export const useJobsStore = defineStore('jobs', () => {
     if (!job || job.state !== 'running') return;
     job.done = event.done;
     job.total = event.total;
-    if (event.label) job.label = event.label;
+    if (event.label) job.detail = event.label;
   }
 
   /**
@@ -41,7 +43,7 @@ export const useJobsStore = defineStore('jobs', () => {
    */
   async function run<T>(label: string, work: (jobId: string) => Promise<T>, summarise: (result: T) => string): Promise<T | null> {
     const id = newJobId();
-    jobs.value = [...jobs.value.filter((j) => j.state === 'running'), { id, label, done: 0, total: 0, state: 'running', summary: null }];
+    jobs.value = [...jobs.value.filter((j) => j.state === 'running'), { id, label, done: 0, total: 0, state: 'running', detail: null, summary: null }];
     const job = () => find(id)!;
     try {
       const result = await work(id);

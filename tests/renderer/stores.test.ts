@@ -163,6 +163,8 @@ describe('jobs store', () => {
     expect(job.total).toBe(3000);
     expect(job.done).toBeGreaterThan(0);
     expect(job.done).toBeLessThan(3000);
+    expect(job.label).toBe('Extracting 3000 files');
+    expect(job.detail).toMatch(/^file \d+ of 3000$/);
     await jobs.cancel(job.id);
     expect(await running).toBeNull();
     expect(api.callsOf('jobs.cancel')).toEqual([{ jobId: job.id }]);

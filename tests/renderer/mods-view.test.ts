@@ -1,0 +1,133 @@
+// @vitest-environment happy-dom
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mount, flushPromises, type VueWrapper } from '@vue/test-utils';
+import { createPinia, setActivePinia } from 'pinia';
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import ModView from '../../renderer/views/ModView.vue';
+import { createBridgeApi, setApi } from '../../renderer/api';
+import { CHECK_DELAY_MS, useModsStore } from '../../renderer/stores/mods';
+import { useInstallStore } from '../../renderer/stores/install';
+import { useFilesStore } from '../../renderer/stores/files';
+import { createStudioHost } from '../../electron/services/handlers/index.js';
+import type { StudioHost } from '../../electron/services/host/host.js';
+import { makeInstall, type FixtureInstall } from '../unit/mods/fixture.js';
+
+/**
+ * The Mods screen against the real studio host in-process (zod validation, allowlist, ModsService, the
+ * layered filesystem and the HPI writer) on a generated TA install: open a workspace, override the file
+ * selected on the Files screen, edit it with the TDF check running as you type, save, see the override's
+ * diff, see the impact, export into the install, and watch with the last build arriving over the event.
+ */
+let fx: FixtureInstall;
+let host: StudioHost;
+let wrapper: VueWrapper;
+
+async function until(check: () => boolean, timeoutMs = 15_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('timed out waiting for the screen');
+    await flushPromises();
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  await flushPromises();
+}
+
+beforeAll(async () => {
+  fx = await makeInstall();
+  host = await createStudioHost({ facts: { version: 'test', host: 'web', initialRoot: fx.root, demo: false }, recentFile: null });
+  setApi(createBridgeApi({ call: (name, request) => host.call(name, request), on: (event, listener) => host.on((e, p) => e === event && listener(p)) }));
+  setActivePinia(createPinia());
+  expect(await useInstallStore().open(fx.root)).toBe(true);
+  wrapper = mount(ModView, { attachTo: document.body });
+});
+afterAll(async () => {
+  wrapper?.unmount();
+  await host?.close();
+  await fx?.cleanup();
+});
+
+describe('Mods screen', () => {
+  it('opens a workspace folder tied to the install', async () => {
+    const dir = join(fx.work, 'mymod');
+    const field = wrapper.find('input[placeholder="/home/me/mods/mymod"]');
+    await field.setValue(dir);
+    await field.element.closest('form')!.dispatchEvent(new Event('submit'));
+    await until(() => useModsStore().dir !== null);
+    expect(useModsStore().dir).toBe(dir);
+    expect(wrapper.find('[aria-label="Workspace files"]').exists()).toBe(true);
+    expect((wrapper.find('input[aria-label="Export target"]').element as HTMLInputElement).value).toBe(join(fx.root, 'mymod.ufo'));
+  });
+
+  it('overrides the path selected on the Files screen and opens it in the editor with its TDF check', async () => {
+    const files = useFilesStore();
+    await files.load(fx.root);
+    files.reveal('units/ARMCOM.FBI');
+    await flushPromises();
+    const button = wrapper.find('[data-testid="override-selected"]');
+    expect(button.text()).toBe('Override units/ARMCOM.FBI');
+    await button.trigger('click');
+    await until(() => useModsStore().editorPath === 'units/ARMCOM.FBI' && useModsStore().check !== null);
+    expect(wrapper.find('ul[aria-label="Workspace files"]').text()).toContain('units/ARMCOM.FBI');
+    expect((wrapper.find('textarea[aria-label="File text"]').element as HTMLTextAreaElement).value).toContain('MaxDamage=3000;');
+    expect(wrapper.find('[data-testid="tdf-check"]').text()).toBe('✓ TDF syntax ok');
+  });
+
+  it('checks TDF syntax as you type and saves the edit to the workspace', async () => {
+    const area = wrapper.find('textarea[aria-label="File text"]');
+    const text = (area.element as HTMLTextAreaElement).value;
+    await area.setValue(text.replace(/\}\r\n$/, ''));
+    await new Promise((r) => setTimeout(r, CHECK_DELAY_MS + 50));
+    await until(() => useModsStore().check?.ok === false);
+    expect(wrapper.find('[data-testid="tdf-check"]').text()).toBe('✗ 1 error(s)');
+    expect(wrapper.find('ul[aria-label="Problems"]').text()).toMatch(/line \d+: section \[UNITINFO\] opened on line 1 is never closed/);
+    await area.setValue(text.replace('MaxDamage=3000', 'MaxDamage=4500'));
+    await new Promise((r) => setTimeout(r, CHECK_DELAY_MS + 50));
+    await until(() => useModsStore().check?.ok === true);
+    const save = wrapper.findAll('button').find((b) => b.text() === 'Save')!;
+    expect(save.attributes('disabled')).toBeUndefined();
+    await save.trigger('click');
+    await until(() => !useModsStore().dirty);
+    expect(await readFile(join(fx.work, 'mymod', 'units', 'ARMCOM.FBI'), 'latin1')).toContain('MaxDamage=4500;');
+  });
+
+  it('lists the overrides with the diff beside: the changed key and the archive it shadows', async () => {
+    await wrapper.findAll('button').find((b) => b.text() === 'Compare with the install')!.trigger('click');
+    await until(() => useModsStore().diffs.length === 1);
+    expect(wrapper.find('ul[aria-label="Override list"]').text()).toMatch(/modified\s*units\/ARMCOM\.FBI\s*← totala1\.hpi/);
+    const diff = wrapper.find('[aria-label="Diff"]');
+    expect(diff.find('[data-testid="diff-base"]').text()).toBe('Shadows units/ARMCOM.FBI from totala1.hpi');
+    expect(diff.find('ul[aria-label="Changed keys"]').text()).toBe('[UNITINFO] MaxDamage: 3000 → 4500');
+    expect(diff.find('[data-testid="unified-diff"]').text()).toContain('+\tMaxDamage=4500;');
+  });
+
+  it('shows the impact before exporting, then exports into the install where it mounts', async () => {
+    await wrapper.findAll('button').find((b) => b.text() === 'Show impact')!.trigger('click');
+    await until(() => useModsStore().impact !== null);
+    expect(wrapper.find('[data-testid="impact-rank"]').text()).toMatch(/mymod\.ufo would mount at position 1 in the ufo stage/);
+    expect(wrapper.find('[aria-label="Definitions"]').text()).toMatch(/unit ARMCOM wins over totala1\.hpi/);
+    await expect(stat(join(fx.root, 'mymod.ufo'))).rejects.toThrow();
+    await wrapper.findAll('button').find((b) => b.text() === 'Export')!.trigger('click');
+    await until(() => useModsStore().lastExport !== null);
+    expect(wrapper.find('[data-testid="export-result"]').text()).toMatch(/✓ 1 files, \d+ bytes in \d+ ms/);
+    const resolved = await host.call('install.open', { root: fx.root });
+    expect(resolved.ok && resolved.result.mounted[0]).toMatchObject({ archive: 'mymod.ufo', stage: 'ufo' });
+  });
+
+  it('watches: the toggle starts repacking and the last build arrives live over the watch event', async () => {
+    const mods = useModsStore();
+    const toggle = wrapper.find('[aria-label="Watch"] input[type="checkbox"]');
+    await toggle.setValue(true);
+    await until(() => mods.watch?.lastBuild?.ok === true);
+    const first = mods.watch!.lastBuild!.at;
+    expect(wrapper.find('[data-testid="watch-last"]').text()).toMatch(/✓ .* · [\d.]+ ms · 1 files/);
+    const area = wrapper.find('textarea[aria-label="File text"]');
+    await area.setValue((area.element as HTMLTextAreaElement).value.replace('MaxDamage=4500', 'MaxDamage=5000'));
+    await wrapper.findAll('button').find((b) => b.text() === 'Save')!.trigger('click');
+    await until(() => mods.watch?.lastBuild?.at !== first && mods.watch?.state === 'ok');
+    const archive = await host.call('archive.read', { path: join(fx.root, 'mymod.ufo'), entry: 'units/ARMCOM.FBI' });
+    expect(archive.ok && Buffer.from(archive.result.data, 'base64').toString('latin1')).toContain('MaxDamage=5000;');
+    await toggle.setValue(false);
+    await until(() => mods.watch?.running === false);
+  });
+});
