@@ -37,7 +37,7 @@ interface Placed {
 }
 
 /** Lay the directory out from `start`; returns its bytes (file records' data offsets still 0) and the records. */
-function layoutDirectory(root: TreeDir, start: number, method: ChunkMethod): { bytes: Uint8Array; placed: Placed[] } {
+function layoutDirectory(root: TreeDir, start: number, methodOf: (file: PackFile) => ChunkMethod): { bytes: Uint8Array; placed: Placed[] } {
   const parts: Uint8Array[] = [];
   let at = start;
   const placed: Placed[] = [];
@@ -69,7 +69,7 @@ function layoutDirectory(root: TreeDir, start: number, method: ChunkMethod): { b
         placed.push({ record: at, node: child });
         const record = new Uint8Array(9);
         new DataView(record.buffer).setUint32(4, child.file.size, true);
-        record[8] = method;
+        record[8] = methodOf(child.file);
         emit(record);
       }
     });
@@ -84,12 +84,17 @@ function layoutDirectory(root: TreeDir, start: number, method: ChunkMethod): { b
   return { bytes, placed };
 }
 
-export async function writeHpiV1(files: readonly PackFile[], sink: ByteSink, options: PackOptions): Promise<void> {
-  const { headerKey, method, trailer } = resolveV1Options(options);
+/**
+ * Write `files` as HPI v1. `methodOf` picks a method per file (tests build archives mixing stored, LZ77
+ * and zlib files, as real archives do); by default every file uses the options' method.
+ */
+export async function writeHpiV1(files: readonly PackFile[], sink: ByteSink, options: PackOptions, methodOf?: (file: PackFile) => ChunkMethod): Promise<void> {
+  const { headerKey, method: defaultMethod, trailer } = resolveV1Options(options);
+  const pick = methodOf ?? (() => defaultMethod);
   if (sink.position !== 0) throw new Error('the HPI writer needs an empty sink: its offsets are absolute');
   const key = deriveKey(headerKey);
   const root = buildTree(files);
-  const { bytes: directory, placed } = layoutDirectory(root, V1_HEADER_SIZE, method);
+  const { bytes: directory, placed } = layoutDirectory(root, V1_HEADER_SIZE, pick);
   const header = new Uint8Array(V1_HEADER_SIZE);
   const hv = new DataView(header.buffer);
   hv.setUint32(0, HAPI, true);
@@ -111,6 +116,7 @@ export async function writeHpiV1(files: readonly PackFile[], sink: ByteSink, opt
     const data = await node.file.read();
     if (data.length !== node.file.size) fail('size-mismatch', `${node.file.path} changed while packing: ${data.length} bytes, expected ${node.file.size}`);
     dirView.setUint32(record - V1_HEADER_SIZE, sink.position, true);
+    const method = pick(node.file);
     if (method === 0) await put(data.slice());
     else await writeChunks(data, method, put);
     options.onProgress?.(++done, placed.length);
