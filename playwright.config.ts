@@ -19,6 +19,7 @@ export const chromiumArgs = [
 export default defineConfig({
   testDir: 'tests/e2e',
   testMatch: '**/*.spec.ts',
+  globalSetup: './tests/e2e/global-setup.ts',
   outputDir: 'test-results',
   // Two cores shared with everything else: one worker, tests in order.
   workers: 1,

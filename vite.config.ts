@@ -19,6 +19,8 @@ export default defineConfig({
     sourcemap: true,
     // One module graph for a desktop app: no need for a warning about chunk size.
     chunkSizeWarningLimit: 2000,
+    // The bundler's plugin-timing report is noise on a shared 2-core machine.
+    rolldownOptions: { checks: { pluginTimings: false } },
   },
   server: { host: '127.0.0.1', strictPort: false },
 });
