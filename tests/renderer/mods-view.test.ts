@@ -12,6 +12,7 @@ import { useFilesStore } from '../../renderer/stores/files';
 import { createStudioHost } from '../../electron/services/handlers/index.js';
 import type { StudioHost } from '../../electron/services/host/host.js';
 import { makeInstall, type FixtureInstall } from '../unit/mods/fixture.js';
+import type { ResponseOf } from '../../shared/contract.js';
 
 /**
  * The Mods screen against the real studio host in-process (zod validation, allowlist, ModsService, the
@@ -110,8 +111,8 @@ describe('Mods screen', () => {
     await wrapper.findAll('button').find((b) => b.text() === 'Export')!.trigger('click');
     await until(() => useModsStore().lastExport !== null);
     expect(wrapper.find('[data-testid="export-result"]').text()).toMatch(/✓ 1 files, \d+ bytes in \d+ ms/);
-    const resolved = await host.call('install.open', { root: fx.root });
-    expect(resolved.ok && resolved.result.mounted[0]).toMatchObject({ archive: 'mymod.ufo', stage: 'ufo' });
+    const opened = await host.call('install.open', { root: fx.root });
+    expect(opened.ok && (opened.result as ResponseOf<'install.open'>).mounted[0]).toMatchObject({ archive: 'mymod.ufo', stage: 'ufo' });
   });
 
   it('watches: the toggle starts repacking and the last build arrives live over the watch event', async () => {
@@ -126,7 +127,7 @@ describe('Mods screen', () => {
     await wrapper.findAll('button').find((b) => b.text() === 'Save')!.trigger('click');
     await until(() => mods.watch?.lastBuild?.at !== first && mods.watch?.state === 'ok');
     const archive = await host.call('archive.read', { path: join(fx.root, 'mymod.ufo'), entry: 'units/ARMCOM.FBI' });
-    expect(archive.ok && Buffer.from(archive.result.data, 'base64').toString('latin1')).toContain('MaxDamage=5000;');
+    expect(archive.ok && Buffer.from((archive.result as ResponseOf<'archive.read'>).data, 'base64').toString('latin1')).toContain('MaxDamage=5000;');
     await toggle.setValue(false);
     await until(() => mods.watch?.running === false);
   });
