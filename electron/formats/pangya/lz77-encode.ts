@@ -15,7 +15,7 @@ export function lz77Encode(input: Uint8Array, type: PangyaLzType): Uint8Array {
     minLength: LZ_MIN_MATCH,
     maxLength: LZ_MAX_MATCH,
     allowOverlap: false,
-    maxChain: 64,
+    maxChain: 32,
   });
   const obfuscated = type === 3;
   // Where the match words of the current group sit: type 3 pads them once the group's flag byte is known.

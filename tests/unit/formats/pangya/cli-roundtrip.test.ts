@@ -94,7 +94,7 @@ describe('modpak pack --format pangya, and back through list, extract, cat, veri
     const second = tableOffset + 19;
     expect(bytes[second + 1]).toBe(0x01);
     const name = bytes.subarray(second + 14, second + 14 + bytes[second]!).map((b) => b ^ 0x71);
-    expect(name.toString('latin1')).toBe('data\\readme.txt');
+    expect(Buffer.from(name).toString('latin1')).toBe('data\\readme.txt');
   });
 
   it('warns that --region means nothing with --cipher xor, and refuses --method zlib', async () => {
