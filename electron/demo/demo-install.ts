@@ -62,7 +62,7 @@ export function demoArchives(): DemoArchive[] {
       files: [f('gamedata/mods.txt', textFile(['_extra.ufo: hidden by zeta.ufo'])), f('units/EXTRA.fbi', unitFbi('EXTRA', 'Extra')), f('units/ZETADUP.fbi', unitFbi('CORZETA', 'Duplicate of Zeta'))],
     },
     { name: 'ccbeta.hpi', files: [f('units/CCBETA.fbi', unitFbi('CCBETA', 'Beta unit'))], trailer: false },
-    // TEMP-V2 { name: 'kingdoms.hpi', files: [f('units/KINGDOM.fbi', unitFbi('KINGDOM', 'Kingdoms unit'))], version: 2 },
+    { name: 'kingdoms.hpi', files: [f('units/KINGDOM.fbi', unitFbi('KINGDOM', 'Kingdoms unit'))], version: 2 },
     { name: 'patched.hpi', files: [f('units/PATCHED.fbi', unitFbi('PATCHED', 'Patched unit'))], tamper: { append: utf8('\r\nhand-edited\r\n') } },
     ...[1, 2, 3, 4, 5, 6, 7, 8].map(tacticsArchive),
     {

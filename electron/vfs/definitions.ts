@@ -1,5 +1,4 @@
 import type { ConflictReport, DefinitionKind, DefinitionWinner } from '../../shared/vfs-types.js';
-import { pathKey } from '../../shared/paths.js';
 import { FormatError } from '../formats/errors.js';
 import { DEFINITION_KINDS, definedNamesIn, definitionWinners, isDefinitionFile, type DefinitionFile } from '../tdf/definitions.js';
 import type { MountedInstall } from './mounted-install.js';
@@ -13,19 +12,14 @@ import type { Hit } from './merged-index.js';
  */
 const READ_AHEAD = 8;
 
-/** The definition files of one kind in walk order, each path once (its winner). */
+/**
+ * The definition files of one kind in walk order, each path once (its winner). The index holds each key
+ * in the order the walk first met it (layers by priority, entries in stored order), with that first
+ * provider, the winner, at the head of its list.
+ */
 export function definitionFiles(install: MountedInstall, kind: DefinitionKind): Hit[] {
-  const seen = new Set<string>();
   const out: Hit[] = [];
-  install.layers.forEach((layer, index) => {
-    for (const entry of layer.entries) {
-      if (entry.dir) continue;
-      const key = pathKey(entry.path);
-      if (!isDefinitionFile(kind, key) || seen.has(key)) continue;
-      seen.add(key);
-      out.push({ layer: index, entry });
-    }
-  });
+  for (const [key, hits] of install.index.all()) if (isDefinitionFile(kind, key)) out.push(hits[0]!);
   return out;
 }
 

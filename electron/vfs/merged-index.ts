@@ -1,5 +1,5 @@
 import type { ArchiveEntry } from '../formats/index.js';
-import { pathKey } from '../../shared/paths.js';
+import { lookupKey } from './keys.js';
 import type { Layer } from './layers.js';
 
 /** One provider of a path: which layer (index into the priority order) and which of its entries. */
@@ -25,7 +25,7 @@ export class MergedIndex {
       for (let i = 0; i < entries.length; i++) {
         const entry = entries[i]!;
         if (entry.dir) continue;
-        const key = pathKey(entry.path);
+        const key = lookupKey(entry.path);
         const hits = map.get(key);
         if (hits) hits.push({ layer, entry });
         else map.set(key, [{ layer, entry }]);
@@ -36,7 +36,7 @@ export class MergedIndex {
 
   /** Providers of a path (any case, either separator), winner first; undefined when nothing has it. */
   lookup(path: string): readonly Hit[] | undefined {
-    return this.map.get(pathKey(path));
+    return this.map.get(lookupKey(path));
   }
 
   /** Providers by an already computed key. */

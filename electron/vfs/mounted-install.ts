@@ -2,6 +2,7 @@ import type {
   ConflictReport, DefinitionKind, DefinitionWinner, GameId, MergedTree, MountReport, MountStats, Provider, ResolveResult,
 } from '../../shared/vfs-types.js';
 import { normalizeArchivePath, pathKey } from '../../shared/paths.js';
+import { isCanonicalAscii } from './keys.js';
 import { fail } from '../formats/errors.js';
 import type { Layer } from './layers.js';
 import type { Hit, MergedIndex } from './merged-index.js';
@@ -70,11 +71,14 @@ export class MountedInstall {
   }
 
   resolve(path: string): ResolveResult {
-    const hits = this.index.lookup(path);
-    if (!hits) return { path: normalizeArchivePath(path), winner: null, shadowed: [] };
-    const shadowed: Provider[] = new Array(hits.length - 1);
-    for (let i = 1; i < hits.length; i++) shadowed[i - 1] = this.provider(hits[i]!);
-    return { path: normalizeArchivePath(path), winner: this.provider(hits[0]!), shadowed };
+    // One scan decides both the key and the path reported back (the common, canonical case copies nothing).
+    const canonical = isCanonicalAscii(path);
+    const hits = this.index.lookupKey(canonical ? path.toUpperCase() : pathKey(path));
+    const shown = canonical ? path : normalizeArchivePath(path);
+    if (!hits) return { path: shown, winner: null, shadowed: [] };
+    const shadowed: Provider[] = [];
+    for (let i = 1; i < hits.length; i++) shadowed.push(this.provider(hits[i]!));
+    return { path: shown, winner: this.provider(hits[0]!), shadowed };
   }
 
   stats(): MountStats {

@@ -113,6 +113,7 @@ describe('TA: Kingdoms overlay', () => {
     await writeHpi(join(dir, 'data.hpi'), [file('gamedata/sidedata.tdf', 'data'), file('anims/a.gaf', 'data anim'), file('units/x.txt', 'data')]);
     await writeHpi(join(dir, 'IPData.hpi'), [file('gamedata/sidedata.tdf', 'ipdata'), file('units/x.txt', 'ipdata')]);
     await writeHpi(join(dir, 'aaa.ccx'), [file('anims/a.gaf', 'ccx anim')]);
+    await writeHpi(join(dir, 'zz.hpi'), [file('units/v2.txt', 'a v2 archive'), file('gamedata/sidedata.tdf', 'v2')], { version: 2 });
     await writeFile(join(dir, 'broken.hpi'), 'not an archive');
     await mkdir(join(dir, 'units'), { recursive: true });
     await writeFile(join(dir, 'units', 'x.txt'), 'loose');
@@ -121,12 +122,14 @@ describe('TA: Kingdoms overlay', () => {
     try {
       expect(vfs.choice).toEqual({ game: 'tak', source: 'detected', reason: 'found Kingdoms.exe' });
       expect(vfs.report().mounted).toEqual([
+        { archive: 'zz.hpi', root: 'install', stage: 'overlay', files: 2 },
         { archive: 'IPData.hpi', root: 'install', stage: 'overlay', files: 2 },
         { archive: 'data.hpi', root: 'install', stage: 'overlay', files: 3 },
         { archive: 'aaa.ccx', root: 'install', stage: 'overlay', files: 1 },
       ]);
       expect(vfs.report().ignored).toEqual([{ archive: 'broken.hpi', root: 'install', reason: 'not recognised as HPI' }]);
-      expect(providers(vfs.resolve('gamedata/sidedata.tdf'))).toEqual(['IPData.hpi', 'data.hpi']);
+      expect(providers(vfs.resolve('gamedata/sidedata.tdf'))).toEqual(['zz.hpi', 'IPData.hpi', 'data.hpi']);
+      expect(new TextDecoder().decode(await vfs.read('units/V2.TXT'))).toBe('a v2 archive');
       expect(providers(vfs.resolve('anims/a.gaf'))).toEqual(['data.hpi', 'aaa.ccx']);
       expect(providers(vfs.resolve('units/x.txt'))).toEqual([null, 'IPData.hpi', 'data.hpi']);
     } finally {

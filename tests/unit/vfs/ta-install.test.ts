@@ -38,12 +38,13 @@ describe('TA 3.1c mount order on a generated install', () => {
 
   it('ignores what the game ignores, with the reason, and invalid archives take no slot', () => {
     const ignored = Object.fromEntries(vfs.report().ignored.map((i) => [i.archive, i.reason]));
-    expect(Object.keys(ignored).sort()).toEqual(['Backup/old.hpi', 'ccbeta.hpi', 'patched.hpi', 'rev30.gp3'].sort());
+    expect(Object.keys(ignored).sort()).toEqual(['Backup/old.hpi', 'ccbeta.hpi', 'kingdoms.hpi', 'patched.hpi', 'rev30.gp3'].sort());
     expect(ignored['rev30.gp3']).toMatch(/only rev31\.gp3/);
     expect(ignored['ccbeta.hpi']).toMatch(/trailer/);
     expect(ignored['patched.hpi']).toMatch(/15 bytes follow the Cavedog trailer/);
+    expect(ignored['kingdoms.hpi']).toMatch(/HPI v2/);
     expect(ignored['Backup/old.hpi']).toMatch(/subfolder/);
-    // ccbeta.hpi and patched.hpi sort before tactics1.hpi yet totala2.hpi still holds the tenth slot.
+    // ccbeta, kingdoms and patched.hpi sort before tactics1.hpi, yet totala2.hpi still holds the tenth slot.
     expect(vfs.report().mounted.filter((m) => m.stage === 'hpi')).toHaveLength(10);
   });
 
@@ -111,6 +112,7 @@ describe('path winners on a generated install', () => {
   it('paths from ignored archives and archives in subfolders never resolve; the backup itself is a loose file', () => {
     expect(vfs.resolve('units/CCBETA.fbi').winner).toBeNull();
     expect(vfs.resolve('units/PATCHED.fbi').winner).toBeNull();
+    expect(vfs.resolve('units/KINGDOM.fbi').winner).toBeNull();
     expect(vfs.resolve('Backup/old.hpi').winner).toMatchObject({ archive: null });
   });
 

@@ -1,0 +1,31 @@
+import { normalizeArchivePath, pathKey } from '../../shared/paths.js';
+
+/**
+ * The lookup key of a path, exactly `pathKey` from shared/paths.ts, but fast for the usual case: a path
+ * that is already canonical (ASCII, `/` separators, no leading, trailing or doubled slash) needs only the
+ * native upper-casing, which for ASCII touches a–z alone. Anything else takes the general route.
+ * The merged index computes one key per entry at mount and one per lookup, so this is the hot path.
+ */
+export function isCanonicalAscii(path: string): boolean {
+  const n = path.length;
+  if (n === 0) return true;
+  let prevSlash = true; // a slash at position 0 counts as "after a slash"
+  for (let i = 0; i < n; i++) {
+    const c = path.charCodeAt(i);
+    if (c > 127 || c === 92) return false;
+    if (c === 47) {
+      if (prevSlash) return false;
+      prevSlash = true;
+    } else prevSlash = false;
+  }
+  return !prevSlash;
+}
+
+export function lookupKey(path: string): string {
+  return isCanonicalAscii(path) ? path.toUpperCase() : pathKey(path);
+}
+
+/** The path as reported back: canonical paths are returned as they are. */
+export function canonicalPath(path: string): string {
+  return isCanonicalAscii(path) ? path : normalizeArchivePath(path);
+}
