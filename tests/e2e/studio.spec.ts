@@ -1,71 +1,19 @@
-import { test as base, expect, type Page, type TestInfo } from '@playwright/test';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import type { Page } from '@playwright/test';
+import { readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { build } from 'vite';
-import { generateDemoInstall } from '../../electron/demo/demo-install.js';
+import { test, expect, type StudioPage } from './fixtures.js';
 
 /**
- * The studio in a browser, end to end: `modpak serve` on a freshly generated demo install, driven through
- * Debian's Chromium. Each screen is saved as a screenshot in test-results/ (and attached to the report).
+ * The studio in a browser, end to end: `modpak serve` on the generated demo install (tests/e2e/fixtures.ts),
+ * driven through Debian's Chromium. Each screen is saved as a screenshot in test-results/screenshots/.
  */
 
-const repo = fileURLToPath(new URL('../..', import.meta.url));
-
-interface Studio {
-  url: string;
-  root: string;
-  scratch: string;
-}
-
-/** Build the renderer once, generate a demo install and serve it; stop the server afterwards. */
-const test = base.extend<{ studio: Studio; ready: Page }, { served: Studio }>({
-  served: [
-    async ({}, use) => {
-      await build({ configFile: join(repo, 'vite.config.ts'), logLevel: 'error' });
-      const scratch = await mkdtemp(join(tmpdir(), 'modpak-e2e-'));
-      const root = await generateDemoInstall(join(scratch, 'TotalA'));
-      const server: ChildProcess = spawn(process.execPath, [join(repo, 'bin/modpak'), 'serve', root, '--state', join(scratch, 'state')], { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] });
-      const url = await new Promise<string>((resolve, reject) => {
-        let out = '';
-        const timer = setTimeout(() => reject(new Error(`modpak serve printed no URL in 30 s:\n${out}`)), 30_000);
-        const onData = (chunk: Buffer) => {
-          out += chunk.toString();
-          const m = /http:\/\/127\.0\.0\.1:\d+\/\S*/.exec(out);
-          if (m) {
-            clearTimeout(timer);
-            resolve(m[0]);
-          }
-        };
-        server.stdout!.on('data', onData);
-        server.stderr!.on('data', onData);
-        server.on('exit', (code) => reject(new Error(`modpak serve exited with ${code}:\n${out}`)));
-      });
-      await use({ url, root, scratch });
-      server.kill('SIGTERM');
-      await rm(scratch, { recursive: true, force: true });
-    },
-    { scope: 'worker', timeout: 120_000 },
-  ],
-  studio: async ({ served }, use) => use(served),
-  /** The page with the studio loaded and the demo install opened; fails on any uncaught page error. */
-  ready: async ({ page, studio }, use) => {
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(studio.url);
-    await expect(page.getByRole('list', { name: 'Mount order' })).toBeVisible();
-    await use(page);
-    expect(errors, 'uncaught errors in the page').toEqual([]);
-  },
-});
-
-async function screenshot(page: Page, info: TestInfo, name: string): Promise<void> {
-  const path = info.outputPath(`${name}.png`);
-  await page.screenshot({ path });
-  await info.attach(name, { path, contentType: 'image/png' });
+/** The studio loaded, the demo install opened by itself (app.info's initialRoot). */
+async function open(studioPage: StudioPage): Promise<Page> {
+  await studioPage.goto();
+  await expect(studioPage.page.getByRole('list', { name: 'Mount order' })).toBeVisible();
+  return studioPage.page;
 }
 
 async function showFiles(page: Page): Promise<void> {
@@ -78,7 +26,8 @@ async function selectPath(page: Page, query: string, path: string): Promise<void
   await page.getByRole('treeitem', { name: path, exact: true }).click();
 }
 
-test('opens the demo install: the game, the mount order and the ignored archives with reasons', async ({ ready: page, studio }, info) => {
+test('opens the demo install: the game, the mount order and the ignored archives with reasons', async ({ studioPage, studio }) => {
+  const page = await open(studioPage);
   await expect(page.getByTestId('game-name')).toHaveText('Total Annihilation');
   const order = page.getByRole('list', { name: 'Mount order' }).getByRole('listitem');
   await expect(order.first()).toContainText('rev31.gp3');
@@ -88,10 +37,11 @@ test('opens the demo install: the game, the mount order and the ignored archives
   await expect(ignored.getByRole('listitem').filter({ hasText: 'rev30.gp3' })).toContainText('only rev31.gp3 is mounted');
   await expect(ignored.getByRole('listitem').filter({ hasText: 'Backup/old.hpi' })).toContainText('subfolder');
   await expect(page.getByRole('textbox', { name: 'Install folder' })).toHaveValue(studio.root);
-  await screenshot(page, info, 'home');
+  await studioPage.screenshot('home');
 });
 
-test('searches a path and the Layering panel names the winner; TDF text preview', async ({ ready: page }, info) => {
+test('searches a path and the Layering panel names the winner; TDF text preview', async ({ studioPage }) => {
+  const page = await open(studioPage);
   await showFiles(page);
   await selectPath(page, 'armcom', 'units/ARMCOM.fbi');
   const layering = page.getByRole('region', { name: 'Layering' });
@@ -100,7 +50,7 @@ test('searches a path and the Layering panel names the winner; TDF text preview'
   const text = page.getByTestId('text-preview');
   await expect(text).toContainText('BuildTime=75000;');
   await expect(text.locator('.tok-section')).toHaveText('[UNITINFO]');
-  await screenshot(page, info, 'files-text');
+  await studioPage.screenshot('files-text');
 
   // A glob over file names, and the keyboard: down from the search results to the second match.
   await page.getByRole('searchbox', { name: 'Search paths' }).fill('*.ota');
@@ -112,7 +62,8 @@ test('searches a path and the Layering panel names the winner; TDF text preview'
   await expect(layering.locator('[data-role="winner"]')).toContainText('totala4.hpi');
 });
 
-test('previews a PCX image decoded in the page', async ({ ready: page }, info) => {
+test('previews a PCX image decoded in the page', async ({ studioPage }) => {
+  const page = await open(studioPage);
   await showFiles(page);
   await selectPath(page, '*.pcx', 'bitmaps/logo.pcx');
   const canvas = page.getByRole('img', { name: 'bitmaps/logo.pcx, 32 × 24 PCX' });
@@ -126,17 +77,19 @@ test('previews a PCX image decoded in the page', async ({ ready: page }, info) =
     return seen.size;
   });
   expect(colours).toBeGreaterThan(8);
-  await screenshot(page, info, 'files-pcx');
+  await studioPage.screenshot('files-pcx');
 });
 
-test('plays a WAV and shows its format', async ({ ready: page }) => {
+test('plays a WAV and shows its format', async ({ studioPage }) => {
+  const page = await open(studioPage);
   await showFiles(page);
   await selectPath(page, 'beep', 'sounds/beep.wav');
   await expect(page.getByTestId('wav-info')).toContainText(/PCM, mono, \d+ Hz, \d+-bit, 0\.25 s/);
   await expect(page.locator('audio')).toHaveAttribute('src', /^blob:/);
 });
 
-test('extracts a folder of the install with progress and writes the winners', async ({ ready: page, studio }, info) => {
+test('extracts a folder of the install with progress and writes the winners', async ({ studioPage, studio }) => {
+  const page = await open(studioPage);
   await showFiles(page);
   await page.getByRole('treeitem', { name: 'units/', exact: true }).click();
   const target = join(studio.scratch, 'extracted');
@@ -149,10 +102,11 @@ test('extracts a folder of the install with progress and writes the winners', as
   expect(await readFile(join(target, 'units/ARMCOM.fbi'), 'latin1')).toContain('BuildTime=75000');
   expect(await readFile(join(target, 'units/CORCOM.fbi'), 'latin1')).toContain('Loose commander');
   expect(existsSync(join(target, 'units/old/ARMOLD.fbi'))).toBe(true);
-  await screenshot(page, info, 'files-extract');
+  await studioPage.screenshot('files-extract');
 });
 
-test('opens a single archive: info, entries in stored order, verify', async ({ ready: page, studio }, info) => {
+test('opens a single archive: info, entries in stored order, verify', async ({ studioPage, studio }) => {
+  const page = await open(studioPage);
   await page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name: 'Archive', exact: true }).click();
   await page.getByRole('textbox', { name: 'Archive file' }).fill(join(studio.root, 'totala1.hpi'));
   await page.getByRole('button', { name: 'Open', exact: true }).click();
@@ -163,10 +117,11 @@ test('opens a single archive: info, entries in stored order, verify', async ({ r
   await expect(page.getByTestId('verify-result')).toContainText('check out');
   await entries.getByRole('option').filter({ hasText: 'bitmaps/logo.pcx' }).click();
   await expect(page.getByRole('img', { name: /logo\.pcx, 32 × 24 PCX/ })).toBeVisible();
-  await screenshot(page, info, 'archive');
+  await studioPage.screenshot('archive');
 });
 
-test('definitions: winners and what they hide, searchable', async ({ ready: page }, info) => {
+test('definitions: winners and what they hide, searchable', async ({ studioPage }) => {
+  const page = await open(studioPage);
   await page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name: 'Definitions', exact: true }).click();
   await page.getByRole('tab', { name: 'features' }).click();
   await page.getByRole('searchbox', { name: 'Search definitions' }).fill('carscar05');
@@ -174,13 +129,14 @@ test('definitions: winners and what they hide, searchable', async ({ ready: page
   await expect(row).toContainText('features/urban/cars2.tdf');
   await expect(row).toContainText('cars.tdf');
   await page.getByRole('searchbox', { name: 'Search definitions' }).fill('');
-  await screenshot(page, info, 'definitions');
+  await studioPage.screenshot('definitions');
 });
 
-test('a folder that is not an install gives a readable error, not a blank screen', async ({ ready: page, studio }, info) => {
+test('a folder that is not an install gives a readable error, not a blank screen', async ({ studioPage, studio }) => {
+  const page = await open(studioPage);
   await page.getByRole('textbox', { name: 'Install folder' }).fill(join(studio.scratch, 'no-such-folder'));
   await page.getByRole('button', { name: 'Open', exact: true }).click();
   await expect(page.getByRole('alert')).toContainText('no-such-folder');
   await expect(page.getByRole('list', { name: 'Mount order' })).toBeVisible();
-  await screenshot(page, info, 'error');
+  await studioPage.screenshot('error');
 });
