@@ -61,7 +61,7 @@ export class OpenInstall {
     return this.mounted.read(path, archive);
   }
   /** The winners of these paths (a folder path brings everything under it) as loose files under `target`. */
-  extract(paths: readonly string[], target: string, options: WriteOptions = {}): Promise<WriteResult> {
+  async extract(paths: readonly string[], target: string, options: WriteOptions = {}): Promise<WriteResult> {
     return extractPaths(this.mounted, paths, target, options);
   }
   /** Every winner as a loose file under `out` (new or empty, outside the install). */
@@ -97,7 +97,7 @@ export class InstallService {
   }
 
   /** The cached mount of `root`; FormatError('not-found') when it was never opened. */
-  get(root: string): Promise<OpenInstall> {
+  async get(root: string): Promise<OpenInstall> {
     const cached = this.cache.get(resolve(root));
     if (!cached) fail('not-found', `${root} is not open; open the install first`);
     return cached.install;

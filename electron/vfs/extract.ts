@@ -104,7 +104,7 @@ export function selectWinners(install: MountedInstall, paths: readonly string[])
   return [...chosen.values()];
 }
 
-export function extractPaths(install: MountedInstall, paths: readonly string[], target: string, options: WriteOptions = {}): Promise<WriteResult> {
+export async function extractPaths(install: MountedInstall, paths: readonly string[], target: string, options: WriteOptions = {}): Promise<WriteResult> {
   return writeWinners(install, selectWinners(install, paths), target, options);
 }
 
