@@ -54,7 +54,7 @@ export function lz77Encode(input: Uint8Array, type: PangyaLzType): Uint8Array {
     if (match.length >= LZ_MIN_MATCH) {
       const v = ((match.length - LZ_MIN_MATCH) << 12) | match.distance;
       flags |= 1 << bit;
-      matchWords[matchCount++] = op;
+      if (obfuscated) matchWords[matchCount++] = op;
       out[op++] = v & 0xff;
       out[op++] = v >> 8;
       ip += match.length;
