@@ -6,6 +6,7 @@ import { FileSource } from '../io/byte-source.js';
 import { FormatError, fail } from '../formats/errors.js';
 import { pathKey, safeRelativePath } from '../../shared/paths.js';
 import { pathMatcher } from './globs.js';
+import { defaultWorkerCount, extractWithWorkers, WorkerStartError } from './extract-pool.js';
 
 /**
  * Single-archive operations shared by the CLI (`modpak info/list/extract/cat/verify`) and the studio's
@@ -88,21 +89,89 @@ export interface ExtractOptions {
   onProgress?: ProgressFn;
   onWarning?: (message: string) => void;
   signal?: AbortSignal;
+  /**
+   * Worker threads decoding in parallel (each opens the archive by path): 0 = in this thread. By default,
+   * extractions of at least 16 MiB or 1000 files use one worker per core (up to 4).
+   */
+  workers?: number;
 }
 
 export interface ExtractResult {
   files: number;
   bytes: number;
   refused: string[];
+  /** Worker threads that decoded (0 = all in this thread). */
+  threads?: number;
+}
+
+const PARALLEL_BYTES = 16 << 20;
+const PARALLEL_FILES = 1000;
+
+interface ExtractPlan {
+  items: { entry: ArchiveEntry; out: string }[];
+  bytes: number;
+}
+
+/** What to extract where; names that would climb out are refused (with a warning) here, once. */
+function planExtraction(entries: readonly ArchiveEntry[], target: string, options: ExtractOptions, result: ExtractResult): ExtractPlan {
+  const match = pathMatcher(options.globs);
+  const root = resolve(target);
+  const plan: ExtractPlan = { items: [], bytes: 0 };
+  for (const entry of entries) {
+    if (entry.dir || !match(entry.path)) continue;
+    const rel = safeRelativePath(entry.path);
+    if (rel === null) {
+      result.refused.push(entry.path);
+      options.onWarning?.(`refused to extract ${JSON.stringify(entry.path)}: it would land outside the target folder`);
+      continue;
+    }
+    plan.items.push({ entry, out: join(root, rel) });
+    plan.bytes += entry.size;
+  }
+  return plan;
 }
 
 /**
  * Extract the archive's files under `target`. Names that would climb out (`..`, absolute, drive letters)
- * are refused with a warning and the rest goes on. Files are read and written a few at a time, so memory
+ * are refused with a warning and the rest goes on. Large extractions run on worker threads (both cores
+ * decode), small ones in this thread; either way files are read and written a few at a time, so memory
  * stays bounded by the largest files in flight, not by the archive.
  */
 export async function extractArchive(path: string, target: string, options: ExtractOptions = {}): Promise<ExtractResult> {
-  return withArchive(path, (archive) => extractEntries(archive, archive.entries, target, options));
+  return withArchive(path, async (archive) => {
+    const result: ExtractResult = { files: 0, bytes: 0, refused: [] };
+    const plan = planExtraction(archive.entries, target, options, result);
+    const refusedCount = result.refused.length;
+    const total = plan.items.length + refusedCount;
+    const workers = options.workers ?? (plan.bytes >= PARALLEL_BYTES || plan.items.length >= PARALLEL_FILES ? defaultWorkerCount() : 0);
+    if (workers > 0 && plan.items.length > 1) {
+      const indexOf = new Map(archive.entries.map((e, i) => [e, i] as const));
+      let done = refusedCount;
+      try {
+        await extractWithWorkers({
+          archivePath: path,
+          items: plan.items.map((it) => ({ index: indexOf.get(it.entry)!, out: it.out, size: it.entry.size })),
+          workers,
+          signal: options.signal,
+          onWarning: options.onWarning,
+          onFile: (index, bytes) => {
+            result.files++;
+            result.bytes += bytes;
+            options.onProgress?.(++done, total, archive.entries[index]!.path);
+          },
+        });
+        options.signal?.throwIfAborted();
+        result.threads = Math.min(workers, plan.items.length);
+        return result;
+      } catch (err) {
+        // Without worker threads (a bundled build without the TypeScript loader) extract here instead.
+        if (!(err instanceof WorkerStartError)) throw err;
+      }
+    }
+    await extractInProcess(archive, plan, total, refusedCount, options, result);
+    result.threads = 0;
+    return result;
+  });
 }
 
 export async function extractEntries(
@@ -111,38 +180,33 @@ export async function extractEntries(
   target: string,
   options: ExtractOptions = {},
 ): Promise<ExtractResult> {
-  const match = pathMatcher(options.globs);
-  const root = resolve(target);
-  const todo = entries.filter((e) => !e.dir && match(e.path));
   const result: ExtractResult = { files: 0, bytes: 0, refused: [] };
+  const plan = planExtraction(entries, target, options, result);
+  await extractInProcess(archive, plan, plan.items.length + result.refused.length, result.refused.length, options, result);
+  return result;
+}
+
+async function extractInProcess(archive: Archive, plan: ExtractPlan, total: number, alreadyDone: number, options: ExtractOptions, result: ExtractResult): Promise<void> {
   const made = new Set<string>();
   let next = 0;
-  let done = 0;
+  let done = alreadyDone;
   const worker = async () => {
-    while (next < todo.length) {
+    while (next < plan.items.length) {
       options.signal?.throwIfAborted();
-      const entry = todo[next++]!;
-      const rel = safeRelativePath(entry.path);
-      if (rel === null) {
-        result.refused.push(entry.path);
-        options.onWarning?.(`refused to extract ${JSON.stringify(entry.path)}: it would land outside the target folder`);
-      } else {
-        const out = join(root, rel);
-        const data = await archive.read(entry, (m) => options.onWarning?.(`${entry.path}: ${m}`));
-        const dir = dirname(out);
-        if (!made.has(dir)) {
-          await mkdir(dir, { recursive: true });
-          made.add(dir);
-        }
-        await writeFile(out, data);
-        result.files++;
-        result.bytes += data.length;
+      const { entry, out } = plan.items[next++]!;
+      const data = await archive.read(entry, (m) => options.onWarning?.(`${entry.path}: ${m}`));
+      const dir = dirname(out);
+      if (!made.has(dir)) {
+        await mkdir(dir, { recursive: true });
+        made.add(dir);
       }
-      options.onProgress?.(++done, todo.length, entry.path);
+      await writeFile(out, data);
+      result.files++;
+      result.bytes += data.length;
+      options.onProgress?.(++done, total, entry.path);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(4, todo.length) }, worker));
-  return result;
+  await Promise.all(Array.from({ length: Math.min(4, plan.items.length) }, worker));
 }
 
 export interface VerifyResult {

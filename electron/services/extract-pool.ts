@@ -1,0 +1,115 @@
+/**
+ * Parallel extraction over worker threads, format-neutral: each worker opens the archive by path and
+ * decodes entries by index (see extract-worker.ts). The main thread hands out small batches in stored
+ * order, so memory stays bounded (one file in flight per worker) and both cores decode.
+ */
+import { Worker } from 'node:worker_threads';
+import { availableParallelism } from 'node:os';
+import { FormatError, type FormatErrorCode, type FormatErrorDetails } from '../formats/errors.js';
+
+export type WorkerRequest = { type: 'batch'; items: { index: number; out: string }[] } | { type: 'close' };
+export type WorkerReply =
+  | { type: 'ready' }
+  | { type: 'file'; index: number; bytes: number }
+  | { type: 'warning'; message: string }
+  | { type: 'batch-done' }
+  | { type: 'error'; format: { code: FormatErrorCode; details: FormatErrorDetails } | null; message: string; code?: string; path?: string };
+
+const BOOT = new URL('./extract-worker-boot.mjs', import.meta.url);
+/** Entries per message: enough to amortise messaging, small enough to balance the two workers. */
+const BATCH_FILES = 32;
+const BATCH_BYTES = 4 << 20;
+
+export interface PoolJob {
+  archivePath: string;
+  items: { index: number; out: string; size: number }[];
+  workers?: number;
+  onFile: (index: number, bytes: number) => void;
+  onWarning?: (message: string) => void;
+  signal?: AbortSignal;
+}
+
+export function defaultWorkerCount(): number {
+  return Math.max(1, Math.min(4, availableParallelism()));
+}
+
+function toError(reply: Extract<WorkerReply, { type: 'error' }>): Error {
+  if (reply.format) return new FormatError(reply.format.code, reply.message, reply.format.details);
+  const err = new Error(reply.message) as NodeJS.ErrnoException;
+  if (reply.code) err.code = reply.code;
+  if (reply.path) err.path = reply.path;
+  return err;
+}
+
+/**
+ * Run the job on `workers` threads. Rejects with the first error (a FormatError stays one), after
+ * stopping every worker. Throws `WorkerStartError` when no worker could start (the caller falls back).
+ */
+export async function extractWithWorkers(job: PoolJob): Promise<void> {
+  const count = Math.max(1, Math.min(job.workers ?? defaultWorkerCount(), job.items.length));
+  const batches: { index: number; out: string }[][] = [];
+  let current: { index: number; out: string }[] = [];
+  let bytes = 0;
+  for (const item of job.items) {
+    current.push({ index: item.index, out: item.out });
+    bytes += item.size;
+    if (current.length >= BATCH_FILES || bytes >= BATCH_BYTES) {
+      batches.push(current);
+      current = [];
+      bytes = 0;
+    }
+  }
+  if (current.length > 0) batches.push(current);
+
+  const workers: Worker[] = [];
+  let next = 0;
+  let started = 0;
+  await new Promise<void>((resolve, reject) => {
+    let finished = false;
+    let idle = 0;
+    const stop = (err?: Error) => {
+      if (finished) return;
+      finished = true;
+      for (const w of workers) void w.terminate();
+      if (err) reject(err);
+      else resolve();
+    };
+    const onAbort = () => stop(job.signal?.reason instanceof Error ? job.signal.reason : new Error('cancelled'));
+    job.signal?.addEventListener('abort', onAbort, { once: true });
+    const feed = (w: Worker) => {
+      if (finished) return;
+      if (next < batches.length) w.postMessage({ type: 'batch', items: batches[next++]! } satisfies WorkerRequest);
+      else {
+        w.postMessage({ type: 'close' } satisfies WorkerRequest);
+        if (++idle === workers.length) {
+          job.signal?.removeEventListener('abort', onAbort);
+          stop();
+        }
+      }
+    };
+    for (let i = 0; i < count; i++) {
+      const w = new Worker(BOOT, { workerData: { path: job.archivePath } });
+      workers.push(w);
+      w.on('message', (m: WorkerReply) => {
+        if (m.type === 'ready') {
+          started++;
+          feed(w);
+        } else if (m.type === 'file') job.onFile(m.index, m.bytes);
+        else if (m.type === 'warning') job.onWarning?.(m.message);
+        else if (m.type === 'batch-done') feed(w);
+        else stop(toError(m));
+      });
+      w.on('error', (err) => stop(started === 0 ? new WorkerStartError(err) : err));
+      w.on('exit', (code) => {
+        if (!finished && code !== 0) stop(started === 0 ? new WorkerStartError(new Error(`worker exited with ${code}`)) : new Error(`extraction worker exited with ${code}`));
+      });
+    }
+  });
+}
+
+/** No worker thread could start (e.g. a bundled build without the TypeScript loader): extract in-process. */
+export class WorkerStartError extends Error {
+  constructor(override readonly cause: unknown) {
+    super(`extraction workers could not start: ${cause instanceof Error ? cause.message : String(cause)}`);
+  }
+}
