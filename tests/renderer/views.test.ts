@@ -171,6 +171,21 @@ describe('FilesView', () => {
     expect(w.get('[aria-label="units/"]').attributes('aria-expanded')).toBe('false');
   });
 
+  it('goes from the search box into the results with the arrow key, and Enter shows a match in the tree', async () => {
+    const w = await mountFiles();
+    const search = w.get('input[aria-label="Search paths"]');
+    await search.setValue('corcom');
+    await settle(1);
+    await search.trigger('keydown', { key: 'ArrowDown' });
+    await settle();
+    expect(w.get('[role="treeitem"][aria-selected="true"]').attributes('aria-label')).toBe('units/CORCOM.FBI');
+    await w.get('[role="tree"]').trigger('keydown', { key: 'Enter' });
+    await settle(1);
+    expect((search.element as HTMLInputElement).value).toBe('');
+    expect(w.get('[aria-label="units/"]').attributes('aria-expanded')).toBe('true');
+    expect(w.get('[role="treeitem"][aria-selected="true"]').attributes('aria-label')).toBe('units/CORCOM.FBI');
+  });
+
   it('previews a PCX from the tree on a canvas', async () => {
     const w = await mountFiles();
     await w.get('input[aria-label="Search paths"]').setValue('*.pcx');
