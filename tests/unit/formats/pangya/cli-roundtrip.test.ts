@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../helpers/run-cli.js';
+import { KIND_STORED, encodeEntry, encodeTrailer } from '../../../../electron/formats/pangya/layout.js';
+import { REGION_KEYS } from '../../../../electron/formats/pangya/regions.js';
 import { fixtureFiles } from './fixtures.js';
 
 let root: string;
@@ -105,5 +107,25 @@ describe('modpak pack --format pangya, and back through list, extract, cat, veri
     const zlib = await runCli(['pack', input, '--target', join(root, 'zlib.pak'), '--format', 'pangya', '--method', 'zlib']);
     expect(zlib.code).toBe(1);
     expect(zlib.stderr.trim().split('\n')).toEqual([`modpak: ${join(root, 'zlib.pak')}: Pangya PAK has no zlib method: use lz77, lz77x or none`]);
+  });
+});
+
+describe('modpak extract on a Pangya archive with names that climb out', () => {
+  it('refuses them with a warning and extracts the rest inside the target', async () => {
+    const ascii = (s: string) => new TextEncoder().encode(s);
+    const data = ascii('goodevil');
+    const table = [
+      encodeEntry({ kind: KIND_STORED, offset: 0, packedSize: 4, realSize: 4, name: ascii('in\\good.txt') }, 'xtea', REGION_KEYS.eu),
+      encodeEntry({ kind: KIND_STORED, offset: 4, packedSize: 4, realSize: 4, name: ascii('..\\..\\evil.txt') }, 'xtea', REGION_KEYS.eu),
+    ];
+    const file = join(root, 'climb.pak');
+    await writeFile(file, Buffer.concat([data, ...table, encodeTrailer(data.length, table.length)]));
+    const out = join(root, 'climb-out', 'deep');
+    const run = await runCli(['extract', file, '--target', out]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain('modpak: warning: refused to extract "../../evil.txt": it would land outside the target folder');
+    expect((await readFile(join(out, 'in', 'good.txt'))).toString()).toBe('good');
+    await expect(readFile(join(root, 'evil.txt'))).rejects.toThrow(/ENOENT/);
+    await expect(readFile(join(root, 'climb-out', 'evil.txt'))).rejects.toThrow(/ENOENT/);
   });
 });
