@@ -53,6 +53,22 @@ export function lz77Decode(input: Uint8Array, size: number, type: PangyaLzType):
     // Type 3: flip the flag bits and pick the pad once per group; type 1 uses the byte and a zero pad.
     const flags = obfuscated ? raw ^ LZ77X_FLAG_MASK : raw;
     const pad = obfuscated ? LZ77X_PAD[(raw >> 3) & 7]! : 0;
+    if (ip + 16 <= inEnd && op + 8 * LZ_MAX_MATCH <= size) {
+      // Fast path: a whole group (at most 16 bytes in, 136 out) fits both buffers, so only the
+      // distances need checking per token.
+      for (let bit = 1; bit < 256; bit <<= 1) {
+        if ((flags & bit) === 0) {
+          out[op++] = input[ip++]!;
+          continue;
+        }
+        const v = (input[ip]! | (input[ip + 1]! << 8)) ^ pad;
+        ip += 2;
+        const distance = v & 0x0fff;
+        if (distance === 0 || distance > op) streamError(`match at output ${op} reaches back ${distance} bytes, before the start`, ip - 2);
+        for (let from = op - distance, end = op + (v >> 12) + LZ_MIN_MATCH; op < end; ) out[op++] = out[from++]!;
+      }
+      continue;
+    }
     for (let bit = 0; bit < 8 && ip < inEnd; bit++) {
       if ((flags & (1 << bit)) === 0) {
         if (op >= size) streamError(`more data than the declared ${size} bytes`, ip);
