@@ -86,6 +86,17 @@ describe('Pangya LZ77 decoding, hand-built streams', () => {
     expect([...LZ77X_PAD]).toEqual(SPEC_PAD);
   });
 
+  it('long streams (whole groups decoded without per-token bound checks) behave the same', () => {
+    // Outputs past 136 bytes take the whole-group path. Group 1: literal a, seven matches distance 1
+    // length 17 (overlapping runs, v = 0xF001); group 2: eight such matches; group 3: eight literals.
+    const run = [0x01, 0xf0];
+    const stream = Uint8Array.of(0xfe, 0x61, ...Array(7).fill(run).flat(), 0xff, ...Array(8).fill(run).flat(), 0x00, ...ascii('12345678'));
+    expect(text(lz77Decode(stream, 1 + 7 * 17 + 8 * 17 + 8, 1))).toBe(`${'a'.repeat(256)}12345678`);
+    // The same shape with a match reaching before the start, followed by enough bytes for a whole group.
+    const bad = Uint8Array.of(0x00, ...ascii('ABCDEFGH'), 0x01, 0x09, 0x00, ...ascii('ijklmnopqrstuvwxyz'));
+    expect(codeOf(() => lz77Decode(bad, 200, 1))).toMatch(/^bad-stream: .*match at output 8 reaches back 9 bytes, before the start/);
+  });
+
   it('accepts a trailing flag byte with no tokens after it', () => {
     expect(text(lz77Decode(Uint8Array.of(0x00, 0x61, 0x62), 2, 1))).toBe('ab');
     expect(text(lz77Decode(Uint8Array.of(0x00, 0x61, 0x62, 0x61, 0x62, 0x61, 0x62, 0x61, 0x62, 0xff), 8, 1))).toBe('abababab');
