@@ -1,4 +1,5 @@
 import type { ArchiveEntry } from '../formats/index.js';
+import type { Provider } from '../../shared/vfs-types.js';
 import { lookupKey } from './keys.js';
 import type { Layer } from './layers.js';
 
@@ -6,6 +7,8 @@ import type { Layer } from './layers.js';
 export interface Hit {
   readonly layer: number;
   readonly entry: ArchiveEntry;
+  /** Its answer row, made on first use by MountedInstall.provider. */
+  row?: Readonly<Provider>;
 }
 
 /**
@@ -27,8 +30,9 @@ export class MergedIndex {
         if (entry.dir) continue;
         const key = lookupKey(entry.path);
         const hits = map.get(key);
-        if (hits) hits.push({ layer, entry });
-        else map.set(key, [{ layer, entry }]);
+        const hit: Hit = { layer, entry, row: undefined };
+        if (hits) hits.push(hit);
+        else map.set(key, [hit]);
         this.entryCount++;
       }
     }
