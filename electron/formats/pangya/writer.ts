@@ -87,7 +87,7 @@ export async function packPangya(files: readonly PackFile[], sink: ByteSink, opt
     options.onProgress?.(++done, files.length);
   }
   const tableOffset = sink.position;
+  if (tableOffset > U32_MAX) fail('refused', 'the table would start past 4 GiB: Pangya offsets are 32-bit');
   for (const entry of entries) await sink.write(encodeEntry(entry, cipher, key));
-  if (sink.position + 9 > U32_MAX + 1) fail('refused', 'the table would pass 4 GiB: Pangya offsets are 32-bit');
   await sink.write(encodeTrailer(tableOffset, entries.length));
 }
