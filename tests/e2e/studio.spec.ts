@@ -43,7 +43,10 @@ test('opens the demo install: the game, the mount order and the ignored archives
 test('searches a path and the Layering panel names the winner; TDF text preview', async ({ studioPage }) => {
   const page = await open(studioPage);
   await showFiles(page);
+  // The marks a benchmark reads: the tree arrived, then its first rows were drawn.
+  await expect.poll(() => page.evaluate(() => ['modpak:tree-loaded', 'modpak:tree-rendered'].map((n) => performance.getEntriesByName(n).length))).toEqual([1, 1]);
   await selectPath(page, 'armcom', 'units/ARMCOM.fbi');
+  expect(await page.evaluate(() => performance.getEntriesByName('modpak:filter').length)).toBeGreaterThan(0);
   const layering = page.getByRole('region', { name: 'Layering' });
   await expect(layering.locator('[data-role="winner"]')).toContainText('rev31.gp3');
   await expect(layering.locator('[data-role="shadowed"]')).toContainText('totala1.hpi');
