@@ -1,0 +1,144 @@
+/**
+ * HPI at TA scale: the 30,000-file, ~300 MB corpus packed as HPI v1 (LZ77 and zlib), then opened, listed,
+ * extracted (in a child process, so its peak RSS is its own) and its LZ77 chunks decoded on one core.
+ * Run with `npm run bench -- hpi`. Figures on a shared machine are pessimistic.
+ */
+import { spawn } from 'node:child_process';
+import { rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { corpusFolder, corpusFiles } from './corpus.js';
+import { figure, mbps, scratch, time } from './util.js';
+import { packFolder } from '../electron/services/pack-service.js';
+import { extractArchive, listArchive } from '../electron/services/archive-service.js';
+import { FileSource } from '../electron/io/byte-source.js';
+import { hpiEngine } from '../electron/formats/hpi/index.js';
+import { deriveKey, positionCipher, unscramble } from '../electron/formats/hpi/cipher.js';
+import { decodeLz77, encodeLz77Greedy } from '../electron/formats/hpi/lz77.js';
+import { readChunkHeader, SQSH_HEADER_SIZE, CHUNK_SIZE } from '../electron/formats/hpi/sqsh.js';
+import type { V1Entry } from '../electron/formats/hpi/v1-directory.js';
+
+const MB = 1048576;
+const self = fileURLToPath(import.meta.url);
+
+/** Child mode: extract an archive, print elapsed time, bytes and this process's peak RSS as JSON. */
+async function child(archive: string, target: string): Promise<void> {
+  const started = performance.now();
+  const result = await extractArchive(archive, target);
+  const ms = performance.now() - started;
+  process.stdout.write(JSON.stringify({ ms, bytes: result.bytes, files: result.files, threads: result.threads, maxRssKb: process.resourceUsage().maxRSS }));
+}
+
+function runChild(archive: string, target: string): Promise<{ ms: number; bytes: number; files: number; threads: number; maxRssKb: number }> {
+  return new Promise((resolve, reject) => {
+    const p = spawn(process.execPath, ['--import', 'tsx', self, '--extract-child', archive, target], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    p.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    p.on('error', reject);
+    p.on('close', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`extract child exited with ${code}`))));
+  });
+}
+
+/** Every LZ77 chunk payload of the archive (deciphered, unscrambled), up to `limit` compressed bytes. */
+async function lz77Chunks(path: string, limit: number): Promise<{ payloads: Uint8Array[]; sizes: number[]; packed: number; unpacked: number }> {
+  const source = await FileSource.open(path);
+  const archive = await hpiEngine.open(source);
+  const key = deriveKey(archive.info().key as number);
+  const payloads: Uint8Array[] = [];
+  const sizes: number[] = [];
+  let packed = 0;
+  let unpacked = 0;
+  try {
+    for (const e of archive.entries as V1Entry[]) {
+      if (e.dir || e.size === 0 || packed >= limit) continue;
+      const count = Math.ceil(e.size / CHUNK_SIZE);
+      const table = positionCipher(await source.read(e.dataOffset, count * 4), e.dataOffset, key);
+      let at = e.dataOffset + count * 4;
+      for (let i = 0; i < count; i++) {
+        const length = new DataView(table.buffer).getUint32(i * 4, true);
+        const chunk = positionCipher(await source.read(at, length), at, key);
+        const h = readChunkHeader(chunk, 0, at);
+        const payload = chunk.subarray(SQSH_HEADER_SIZE);
+        payloads.push(h.scrambled ? unscramble(payload) : payload);
+        sizes.push(h.size);
+        packed += payload.length;
+        unpacked += h.size;
+        at += length;
+      }
+    }
+  } finally {
+    await archive.close();
+  }
+  return { payloads, sizes, packed, unpacked };
+}
+
+/** Sum of LZ77 payload bytes over every chunk of the archive (what the encoder produced). */
+async function lz77PayloadTotal(path: string): Promise<number> {
+  const { packed } = await lz77Chunks(path, Infinity);
+  return packed;
+}
+
+export async function run(): Promise<void> {
+  const corpus = await corpusFolder();
+  figure('corpus', `${corpus.files} files, ${(corpus.bytes / MB).toFixed(0)} MB`);
+  const dir = await scratch('hpi');
+  const lz = join(dir, 'corpus-lz77.hpi');
+  const zl = join(dir, 'corpus-zlib.hpi');
+
+  const packLz = await time(() => packFolder({ dir: corpus.dir, target: lz }));
+  figure('pack LZ77 (v1, key 0x7D)', mbps(corpus.bytes, packLz.ms), '≥ 20 MB/s');
+  figure('  archive size', `${(packLz.value.size / MB).toFixed(1)} MB`);
+  const packZl = await time(() => packFolder({ dir: corpus.dir, target: zl, method: 'zlib' }));
+  figure('pack zlib (pako)', mbps(corpus.bytes, packZl.ms));
+  figure('  archive size', `${(packZl.value.size / MB).toFixed(1)} MB`);
+
+  // Our encoder's payload against a greedy longest-match encoder over the full 4095-byte window.
+  const ours = await lz77PayloadTotal(lz);
+  let greedy = 0;
+  let greedyIn = 0;
+  const greedyTime = await time(() => {
+    for (const f of corpusFiles()) {
+      for (let o = 0; o < f.bytes.length; o += CHUNK_SIZE) {
+        const c = f.bytes.subarray(o, o + CHUNK_SIZE);
+        greedy += encodeLz77Greedy(c).length;
+        greedyIn += c.length;
+      }
+    }
+  });
+  figure('LZ77 payload, ours (lazy parse)', `${(ours / MB).toFixed(2)} MB`);
+  figure('LZ77 payload, greedy full window', `${(greedy / MB).toFixed(2)} MB`, 'ours ≤ greedy');
+  figure('  greedy encoder speed (reference)', mbps(greedyIn, greedyTime.ms));
+
+  const opens: number[] = [];
+  const lists: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const o = await time(async () => {
+      const a = await hpiEngine.open(await FileSource.open(lz));
+      await a.close();
+    });
+    opens.push(o.ms);
+    lists.push((await time(() => listArchive(lz))).ms);
+  }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  figure('open directory (median of 5)', `${median(opens).toFixed(1)} ms`);
+  figure('open + list, 30,000 files (median of 5)', `${median(lists).toFixed(1)} ms`, '< 150 ms');
+
+  const chunks = await lz77Chunks(lz, 64 * MB);
+  for (let i = 0; i < 50; i++) decodeLz77(chunks.payloads[i]!, chunks.sizes[i]!); // warm up
+  const decode = await time(() => {
+    for (let i = 0; i < chunks.payloads.length; i++) decodeLz77(chunks.payloads[i]!, chunks.sizes[i]!);
+  });
+  figure('LZ77 decode, one core', mbps(chunks.unpacked, decode.ms), '≥ 150 MB/s');
+
+  for (const [label, archive] of [['LZ77', lz], ['zlib', zl]] as const) {
+    const target = join(dir, `out-${label}`);
+    await rm(target, { recursive: true, force: true });
+    const r = await runChild(archive, target);
+    figure(`extract all (${label}), ${r.threads} worker threads`, mbps(r.bytes, r.ms));
+    figure(`  peak RSS of the extracting process`, `${(r.maxRssKb / 1024).toFixed(0)} MB`, '< 200 MB');
+    await rm(target, { recursive: true, force: true });
+  }
+  figure('archive sizes on disk', `${((await stat(lz)).size / MB).toFixed(1)} / ${((await stat(zl)).size / MB).toFixed(1)} MB`);
+}
+
+if (process.argv[2] === '--extract-child') await child(process.argv[3]!, process.argv[4]!);
