@@ -85,6 +85,8 @@ export interface DetectResult {
   match: boolean;
   /** For families sharing a magic ('PACK'): a note when the layout is ambiguous. */
   note?: string;
+  /** How plausible the match is, when several engines fit the same bytes: the highest wins (ties: registry order). */
+  confidence?: number;
 }
 
 export interface FormatEngine {

@@ -7,11 +7,11 @@ export type { Archive, ArchiveEntry, ArchiveInfo, FormatEngine, FormatId, PackFo
 
 /**
  * Recognise a file from its bytes. Every engine validates its own layout; several may match ('PACK' is
- * shared by Quake, SiN and Daikatana), in which case the first in registry order wins and the others are
- * reported as `alternatives`.
+ * shared by Quake, SiN and Daikatana), in which case the most confident wins (then registry order) and the
+ * others are reported as `alternatives`.
  */
 export async function detectFormat(source: ByteSource): Promise<{ engine: FormatEngine; alternatives: FormatId[]; note?: string }> {
-  const matches: { engine: FormatEngine; note?: string }[] = [];
+  const matches: { engine: FormatEngine; note?: string; confidence: number }[] = [];
   for (const engine of formatEngines) {
     let result;
     try {
@@ -20,9 +20,11 @@ export async function detectFormat(source: ByteSource): Promise<{ engine: Format
       if (err instanceof FormatError) continue;
       throw err;
     }
-    if (result.match) matches.push({ engine, note: result.note });
+    if (result.match) matches.push({ engine, note: result.note, confidence: result.confidence ?? 0 });
   }
   if (matches.length === 0) fail('unknown-format', 'not a recognised archive (HPI, PAK, SiN, Daikatana or Pangya)');
+  // Array.prototype.sort is stable: equal confidence keeps registry order.
+  matches.sort((a, b) => b.confidence - a.confidence);
   const [first, ...rest] = matches;
   return { engine: first!.engine, alternatives: rest.map((m) => m.engine.id), note: first!.note };
 }

@@ -104,9 +104,9 @@ function describe(v: LayoutVerdict): string {
 }
 
 /**
- * detect() for one layout. The preferred layout matches; another fitting layout also matches when it
- * comes after the preferred one in registry order, so `info` lists it under alsoMatches (detectFormat
- * picks the first match, which must be the preferred one). Either way the note names every fitting layout.
+ * detect() for one layout. Every fitting layout matches, with its plausibility score as confidence, so
+ * detectFormat picks the preferred one and `info` lists the others under alsoMatches; the note names every
+ * fitting layout.
  * When no layout fits but the file is a 'PACK', the layout whose entry size divides the directory claims
  * it, so opening reports what is wrong instead of "unknown format".
  */
@@ -123,8 +123,7 @@ export async function detectLayout(source: ByteSource, layout: PackLayout): Prom
       ? `ambiguous PACK layout: the directory fits ${fitting.map(describe).join(' and ')}; read as ${preferred.label}` +
         (fitting.every((v) => v.score === fitting[0]!.score) ? ', the first in registry order' : ', the most plausible')
       : undefined;
-  if (layout === preferred) return { match: true, note };
-  return { match: PACK_LAYOUTS.indexOf(layout) > PACK_LAYOUTS.indexOf(preferred), note };
+  return { match: true, note, confidence: mine.score };
 }
 
 /** The records of `source` read as `layout`, or a FormatError saying why it is not one. */
