@@ -28,13 +28,16 @@ export interface Match {
   distance: number;
 }
 
-const HASH_BITS = 15;
-const HASH_SIZE = 1 << HASH_BITS;
+const MAX_HASH_BITS = 15;
 const NO_MATCH: Match = { length: 0, distance: 0 };
 
 export class MatchFinder {
-  private readonly head = new Int32Array(HASH_SIZE).fill(-1);
-  private readonly last2 = new Int32Array(65536).fill(-1);
+  /** Newest position of each 3-byte hash; sized to the input, so a finder for a small file is cheap to make. */
+  private readonly head: Int32Array;
+  private readonly hashShift: number;
+  /** Newest position of each 2-byte prefix, hashed into a table sized like `head` (exact at 16 bits). */
+  private readonly last2: Int32Array;
+  private readonly shift2: number;
   /** prev[pos & mask] = previous position with the same 3-byte hash; the window bounds how far back we look. */
   private readonly prev: Int32Array;
   /** prev2[pos & mask] = previous position with the same 2-byte prefix. */
@@ -46,9 +49,18 @@ export class MatchFinder {
     private readonly data: Uint8Array,
     private readonly options: MatchFinderOptions,
   ) {
+    // Chain slots are indexed by position & mask: a table larger than the window (so a live slot is never
+    // reused) or than the input (so no slot is ever reused), whichever is smaller.
     let size = 1;
-    while (size <= options.maxDistance) size <<= 1;
+    while (size <= options.maxDistance && size < data.length) size <<= 1;
     this.prev = new Int32Array(size);
+    let bits = 8;
+    while (bits < MAX_HASH_BITS && 1 << bits < data.length) bits++;
+    this.head = new Int32Array(1 << bits).fill(-1);
+    this.hashShift = 32 - bits;
+    const bits2 = Math.min(16, bits + 1);
+    this.last2 = new Int32Array(1 << bits2).fill(-1);
+    this.shift2 = 32 - bits2;
     this.prev2 = new Int32Array(size);
     this.mask = size - 1;
   }
@@ -56,7 +68,12 @@ export class MatchFinder {
   private hash3(pos: number): number {
     const d = this.data;
     // Multiplicative hash of three bytes; the top bits are the best mixed.
-    return (Math.imul((d[pos]! << 16) | (d[pos + 1]! << 8) | d[pos + 2]!, 0x9e3779b1) >>> (32 - HASH_BITS)) & (HASH_SIZE - 1);
+    return Math.imul((d[pos]! << 16) | (d[pos + 1]! << 8) | d[pos + 2]!, 0x9e3779b1) >>> this.hashShift;
+  }
+
+  private hash2(pos: number): number {
+    const k = (this.data[pos]! << 8) | this.data[pos + 1]!;
+    return this.shift2 === 16 ? k : Math.imul(k, 0x9e3779b1) >>> this.shift2;
   }
 
   /** Record every position before `pos` (positions are inserted in order, once each). */
@@ -65,7 +82,7 @@ export class MatchFinder {
     const end = Math.min(pos, d.length);
     for (let p = this.inserted; p < end; p++) {
       if (p + 1 < d.length) {
-        const k = (d[p]! << 8) | d[p + 1]!;
+        const k = this.hash2(p);
         this.prev2[p & this.mask] = this.last2[k]!;
         this.last2[k] = p;
       }
@@ -116,11 +133,12 @@ export class MatchFinder {
       }
     }
     if (bestLen < 2 && o.minLength <= 2 && remaining >= 2) {
-      // Nearest acceptable 2-byte match; only the first links can be rejected (overlap, skipped index).
-      let candidate = this.last2[(d[pos]! << 8) | d[pos + 1]!]!;
+      // Nearest acceptable 2-byte match.
+      // In a hashed table other prefixes share the chain, hence the byte check.
+      let candidate = this.last2[this.hash2(pos)]!;
       while (candidate >= 0 && candidate >= lowest) {
         const dist = pos - candidate;
-        if ((o.allowOverlap || dist >= 2) && !(skip && candidate % skip.mod === skip.rem)) {
+        if (d[candidate] === d[pos] && d[candidate + 1] === d[pos + 1] && (o.allowOverlap || dist >= 2) && !(skip && candidate % skip.mod === skip.rem)) {
           bestLen = 2;
           bestDist = dist;
           break;
