@@ -5,7 +5,7 @@ import type { CallTable } from '../host/types.js';
 import { appHandlers, RecentInstalls, type AppFacts, type Dialogs } from './app.js';
 import { archiveHandlers } from './archive.js';
 import { jobHandlers } from './jobs.js';
-import { installHandlers } from './install.js';
+import { installHandlers, InstallOpener } from './install.js';
 import { InstallService } from '../install-service.js';
 import { modsHandlers } from './mods.js';
 import { ModsService, freshMount, type MountProvider } from '../mods-service.js';
@@ -21,12 +21,15 @@ export interface StudioOptions {
   recentFile: string | null;
   /** Native pickers (Electron only). */
   dialogs?: Dialogs | null;
+  /** Mount the initial install in the background at start (default true). */
+  warm?: boolean;
 }
 
 /** The services behind the table, for the host to close. */
 export interface StudioServices {
   jobs: JobRegistry;
   installs: InstallService;
+  opener: InstallOpener;
   mods: ModsService;
   recent: RecentInstalls;
 }
@@ -45,6 +48,7 @@ export function createServices(options: StudioOptions, emit: EventSink): StudioS
   return {
     jobs: new JobRegistry(),
     installs,
+    opener: new InstallOpener(installs),
     mods: new ModsService({ mount, onWatchStatus: (status) => emit('watch', status) }),
     recent: new RecentInstalls(options.recentFile),
   };
@@ -58,7 +62,7 @@ export function createCallTable(options: StudioOptions, services: StudioServices
     ...appHandlers(options.facts, recent, options.dialogs ?? null),
     ...jobHandlers(jobs),
     ...archiveHandlers(),
-    ...installHandlers(installs, recent),
+    ...installHandlers(installs, services.opener, recent),
     ...modsHandlers(mods),
   };
 }
@@ -72,5 +76,7 @@ export async function createStudioHost(options: StudioOptions): Promise<StudioHo
   host = new StudioHost(createCallTable(options, services), { allowlist, jobs: services.jobs });
   host.onClose(() => services.mods.close());
   host.onClose(() => services.installs.closeAll());
+  // The initial install is mounted while the page loads, so the renderer's first install.open finds it.
+  if (options.facts.initialRoot && options.warm !== false) void services.opener.warm(options.facts.initialRoot);
   return host;
 }

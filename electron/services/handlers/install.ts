@@ -1,23 +1,49 @@
-import type { InstallService, OpenInstall } from '../install-service.js';
+import type { InstallOptions, InstallService, OpenInstall } from '../install-service.js';
+import { installSignature } from './install-signature.js';
 import type { CallTable } from '../host/types.js';
 import type { RecentInstalls } from './app.js';
 import { toPreview } from './preview.js';
 
 /**
  * The Home, Files and Definitions screens: a game install through the layered filesystem. `install.open`
- * mounts afresh (the user may have changed the folder, e.g. exported a mod into it) and remembers the
- * install as recent; the other calls use the cached mount, mounting with default options if the install
- * was allowed (the demo, a ROOT given on the command line) but not opened yet.
+ * reuses the cached mount while the folder is unchanged (see install-signature.ts) and mounts afresh when
+ * it changed (the user exported a mod into it, added an archive...); it remembers the install as recent.
+ * The other calls use the cached mount, mounting with default options if the install was allowed (the
+ * demo, a ROOT given on the command line) but not opened yet. `warm()` starts the first mount of the
+ * initial install while the page is still loading.
  */
 export type InstallCalls =
   | 'install.open' | 'install.stats' | 'install.tree' | 'install.resolve' | 'install.defs' | 'install.conflicts'
   | 'install.read' | 'install.extract';
 
-export function installHandlers(installs: InstallService, recent: RecentInstalls): Pick<CallTable, InstallCalls> {
-  const opened = (root: string): Promise<OpenInstall> => installs.get(root).catch(() => installs.open(root));
+export class InstallOpener {
+  private readonly signatures = new Map<string, string>();
+  constructor(private readonly installs: InstallService) {}
+
+  /** Mount `root` with these options, again only if the folder changed since the last mount. */
+  async open(root: string, options: InstallOptions): Promise<OpenInstall> {
+    const signature = `${JSON.stringify([options.game, options.disc, options.noDisc])}\n${await installSignature(root, options.noDisc ? undefined : options.disc)}`;
+    const refresh = this.signatures.get(root) !== signature;
+    this.signatures.set(root, signature);
+    try {
+      return await this.installs.open(root, { ...options, refresh });
+    } catch (err) {
+      this.signatures.delete(root);
+      throw err;
+    }
+  }
+
+  /** Start mounting in the background; a failure is reported when the renderer opens it. */
+  warm(root: string): Promise<OpenInstall | null> {
+    return this.open(root, {}).catch(() => null);
+  }
+}
+
+export function installHandlers(installs: InstallService, opener: InstallOpener, recent: RecentInstalls): Pick<CallTable, InstallCalls> {
+  const opened = (root: string): Promise<OpenInstall> => installs.get(root).catch(() => opener.open(root, {}));
   return {
     'install.open': async ({ root, game, disc, noDisc }) => {
-      const install = await installs.open(root, { game, disc, noDisc, refresh: true });
+      const install = await opener.open(root, { game, disc, noDisc });
       await recent.add(install.root);
       return { ...install.report(), root: install.root, stats: install.stats() };
     },

@@ -1,0 +1,139 @@
+/**
+ * The studio in headless Chromium against `modpak serve` on the generated full TA install (16 archives,
+ * 60,000 entries):
+ * - open → first rendered tree: from loading the studio with the install (the host mounts it, the Home
+ *   screen shows the mount order) to the first row of the Files tree on screen (target < 1.5 s);
+ * - filtering the tree by a glob: from the keystroke into "Search paths" to the filtered rows painted,
+ *   measured inside the page (target < 100 ms).
+ * The install is generated once under .bench/studio/ and reused while the generator's options stay.
+ */
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { performance } from 'node:perf_hooks';
+import { chromium, type Page } from '@playwright/test';
+import { generateFullInstall } from '../electron/demo/full-install.js';
+import { buildRenderer } from '../electron/main/bundle.js';
+import { createStudioHost } from '../electron/services/handlers/index.js';
+import { startWebHost } from '../electron/web/server.js';
+import { chromiumArgs, chromiumPath } from '../playwright.config.js';
+import { figure, scratch, time } from './util.js';
+
+const OPTIONS = { archives: 16, entries: 60_000 };
+const STAMP = `full-install v1 ${JSON.stringify(OPTIONS)}`;
+const repo = fileURLToPath(new URL('..', import.meta.url));
+const GLOBS = ['*.fbi', 'units/**', 'features/**/*.tdf', '**/sub1/*.pcx', 'arm*'];
+
+async function install(): Promise<string> {
+  const dir = join(await scratch('studio'), 'full-ta');
+  const stamp = await readFile(join(dir, '.stamp'), 'utf8').catch(() => '');
+  if (stamp !== STAMP) {
+    await rm(dir, { recursive: true, force: true });
+    const made = await time(() => generateFullInstall(dir, OPTIONS));
+    await writeFile(join(dir, '.stamp'), STAMP);
+    figure('generate the full install (once)', `${(made.ms / 1000).toFixed(1)} s`);
+  }
+  return dir;
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+export async function run(): Promise<void> {
+  const root = await install();
+  await buildRenderer(repo);
+  const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
+  try {
+    // The host's share, for reading the figures below: a cold mount and the tree's JSON.
+    {
+      const host = await createStudioHost({ facts: { version: 'bench', host: 'web', initialRoot: null, demo: false }, recentFile: null });
+      await host.grant(root);
+      const opened = await time(() => host.call('install.open', { root }));
+      if (!opened.value.ok) throw new Error(opened.value.error.message);
+      const tree = await time(() => host.call('install.tree', { root }));
+      figure('host: install.open (mount, cold)', `${opened.ms.toFixed(0)} ms`);
+      figure(`host: install.tree (${(JSON.stringify(tree.value).length / 1048576).toFixed(1)} MB of JSON)`, `${tree.ms.toFixed(0)} ms`);
+      await host.close();
+    }
+
+    // Cold: a new host each time (nothing mounted), the clock starting when the studio is asked to open
+    // the install (server start with ROOT), ending when the first tree row is on screen.
+    const cold: number[] = [];
+    const reopen: number[] = [];
+    let filter: { glob: string; dom: number; painted: number; matches: string }[] = [];
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const started = performance.now();
+      const host = await createStudioHost({ facts: { version: 'bench', host: 'web', initialRoot: root, demo: false }, recentFile: null });
+      const web = await startWebHost({ host, rendererDir: join(repo, 'out', 'renderer') });
+      try {
+        const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+        const errors: string[] = [];
+        page.on('pageerror', (e) => errors.push(e.message));
+        cold.push(await openToTree(page, web.url, started));
+        if (attempt === 0) filter = await measureFilters(page);
+        // The same studio, reloaded: the install is already mounted.
+        reopen.push(await openToTree(page, web.url, performance.now()));
+        if (errors.length) throw new Error(`page errors: ${errors.join('; ')}`);
+        await page.close();
+      } finally {
+        await web.close();
+        await host.close();
+      }
+    }
+    figure('studio: open install (cold) → first rendered tree', `${median(cold).toFixed(0)} ms`, '< 1.5 s');
+    figure('studio: reload, install mounted → first tree', `${median(reopen).toFixed(0)} ms`);
+    for (const f of filter) figure(`studio: filter "${f.glob}" (${f.matches}) → painted`, `${f.painted.toFixed(1)} ms`, '< 100 ms');
+    figure('studio: filter by a glob, median → painted', `${median(filter.map((f) => f.painted)).toFixed(1)} ms`, '< 100 ms');
+  } finally {
+    await browser.close();
+  }
+}
+
+/** Load the studio, go to Files as soon as the install is open, and wait for the first tree row. */
+async function openToTree(page: Page, url: string, started: number): Promise<number> {
+  await page.goto(url);
+  await page.getByRole('list', { name: 'Mount order' }).waitFor({ state: 'visible', timeout: 60_000 });
+  await page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name: 'Files', exact: true }).click();
+  await page.getByRole('tree', { name: 'Files' }).getByRole('treeitem').first().waitFor({ state: 'visible', timeout: 60_000 });
+  return performance.now() - started;
+}
+
+/**
+ * Type each glob into "Search paths" inside the page and time, with the page's own clock, until Vue has
+ * updated the tree (a DOM mutation) and until the next frame is painted. The box is cleared in between.
+ */
+async function measureFilters(page: Page): Promise<{ glob: string; dom: number; painted: number; matches: string }[]> {
+  const out: { glob: string; dom: number; painted: number; matches: string }[] = [];
+  for (const glob of GLOBS) {
+    // A string, not a function: the TypeScript runner would add helpers the page does not have.
+    const result = (await page.evaluate(`(${IN_PAGE_FILTER})(${JSON.stringify(glob)})`)) as { dom: number; painted: number; matches: string };
+    out.push({ glob, ...result });
+  }
+  return out;
+}
+
+/** Runs in the page: set the search box, wait for Vue's DOM update and the next painted frame. */
+const IN_PAGE_FILTER = `async function (glob) {
+  const input = document.querySelector('input[aria-label="Search paths"]');
+  const count = document.querySelector('[data-testid="match-count"]');
+  async function setValue(value) {
+    const started = performance.now();
+    let dom = 0;
+    const changed = new Promise(function (resolve) {
+      const observer = new MutationObserver(function () {
+        dom = performance.now() - started;
+        observer.disconnect();
+        resolve();
+      });
+      observer.observe(count, { childList: true, subtree: true, characterData: true });
+    });
+    input.value = value;
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+    await changed;
+    await new Promise(function (resolve) { requestAnimationFrame(function () { setTimeout(resolve, 0); }); });
+    return { dom: dom, painted: performance.now() - started };
+  }
+  const timed = await setValue(glob);
+  const matches = String(count.textContent).trim().replace(/\\s+/g, ' ');
+  await setValue('');
+  return { dom: timed.dom, painted: timed.painted, matches: matches };
+}`;
