@@ -54,6 +54,11 @@ test('searches a path and the Layering panel names the winner; TDF text preview'
   await expect(text).toContainText('BuildTime=75000;');
   await expect(text.locator('.tok-section')).toHaveText('[UNITINFO]');
   await studioPage.screenshot('files-text');
+  // What the override hides: totala1.hpi's own ARMCOM.fbi, without rev31.gp3's BuildTime.
+  await layering.getByRole('button', { name: 'Preview from totala1.hpi' }).click();
+  await expect(page.getByRole('region', { name: 'Preview' })).toContainText('from totala1.hpi');
+  await expect(text).toContainText('Name=Commander;');
+  await expect(text).not.toContainText('BuildTime=75000');
 
   // A glob over file names, and the keyboard: down from the search results to the second match.
   await page.getByRole('searchbox', { name: 'Search paths' }).fill('*.ota');

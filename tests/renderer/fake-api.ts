@@ -201,12 +201,14 @@ export class FakeStudioApi implements StudioApi {
       const strip = ({ bytes: _bytes, ...p }: FakeProvider): Provider => p;
       return { path, winner: strip(providers[0]), shadowed: providers.slice(1).map(strip) };
     },
-    'install.read': ({ path, maxBytes }) => {
+    'install.read': ({ path, archive, maxBytes }) => {
       const providers = this.find(path);
       if (!providers) throw new ApiError({ code: 'not-found', message: `${path}: no such file in the install` });
-      const bytes = providers[0].bytes;
+      const provider = archive === undefined ? providers[0] : providers.find((p) => p.archive === archive);
+      if (!provider) throw new ApiError({ code: 'not-found', message: `${path}: ${archive ?? 'no loose file'} does not provide it` });
+      const bytes = provider.bytes;
       const limit = maxBytes ?? 1 << 20;
-      return { path, size: bytes.length, data: base64(bytes.subarray(0, limit)), truncated: bytes.length > limit, archive: providers[0].archive };
+      return { path, size: bytes.length, data: base64(bytes.subarray(0, limit)), truncated: bytes.length > limit, archive: provider.archive };
     },
     'install.defs': ({ kind }) => this.defs(kind),
     'install.extract': async ({ paths, jobId }) => {

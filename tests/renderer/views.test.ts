@@ -149,6 +149,16 @@ describe('FilesView', () => {
     expect(layering.get('[data-role="winner"]').text()).toContain('mymod.ufo');
     expect(layering.get('[data-role="shadowed"]').text()).toContain('totala1.hpi');
     expect(w.get('[data-testid="text-preview"] .tok-value').text()).toBe('ARMCOM');
+    expect(w.get('[data-testid="text-preview"]').text()).toContain('MaxDamage=9000;');
+    // Compare with what the override hides: the shadowed provider's own bytes.
+    await layering.get('button[aria-label="Preview from totala1.hpi"]').trigger('click');
+    await settle();
+    expect(api.callsOf('install.read').at(-1)).toMatchObject({ root: DEMO_ROOT, path: 'units/ARMCOM.FBI', archive: 'totala1.hpi' });
+    expect(w.get('[data-testid="text-preview"]').text()).toContain('MaxDamage=5000;');
+    expect(layering.get('button[aria-label="Preview from totala1.hpi"]').attributes('aria-pressed')).toBe('true');
+    await layering.get('button[aria-label="Preview from mymod.ufo"]').trigger('click');
+    await settle();
+    expect(w.get('[data-testid="text-preview"]').text()).toContain('MaxDamage=9000;');
   });
 
   it('moves through the tree with the keyboard: down, expand, into the folder, back out', async () => {
