@@ -60,6 +60,7 @@ async function initialRoot(root: string | undefined, ctx: CliContext): Promise<{
   const abs = resolve(root);
   const info = await stat(abs);
   if (!info.isDirectory()) throw new CliFailure(root, 'not a folder: give the folder of a game install');
+  ctx.file = null;
   return { root: abs, demo: false };
 }
 

@@ -264,3 +264,20 @@ describe('the bundled preload', () => {
     for (const h of appEvents.get('before-quit') ?? []) h();
   }, 60_000);
 });
+
+describe('layering: electron stays in the Electron-only modules', () => {
+  it('no module that plain Node (the CLI, serve, tests) imports mentions electron', async () => {
+    const { readdir } = await import('node:fs/promises');
+    const root = join(import.meta.dirname, '..', '..', '..');
+    const found: string[] = [];
+    const walk = async (dir: string) => {
+      for (const item of await readdir(dir, { withFileTypes: true })) {
+        const path = join(dir, item.name);
+        if (item.isDirectory()) await walk(path);
+        else if (/\.(ts|mts|vue)$/.test(item.name) && /from\s+['"]electron['"]|require\(\s*['"]electron['"]\s*\)/.test(await readFile(path, 'utf8'))) found.push(path.slice(root.length + 1));
+      }
+    };
+    for (const folder of ['electron', 'shared', 'renderer']) await walk(join(root, folder));
+    expect(found.sort()).toEqual(['electron/main/index.ts', 'electron/preload/index.ts']);
+  });
+});
