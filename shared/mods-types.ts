@@ -45,4 +45,9 @@ export interface WatchStatus {
   running: boolean;
   state: 'idle' | 'building' | 'ok' | 'failed';
   lastBuild: null | { at: string; durationMs: number; ok: boolean; message: string; files: number };
+  /**
+   * Grows with every status change of any watcher in the host: a call's answer and the `watch` events can
+   * arrive in either order, and the higher revision is the newer status.
+   */
+  revision?: number;
 }

@@ -79,6 +79,8 @@ export function diffOverride(path: string, base: OverrideBase | null, after: Uin
   const oldLabel = base ? `${base.archive ?? '(loose)'}:${base.entry}` : '/dev/null';
   // CRLF and LF versions of a line are the same line: an editor that changes line ends does not rewrite the file's diff.
   let unified = createTwoFilesPatch(base ? `a/${path}` : '/dev/null', `b/${path}`, oldText, newText, oldLabel, 'workspace', { context: 3, stripTrailingCr: true });
+  // createTwoFilesPatch starts with a line of '=' under an 'Index' header: the --- / +++ lines say it all.
+  unified = unified.replace(/^={10,}\n/, '');
   if (!unified.includes('\n@@')) unified += '(no line differs: only the line endings do)\n';
   const diff: OverrideDiff['diff'] = { kind: 'text', unified };
   if (base && isTdfSyntax(path)) diff.tdf = tdfChanges(oldText, newText);

@@ -1,5 +1,5 @@
-import { stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { mkdir, stat } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { packFormatFor, packFormatFromExtension, type PackFile, type PackFormatId, type PackOptions } from '../formats/index.js';
 import { fail } from '../formats/errors.js';
@@ -74,6 +74,8 @@ export async function exportWorkspace(request: ExportRequest): Promise<ExportRes
       request.onProgress?.(done, total);
     },
   };
+  // The folder the user chose for the archive may not exist yet.
+  await mkdir(dirname(target), { recursive: true });
   await writeFileAtomically(target, async (sink) => {
     await engine.pack!(files, sink, packOptions);
     request.signal?.throwIfAborted();

@@ -1,5 +1,6 @@
 import { watch, type FSWatcher } from 'chokidar';
-import { basename, dirname, relative, resolve, sep } from 'node:path';
+import { readdir, stat } from 'node:fs/promises';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { WatchStatus } from '../../shared/mods-types.js';
 import { isWorkspaceJunk } from './junk.js';
@@ -11,7 +12,9 @@ import { isWorkspaceJunk } from './junk.js';
  * missed or reordered event can never leave the target stale for longer than the next event. Bursts are
  * coalesced by a debounce timer; only one build runs at a time, and changes that arrive during a build
  * queue exactly one more build. The build itself writes through a temporary file renamed into place, so
- * the target is always a complete archive: the previous one until the new one is whole.
+ * the target is always a complete archive: the previous one until the new one is whole. As a safety net
+ * for events that never come (a rename race, a network share), the folder's listing (paths, sizes,
+ * mtimes) is compared every few seconds with the one the last build started from.
  */
 
 export interface BuildReport {
@@ -35,6 +38,8 @@ export interface RepackWatcherOptions {
   buildOnStart?: boolean;
   /** Poll instead of using native events (network shares, WSL). */
   usePolling?: boolean;
+  /** How often the folder listing is compared with the last build's (default 2000 ms; 0 = never). */
+  verifyEveryMs?: number;
   /** One line per build: what was written and how long it took, or why it failed. */
   onLog?: (line: string) => void;
   /** Every change of state (building, ok, failed). */
@@ -42,6 +47,9 @@ export interface RepackWatcherOptions {
 }
 
 export const DEFAULT_DEBOUNCE_MS = 150;
+
+/** Shared by every watcher, so statuses order across watchers too (a restarted watch never goes back). */
+let revisions = 0;
 
 export class RepackWatcher {
   private watcher: FSWatcher | null = null;
@@ -55,6 +63,8 @@ export class RepackWatcher {
   private readonly target: string;
   private readonly debounceMs: number;
   private builds = 0;
+  private builtFrom: string | null = null;
+  private verifier: NodeJS.Timeout | null = null;
 
   private constructor(private readonly options: RepackWatcherOptions) {
     this.dir = resolve(options.dir);
@@ -90,6 +100,37 @@ export class RepackWatcher {
       watcher.once('error', reject);
     });
     if (this.options.buildOnStart ?? true) this.kick();
+    const every = this.options.verifyEveryMs ?? 2000;
+    if (every > 0) this.verifier = setInterval(() => void this.verify(), every);
+  }
+
+  /** The listing a build is made from: every file the build would read, with its size and mtime. */
+  private async listing(): Promise<string> {
+    const rows: string[] = [];
+    const walk = async (abs: string): Promise<void> => {
+      const items = await readdir(abs, { withFileTypes: true }).catch(() => []);
+      for (const item of items) {
+        const full = join(abs, item.name);
+        if (this.ignores(full)) continue;
+        if (item.isDirectory()) await walk(full);
+        else if (item.isFile()) {
+          const info = await stat(full).catch(() => null);
+          if (info) rows.push(`${full}\0${info.size}\0${info.mtimeMs}`);
+        }
+      }
+    };
+    await walk(this.dir);
+    return rows.sort().join('\n');
+  }
+
+  /** Rebuild when the folder differs from what the last build read and no event said so. */
+  private async verify(): Promise<void> {
+    if (this.closed || this.timer || this.running || this.queued || this.builtFrom === null) return;
+    const now = await this.listing();
+    if (!this.closed && !this.timer && !this.running && now !== this.builtFrom) {
+      this.options.onLog?.('the folder changed without a watch event: rebuilding');
+      this.kick();
+    }
   }
 
   /** The target and the temporary files it is written through live in the folder when packing in place. */
@@ -139,8 +180,11 @@ export class RepackWatcher {
     this.setStatus({ ...this.current, state: 'building' });
     const started = performance.now();
     const at = new Date().toISOString();
+    // Taken before the build reads the folder: a change made while it runs shows up as a difference.
+    const from = (this.options.verifyEveryMs ?? 2000) > 0 ? await this.listing() : null;
     try {
       const report = await this.options.build();
+      this.builtFrom = from;
       const durationMs = Math.round((performance.now() - started) * 10) / 10;
       const sizes = report.size !== undefined ? `, ${report.size} bytes` : '';
       const message = `built ${this.target}: ${report.files} files${sizes} in ${durationMs} ms`;
@@ -156,7 +200,7 @@ export class RepackWatcher {
   }
 
   private setStatus(status: WatchStatus): void {
-    this.current = status;
+    this.current = { ...status, revision: ++revisions };
     this.options.onStatus?.(this.status());
   }
 
@@ -189,6 +233,8 @@ export class RepackWatcher {
     this.queued = false;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    if (this.verifier) clearInterval(this.verifier);
+    this.verifier = null;
     await this.watcher?.close();
     if (this.running) await this.running;
     this.setStatus({ ...this.current, running: false, state: this.current.state === 'building' ? 'idle' : this.current.state });

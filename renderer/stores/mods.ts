@@ -106,6 +106,7 @@ export const useModsStore = defineStore('mods', () => {
     diffs.value = [];
     impact.value = null;
     lastExport.value = null;
+    watch.value = null;
     if (!exportTarget.value) exportTarget.value = defaultTarget(folder);
   }
 
@@ -228,7 +229,7 @@ export const useModsStore = defineStore('mods', () => {
   async function refreshWatch(): Promise<void> {
     if (!dir.value) return;
     try {
-      watch.value = await api.call('watch.status', { dir: dir.value });
+      applyWatch(await api.call('watch.status', { dir: dir.value }));
     } catch (error) {
       report(error, 'Reading the watch status');
     }
@@ -239,17 +240,26 @@ export const useModsStore = defineStore('mods', () => {
     const target = exportTarget.value.trim();
     if (!folder) return;
     try {
-      watch.value = on
-        ? await api.call('watch.start', { dir: folder, target, debounceMs })
-        : await api.call('watch.stop', { dir: folder });
+      applyWatch(on ? await api.call('watch.start', { dir: folder, target, debounceMs }) : await api.call('watch.stop', { dir: folder }));
     } catch (error) {
       report(error, on ? 'Starting the watch' : 'Stopping the watch');
     }
   }
 
-  /** A `watch` event: keep it if it is about this workspace. */
+  /**
+   * Keep a status about this workspace unless a newer one is already here: a call's answer can arrive
+   * after the events of the builds it started.
+   */
+  function applyWatch(status: WatchStatus): void {
+    if (!dir.value || status.workspace !== dir.value) return;
+    const held = watch.value;
+    if (held && held.workspace === status.workspace && (status.revision ?? 0) < (held.revision ?? 0)) return;
+    watch.value = status;
+  }
+
+  /** A `watch` event from the host. */
   function onWatchEvent(status: WatchStatus): void {
-    if (dir.value && status.workspace === dir.value) watch.value = status;
+    applyWatch(status);
   }
 
   return {

@@ -64,7 +64,7 @@ describe('diffOverride', () => {
     expect(d.status).toBe('modified');
     expect(d.diff?.kind).toBe('text');
     if (d.diff?.kind !== 'text') throw new Error('not text');
-    expect(d.diff.unified).toContain('--- a/units/ARMCOM.FBI\ttotala1.hpi:units/ARMCOM.FBI');
+    expect(d.diff.unified.startsWith('--- a/units/ARMCOM.FBI\ttotala1.hpi:units/ARMCOM.FBI\n')).toBe(true);
     expect(d.diff.unified).toContain('+++ b/units/ARMCOM.FBI\tworkspace');
     expect(d.diff.unified).toMatch(/^-\tMaxDamage=3000;\r?$/m);
     expect(d.diff.unified).toMatch(/^\+\tMaxDamage=4500;\r?$/m);

@@ -87,6 +87,12 @@ describe('exportWorkspace', () => {
     expect(await tmpLeft(work)).toEqual([]);
   });
 
+  it('creates the folder the target goes in', async () => {
+    const target = join(work, 'new', 'folder', 'mymod.ufo');
+    expect((await exportWorkspace({ dir, target })).files).toBe(2);
+    expect((await archiveInfo(target)).files).toBe(2);
+  });
+
   it('refuses a target whose format it cannot tell', async () => {
     await expect(exportWorkspace({ dir, target: join(work, 'mymod.zip') })).rejects.toThrow(/cannot tell the archive format/);
   });

@@ -142,6 +142,21 @@ describe('RepackWatcher', () => {
     expect(JSON.parse(await readFile(target, 'utf8'))).toEqual({ 'a.txt': 'one' });
   });
 
+  it('rebuilds from the periodic listing check when a change never produced an event', async () => {
+    await writeFile(join(dir, 'a.txt'), 'one');
+    const { w, logs } = await start({ build: () => snapshotBuild(), verifyEveryMs: 200 });
+    await w.idle();
+    // Simulate a lost event (a rename race, a network share): chokidar stops reporting anything.
+    await (w as unknown as { watcher: { close(): Promise<void> } }).watcher.close();
+    await writeFile(join(dir, 'a.txt'), 'two, unannounced');
+    await waitFor(async () => JSON.parse(await readFile(target, 'utf8'))['a.txt'] === 'two, unannounced');
+    expect(logs).toContain('the folder changed without a watch event: rebuilding');
+    expect(w.buildCount).toBe(2);
+    // Nothing changes any more: the check does not rebuild again.
+    await new Promise((r) => setTimeout(r, 600));
+    expect(w.buildCount).toBe(2);
+  });
+
   it('close() waits for the running build and starts no other', async () => {
     await writeFile(join(dir, 'a.txt'), 'one');
     const { w } = await start({ build: () => snapshotBuild({ delayMs: 300 }) });

@@ -1,0 +1,96 @@
+// @vitest-environment happy-dom
+import { beforeEach, describe, expect, it } from 'vitest';
+import { createPinia, setActivePinia } from 'pinia';
+import { setApi } from '../../renderer/api';
+import { initModsStore, useModsStore } from '../../renderer/stores/mods';
+import { useInstallStore } from '../../renderer/stores/install';
+import type { CallName, Events, RequestOf, ResponseOf, StudioApi } from '../../shared/contract';
+import type { WatchStatus } from '../../shared/mods-types';
+
+/**
+ * The store's ordering rules with a scripted host: answers and events that cross each other, and TDF
+ * checks that come back out of order. (The whole screen against the real host is in mods-view.test.ts.)
+ */
+type Handler = (request: unknown) => Promise<unknown>;
+function scriptedApi(handlers: Partial<Record<CallName, Handler>>) {
+  const listeners = new Set<(p: WatchStatus) => void>();
+  const api: StudioApi = {
+    call<K extends CallName>(name: K, request: RequestOf<K>): Promise<ResponseOf<K>> {
+      const h = handlers[name];
+      if (!h) return Promise.reject(new Error(`unexpected call ${name}`));
+      return h(request) as Promise<ResponseOf<K>>;
+    },
+    on<E extends keyof Events>(event: E, listener: (payload: Events[E]) => void) {
+      if (event !== 'watch') return () => {};
+      const l = listener as unknown as (p: WatchStatus) => void;
+      listeners.add(l);
+      return () => listeners.delete(l);
+    },
+  };
+  return { api, emit: (s: WatchStatus) => listeners.forEach((l) => l(s)) };
+}
+
+const status = (revision: number, state: WatchStatus['state'], lastBuild: WatchStatus['lastBuild'] = null): WatchStatus => ({
+  workspace: '/ws/mod', target: '/games/TA/mod.ufo', running: true, state, lastBuild, revision,
+});
+const built = { at: '2026-01-01T00:00:00.000Z', durationMs: 12, ok: true, message: 'built', files: 3 };
+
+beforeEach(() => setActivePinia(createPinia()));
+
+async function openWorkspace(handlers: Partial<Record<CallName, Handler>>) {
+  const scripted = scriptedApi({
+    'workspace.open': async () => ({ dir: '/ws/mod', root: '/games/TA', files: ['units/A.FBI'] }),
+    'watch.status': async () => ({ workspace: '/ws/mod', target: '', running: false, state: 'idle', lastBuild: null }),
+    ...handlers,
+  });
+  setApi(scripted.api);
+  useInstallStore().root = '/games/TA';
+  const stop = initModsStore();
+  expect(await useModsStore().open('/ws/mod')).toBe(true);
+  return { ...scripted, stop };
+}
+
+describe('mods store', () => {
+  it('keeps the newer watch status when the start answer arrives after the build events', async () => {
+    let emit: (s: WatchStatus) => void = () => {};
+    const { stop, emit: e } = await openWorkspace({
+      'watch.start': async () => {
+        // The first build runs and reports before the call's own (older) snapshot gets back.
+        emit(status(2, 'building'));
+        emit(status(3, 'ok', built));
+        return status(1, 'building');
+      },
+    });
+    emit = e;
+    const mods = useModsStore();
+    expect(mods.exportTarget).toBe('/games/TA/mod.ufo');
+    await mods.toggleWatch(true);
+    expect(mods.watch).toMatchObject({ state: 'ok', revision: 3, lastBuild: { files: 3 } });
+    e({ ...status(4, 'ok', built), workspace: '/ws/other' });
+    expect(mods.watch?.revision).toBe(3);
+    stop();
+  });
+
+  it('shows the check of the latest text even when an older check answers last', async () => {
+    const pending: ((v: unknown) => void)[] = [];
+    await openWorkspace({
+      'workspace.readText': async () => ({ path: 'units/A.FBI', text: '[A]{x=1;}' }),
+      'workspace.checkTdf': (request) => new Promise((resolve) => pending.push(() => resolve({ ok: !(request as { text: string }).text.includes('BROKEN'), problems: [] }))),
+    });
+    const mods = useModsStore();
+    const opening = mods.openFile('units/A.FBI');
+    await Promise.resolve();
+    pending.shift()!(null);
+    await opening;
+    mods.editorText = '[A]{ BROKEN';
+    const older = mods.runCheck();
+    mods.editorText = '[A]{x=2;}';
+    const newer = mods.runCheck();
+    pending[1]!(null);
+    await newer;
+    pending[0]!(null);
+    await older;
+    expect(mods.check?.ok).toBe(true);
+    expect(mods.dirty).toBe(true);
+  });
+});
