@@ -1,5 +1,5 @@
 import { defineStore } from 'pinia';
-import { computed, markRaw, ref, shallowRef, watch } from 'vue';
+import { computed, markRaw, ref, shallowRef, toRaw, watch } from 'vue';
 import type { MergedTree } from '../../shared/vfs-types';
 import { api } from '../api';
 import { filterPaths, indexPaths, type PathIndex } from '../lib/glob';
@@ -129,7 +129,8 @@ export const useFilesStore = defineStore('files', () => {
     }
     const result = await useJobsStore().run(
       `Extracting ${formatCount(paths.length)} file${paths.length === 1 ? '' : 's'}`,
-      (jobId) => api.call('install.extract', { root, paths: [...paths], target: target.trim(), jobId }),
+      // A plain copy: a reactive proxy cannot cross the IPC boundary (structured clone).
+      (jobId) => api.call('install.extract', { root, paths: [...toRaw(paths)], target: target.trim(), jobId }),
       (r) => `${formatCount(r.files)} files, ${formatBytes(r.bytes)} written to ${target.trim()}` + (r.refused.length ? `; ${r.refused.length} refused (unsafe names)` : ''),
     );
     return result !== null;

@@ -254,4 +254,16 @@ describe('DefinitionsView', () => {
     await w.get('input[aria-label="Search definitions"]').setValue('');
     expect(rows().map((r) => r[0])).toEqual(['ARM_LASER']);
   });
+
+  it('draws at most 1,000 rows and says how to see the rest', async () => {
+    api.handlers['install.defs'] = ({ kind }) =>
+      Array.from({ length: 2500 }, (_, i) => ({ name: `${kind.toUpperCase()}${i}`, file: `units/U${i}.fbi`, archive: 'totala1.hpi', shadowed: [] }));
+    await openDemo();
+    const w = mount(DefinitionsView, { global: { plugins: [pinia] } });
+    await settle();
+    expect(w.findAll('tbody tr')).toHaveLength(1001);
+    expect(w.text()).toContain('Showing the first 1,000 of 2,500: search to narrow them.');
+    await w.get('input[aria-label="Search definitions"]').setValue('UNITS249');
+    expect(w.findAll('tbody tr').map((r) => r.find('td').text())).toEqual(['UNITS249', ...Array.from({ length: 10 }, (_, i) => `UNITS249${i}`)]);
+  });
 });
