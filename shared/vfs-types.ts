@@ -28,6 +28,8 @@ export interface MountReport {
   game: GameId;
   /** How the game was chosen: given with --game, or detected from the folder. */
   gameSource?: 'given' | 'detected';
+  /** What detection went by ("found rev31.gp3"), when the game was detected. */
+  gameReason?: string;
   mounted: MountedArchive[];
   ignored: IgnoredArchive[];
 }

@@ -51,6 +51,7 @@ export class MountedInstall {
     return {
       game: this.game,
       gameSource: this.choice.source,
+      ...(this.choice.reason ? { gameReason: this.choice.reason } : {}),
       mounted: this.plan.mounted.map((p) => ({
         archive: p.archive,
         root: p.root,

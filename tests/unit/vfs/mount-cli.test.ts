@@ -26,7 +26,8 @@ afterAll(async () => {
 describe('modpak mount (JSON shapes)', () => {
   it('archives --json: game, mounted in priority order with root/stage/files, ignored with reasons', async () => {
     const out = await json(['mount', 'archives', root, '--json']);
-    expect(Object.keys(out).sort()).toEqual(['game', 'gameSource', 'ignored', 'mounted']);
+    expect(Object.keys(out).sort()).toEqual(['game', 'gameReason', 'gameSource', 'ignored', 'mounted']);
+    expect(out.gameReason).toBe('found rev31.gp3');
     expect(out.game).toBe('ta');
     expect(out.gameSource).toBe('detected');
     expect(out.mounted[0]).toEqual({ archive: 'rev31.gp3', root: 'install', stage: 'gp3', files: 2 });
