@@ -15,6 +15,7 @@ import { initAppStore } from '../../renderer/stores/app';
 import { initJobsStore } from '../../renderer/stores/jobs';
 import { useInstallStore } from '../../renderer/stores/install';
 import { useNavigationStore } from '../../renderer/stores/navigation';
+import { useFilesStore } from '../../renderer/stores/files';
 
 let api: FakeStudioApi;
 let pinia: Pinia;
@@ -253,6 +254,17 @@ describe('DefinitionsView', () => {
     await settle();
     await w.get('input[aria-label="Search definitions"]').setValue('');
     expect(rows().map((r) => r[0])).toEqual(['ARM_LASER']);
+  });
+
+  it('jumps from a definition to its file in the Files screen, with its layering', async () => {
+    await openDemo();
+    const w = mount(DefinitionsView, { global: { plugins: [pinia] } });
+    await settle();
+    await w.findAll('button.link').find((b) => b.text() === 'units/ARMCOM.FBI')!.trigger('click');
+    await settle();
+    expect(useNavigationStore().current).toBe('files');
+    expect(useFilesStore().activeRow?.path).toBe('units/ARMCOM.FBI');
+    expect(api.callsOf('install.resolve')).toEqual([{ root: DEMO_ROOT, path: 'units/ARMCOM.FBI' }]);
   });
 
   it('draws at most 1,000 rows and says how to see the rest', async () => {
