@@ -1,10 +1,11 @@
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { basename, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { ResponseOf, TdfCheck } from '../../shared/contract.js';
 import type { ExportImpact, OverrideDiff, WatchStatus } from '../../shared/mods-types.js';
 import type { GameId } from '../../shared/vfs-types.js';
 import { FormatError } from '../formats/errors.js';
+import { pathKey } from '../../shared/paths.js';
 import { checkTdf } from '../tdf/parse.js';
 import { mountInstall } from '../vfs/mount.js';
 import type { MountedInstall } from '../vfs/mounted-install.js';
@@ -93,9 +94,14 @@ export class ModsService {
     return checkTdf(text);
   }
 
-  /** Every workspace file against the install's current winner of its path. */
-  async diff(dir: string, root: string, game?: GameId): Promise<OverrideDiff[]> {
+  /**
+   * Every workspace file against the install's current winner of its path. The workspace's own export,
+   * when it sits in the install (`except`, by default the last export target if it is in ROOT), is left
+   * out: a mod compared with its own previous build would only ever read as 'same'.
+   */
+  async diff(dir: string, root: string, game?: GameId, except?: string | null): Promise<OverrideDiff[]> {
     const files = await workspaceFiles(dir);
+    const own = except === undefined ? await this.ownArchive(dir, root) : except;
     return this.withInstall(root, game, async (install) => {
       const out: OverrideDiff[] = new Array(files.length);
       let next = 0;
@@ -103,7 +109,7 @@ export class ModsService {
         while (next < files.length) {
           const i = next++;
           const file = files[i]!;
-          out[i] = diffOverride(file.path, await winnerOf(install, file.path), await file.read());
+          out[i] = diffOverride(file.path, await winnerOf(install, file.path, own), await file.read());
         }
       };
       await Promise.all(Array.from({ length: Math.min(DIFF_READS_IN_FLIGHT, files.length) }, worker));
@@ -129,6 +135,12 @@ export class ModsService {
     } finally {
       await rm(scratch, { recursive: true, force: true });
     }
+  }
+
+  /** The workspace's last export, by its name in the install, if it was written into `root`. */
+  async ownArchive(dir: string, root: string): Promise<string | null> {
+    const target = (await readRecord(dir))?.target;
+    return target && dirname(resolve(target)) === resolve(root) ? basename(target) : null;
   }
 
   /** The file name a workspace is exported under: its last export's, else the folder's name + .ufo. */
@@ -165,12 +177,17 @@ export class ModsService {
   }
 }
 
-/** The install's winner of a path with its bytes, or null when the install has no such file. */
-export async function winnerOf(install: MountedInstall, path: string): Promise<OverrideBase | null> {
-  const { winner } = install.resolve(path);
-  if (!winner) return null;
+/**
+ * The install's winner of a path with its bytes, or null when the install has no such file. With
+ * `except`, that archive (the mod's own export) is passed over and the next provider counts.
+ */
+export async function winnerOf(install: MountedInstall, path: string, except?: string | null): Promise<OverrideBase | null> {
+  const { winner, shadowed } = install.resolve(path);
+  const skip = except ? pathKey(except) : null;
+  const base = [winner, ...shadowed].find((p) => p !== null && (skip === null || p.archive === null || pathKey(p.archive) !== skip));
+  if (!base) return null;
   try {
-    return { archive: winner.archive, entry: winner.entry, bytes: await install.read(path) };
+    return { archive: base.archive, entry: base.entry, bytes: await install.read(path, base === winner ? undefined : base.archive) };
   } catch (err) {
     if (err instanceof FormatError && err.code === 'not-found') return null;
     throw err;

@@ -34,10 +34,11 @@ export function registerModsCommands(program: Command, ctx: CliContext): void {
     .argument('<moddir>')
     .argument('<root>', 'the game install')
     .option('--game <game>', `the game context (${GAME_IDS.join('|')}; default: detected)`, oneOf<GameId>(GAME_IDS))
+    .option('--except <archive>', "compare with the install without this archive (the mod's own export; default: its last export into ROOT)")
     .option('--json', 'print JSON: [{path, status, base, diff}]')
-    .action(async (moddir: string, root: string, opts: { game?: GameId; json?: boolean }) => {
+    .action(async (moddir: string, root: string, opts: { game?: GameId; except?: string; json?: boolean }) => {
       ctx.file = moddir;
-      const diffs = await new ModsService().diff(moddir, root, opts.game);
+      const diffs = await new ModsService().diff(moddir, root, opts.game, opts.except);
       if (opts.json) return ctx.printJson(diffs);
       for (const d of diffs) printDiff(ctx, d);
       const count = (s: OverrideDiff['status']) => diffs.filter((d) => d.status === s).length;

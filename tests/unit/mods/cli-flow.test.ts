@@ -106,9 +106,20 @@ describe('mod workflow through the CLI', () => {
     expect(resolved.shadowed.map((p) => p.archive)).toEqual(['totala1.hpi', 'totala2.hpi']);
     const cat = await runCli(['cat', target, 'units/ARMCOM.FBI']);
     expect(cat.stdoutBytes.toString('latin1')).toContain('MaxDamage=4500;');
-    // With the export in place, the diff against the install shows every file as the winner it now is.
+    // With the export in place, the diff against the install shows every file as the winner it now is...
     const after = json<OverrideDiff[]>((await runCli(['diff', mod, fx.root, '--json'])).stdout);
     expect(after.filter((d) => d.base?.archive === 'mymod.ufo').map((d) => d.status)).toEqual(['same', 'same', 'same']);
+    // ...and, leaving the mod's own export out, what it overrides underneath.
+    const except = json<OverrideDiff[]>((await runCli(['diff', mod, fx.root, '--except', 'mymod.ufo', '--json'])).stdout);
+    expect(except.map((d) => [d.path, d.status, d.base?.archive ?? null])).toEqual([
+      ['unitpics/ARMCOM.PCX', 'modified', 'totala1.hpi'],
+      ['units/ARMCOM.FBI', 'modified', 'totala1.hpi'],
+      ['units/ARMFLASH.FBI', 'modified', null],
+      ['units/ARMNEW.FBI', 'added', null],
+    ]);
+    // The studio's export records its target, and the next diff leaves it out by itself.
+    await mods.export({ dir: mod, target });
+    expect((await mods.diff(mod, fx.root)).map((d) => d.base?.archive ?? null)).toEqual(['totala1.hpi', 'totala1.hpi', null, null]);
     // A re-export's impact names the archive it replaces and keeps the rank.
     const again = json<ExportImpact>((await runCli(['mount', 'impact', fx.root, target, '--json'])).stdout);
     expect(again).toMatchObject({ rank: 0, stage: 'ufo', replaces: 'mymod.ufo' });
