@@ -1,4 +1,6 @@
 import type { Command } from 'commander';
+import { stat } from 'node:fs/promises';
+import { fail } from '../../formats/errors.js';
 import type { CliContext } from '../context.js';
 import { oneOf, parseInteger } from '../options.js';
 import { exportWorkspace } from '../../mods/export.js';
@@ -106,6 +108,8 @@ export interface WatchCommandOptions {
 
 /** Watch until `stop` resolves, printing one line per build; the watcher is closed (awaited) before returning. */
 export async function runWatch(ctx: CliContext, options: WatchCommandOptions, stop: Promise<unknown>): Promise<void> {
+  // A typo in DIR fails at once rather than watching a folder that does not exist.
+  if (!(await stat(options.dir).catch(() => null))?.isDirectory()) fail('not-found', 'not a folder');
   const watcher = await RepackWatcher.start({
     dir: options.dir,
     target: options.target,

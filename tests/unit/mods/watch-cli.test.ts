@@ -69,6 +69,13 @@ function startWatch(debounce: number) {
 }
 
 describe('modpak watch', () => {
+  it('fails at once with one line when DIR is not a folder', async () => {
+    const { runCli } = await import('../../helpers/run-cli.js');
+    const r = await runCli(['watch', join(work, 'nope'), '--target', target]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(`modpak: ${join(work, 'nope')}: not a folder\n`);
+  });
+
   it('rebuilds through bursts of changes, adds and deletes; the target always opens whole and ends equal to the folder', async () => {
     for (let i = 0; i < 6; i++) await writeFile(join(dir, 'units', `U${i}.FBI`), `[UNITINFO]\r\n{\r\n\tUnitName=U${i};\r\n\tMaxDamage=${i};\r\n}\r\n`);
     const watch = startWatch(80);
