@@ -182,6 +182,7 @@ export class FakeStudioApi implements StudioApi {
         root,
         game: 'ta',
         gameSource: 'detected',
+        gameReason: 'found totala1.hpi',
         mounted: [
           { archive: 'mymod.ufo', root: 'install', stage: 'ufo', files: 1 },
           { archive: 'totala2.hpi', root: 'install', stage: 'hpi', files: 1 + this.extraPaths.length },

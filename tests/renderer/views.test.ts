@@ -86,6 +86,7 @@ describe('HomeView', () => {
     await openDemo();
     const w = mount(HomeView, { global: { plugins: [pinia] } });
     expect(w.get('[data-testid="game-name"]').text()).toBe('Total Annihilation');
+    expect(w.get('[data-testid="game-reason"]').text()).toBe('found totala1.hpi');
     const order = w.get('ol[aria-label="Mount order"]').findAll('li');
     expect(order[0].text()).toContain('mymod.ufo');
     expect(order[0].get('.badge').text()).toBe('ufo');
