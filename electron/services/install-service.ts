@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type {
   ConflictReport, DefinitionKind, DefinitionWinner, GameId, MergedTree, MountReport, MountStats, ResolveResult,
@@ -9,7 +10,7 @@ import type { Placement } from '../vfs/index.js';
 /**
  * Game installs as the CLI (`modpak mount …`) and the studio host see them. `open` mounts an install once
  * and caches it by folder; the other calls answer in the shared result types. Mounting again with other
- * options (another game, disc) replaces the cached mount.
+ * options (another game, disc), or after the folder's top level changed, replaces the cached mount.
  */
 export interface InstallOptions {
   game?: GameId;
@@ -76,20 +77,33 @@ export interface HypotheticalMount {
   placement: Placement;
 }
 
+/**
+ * A replaced mount is closed a while later, not at once: a caller may still be reading through it (an
+ * extraction started before a mod was exported into the install).
+ */
+const RETIRE_AFTER_MS = 60_000;
+function retire(install: Promise<OpenInstall>): void {
+  setTimeout(() => void install.then((i) => i.mounted.close()).catch(() => {}), RETIRE_AFTER_MS).unref();
+}
+
 const optionsKey = (o: InstallOptions) => JSON.stringify([o.game ?? null, o.disc ? resolve(o.disc) : null, Boolean(o.noDisc)]);
 
 export class InstallService {
-  private readonly cache = new Map<string, { key: string; install: Promise<OpenInstall> }>();
+  private readonly cache = new Map<string, { key: string; stamp: number; install: Promise<OpenInstall> }>();
 
-  /** Mount `root` (or return the cached mount made with the same options). */
-  open(root: string, options: InstallOptions = {}): Promise<OpenInstall> {
+  /**
+   * Mount `root`, or return the cached mount made with the same options while the folder's top level is
+   * unchanged (its modification time moves when an archive is added, removed or replaced by a rename).
+   */
+  async open(root: string, options: InstallOptions = {}): Promise<OpenInstall> {
     const abs = resolve(root);
     const key = optionsKey(options);
+    const stamp = await stat(abs).then((s) => s.mtimeMs, () => -1);
     const cached = this.cache.get(abs);
-    if (cached && cached.key === key && !options.refresh) return cached.install;
-    if (cached) void cached.install.then((i) => i.mounted.close()).catch(() => {});
+    if (cached && cached.key === key && cached.stamp === stamp && !options.refresh) return cached.install;
+    if (cached) retire(cached.install);
     const install = mountInstall(abs, options).then((m) => new OpenInstall(m));
-    this.cache.set(abs, { key, install });
+    this.cache.set(abs, { key, stamp, install });
     install.catch(() => {
       if (this.cache.get(abs)?.install === install) this.cache.delete(abs);
     });

@@ -34,6 +34,17 @@ describe('InstallService', () => {
     await expect(service.get(join(base, 'other'))).rejects.toThrow(/not open/);
   });
 
+  it('mounts again when an archive arrives at the top of the install', async () => {
+    const before = await service.open(root);
+    await new Promise((r) => setTimeout(r, 20));
+    await writeHpi(join(root, 'new.ufo'), [{ path: 'units/NEWUFO.fbi', data: unitFbi('NEWUFO', 'fresh') }]);
+    const after = await service.open(root);
+    expect(after).not.toBe(before);
+    expect(after.resolve('units/NEWUFO.fbi').winner?.archive).toBe('new.ufo');
+    await rm(join(root, 'new.ufo'));
+    expect((await service.open(root)).resolve('units/NEWUFO.fbi').winner).toBeNull();
+  });
+
   it('answers in the shared shapes: report, stats, tree, resolve, defs, conflicts, read', async () => {
     const install = await service.open(root, { game: 'ta' });
     expect(install.report().gameSource).toBe('given');
