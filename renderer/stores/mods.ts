@@ -124,6 +124,7 @@ export const useModsStore = defineStore('mods', () => {
     }
     try {
       const result = await api.call('workspace.override', { dir: dir.value, root: install, path });
+      impact.value = null;
       await refreshFiles();
       if (isEditableText(result.path)) await openFile(result.path);
       return true;
@@ -175,6 +176,8 @@ export const useModsStore = defineStore('mods', () => {
     try {
       await api.call('workspace.writeText', { dir: dir.value, path: editorPath.value, text });
       savedText.value = text;
+      // What the export would do has changed with the file.
+      impact.value = null;
       if (diffs.value.length > 0) await loadDiff();
       return true;
     } catch (error) {
@@ -213,10 +216,29 @@ export const useModsStore = defineStore('mods', () => {
     }
   }
 
+  /** The export would land at the top of the open install (and so change what the game loads). */
+  const exportsIntoInstall = computed(() => {
+    const install = root();
+    const target = exportTarget.value.trim().replace(/\\/g, '/');
+    if (!install || !target) return false;
+    const parent = target.slice(0, target.lastIndexOf('/'));
+    return parent.replace(/\/+$/, '') === install.replace(/\\/g, '/').replace(/\/+$/, '');
+  });
+  const targetName = computed(() => exportTarget.value.trim().split(/[\\/]/).pop() ?? '');
+  /** An export into the install waits until its impact has been shown. */
+  const needsImpactFirst = computed(() => exportsIntoInstall.value && impact.value === null);
+  /** The impact was worked out under another file name than the target's (the rank depends on the name). */
+  const impactNameDiffers = computed(() => impact.value !== null && impact.value.archive.toLowerCase() !== targetName.value.toLowerCase());
+
   async function exportNow(): Promise<boolean> {
     const target = exportTarget.value.trim();
     const folder = dir.value;
     if (!folder || !target) return false;
+    if (needsImpactFirst.value) {
+      // Shown first; the next Export writes.
+      await previewImpact();
+      return false;
+    }
     const result = await useJobsStore().run(
       `Exporting ${target.split(/[\\/]/).pop()}`,
       (jobId) => api.call('mods.export', { dir: folder, target, jobId }),
@@ -264,7 +286,7 @@ export const useModsStore = defineStore('mods', () => {
 
   return {
     dir, files, opening, editorPath, editorText, savedText, check, saving, diffs, diffLoading, selectedDiff, exportTarget,
-    impact, impactLoading, lastExport, watch, dirty, diffShown, watching,
+    impact, impactLoading, lastExport, watch, dirty, diffShown, watching, exportsIntoInstall, needsImpactFirst, impactNameDiffers,
     open, openArchive, refreshFiles, override, openFile, edit, runCheck, save, loadDiff, previewImpact, exportNow,
     refreshWatch, toggleWatch, onWatchEvent,
   };

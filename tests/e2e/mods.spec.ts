@@ -58,7 +58,7 @@ test('override, edit, overrides diff, impact, export and watch', async ({ studio
   await studioPage.screenshot('mods-diff');
 
   // The impact before writing anything, then the export (into a scratch folder).
-  await page.getByRole('button', { name: 'Show impact' }).click();
+  await page.getByRole('button', { name: 'Show impact', exact: true }).click();
   const impact = page.getByRole('region', { name: 'Impact' });
   await expect(impact.getByTestId('impact-rank')).toContainText('e2e-mod.ufo would mount at position');
   await expect(impact.getByTestId('impact-rank')).toContainText('ufo stage');

@@ -103,12 +103,17 @@ describe('Mods screen', () => {
   });
 
   it('shows the impact before exporting, then exports into the install where it mounts', async () => {
-    await wrapper.findAll('button').find((b) => b.text() === 'Show impact')!.trigger('click');
+    const exportButton = () => wrapper.find('[aria-label="Export"] button.primary');
+    expect(exportButton().text()).toBe('Show impact, then export');
+    // The first press only works out the impact: nothing is written yet.
+    await exportButton().trigger('click');
     await until(() => useModsStore().impact !== null);
+    await expect(stat(join(fx.root, 'mymod.ufo'))).rejects.toThrow();
+    expect(exportButton().text()).toBe('Export into the install');
     expect(wrapper.find('[data-testid="impact-rank"]').text()).toMatch(/mymod\.ufo would mount at position 1 in the ufo stage/);
     expect(wrapper.find('[aria-label="Definitions"]').text()).toMatch(/unit ARMCOM wins over totala1\.hpi/);
     await expect(stat(join(fx.root, 'mymod.ufo'))).rejects.toThrow();
-    await wrapper.findAll('button').find((b) => b.text() === 'Export')!.trigger('click');
+    await exportButton().trigger('click');
     await until(() => useModsStore().lastExport !== null);
     expect(wrapper.find('[data-testid="export-result"]').text()).toMatch(/✓ 1 files, \d+ bytes in \d+ ms/);
     const opened = await host.call('install.open', { root: fx.root });
