@@ -16,11 +16,15 @@ const ENCODE = new Map<number, number>(DECODE.map((ch, b) => [ch.charCodeAt(0), 
 /** The NUL-terminated name at `at` in `bytes` (a decoded block), bounded by `end`. */
 export function readName(bytes: Uint8Array, at: number, end: number, where: string): string {
   if (!Number.isSafeInteger(at) || at < 0 || at >= end) fail('out-of-bounds', `${where}: name at ${at} lies outside [0, ${end})`, { offset: at, expected: end });
+  const stop = bytes.indexOf(0, at);
+  if (stop < 0 || stop >= end) fail('bad-name', `${where}: name at ${at} is not NUL-terminated before ${end}`, { offset: at });
+  const raw = bytes.subarray(at, stop);
+  let high = false;
+  for (let i = 0; i < raw.length; i++) if (raw[i]! >= 0x80) high = true;
+  // Plain ASCII (nearly every name) converts in one native call; the table only for 8-bit names.
+  if (!high) return String.fromCharCode.apply(null, raw as unknown as number[]);
   let s = '';
-  let i = at;
-  // Names are short: building the string as we scan is cheaper than a second pass.
-  while (i < end && bytes[i] !== 0) s += DECODE[bytes[i++]!]!;
-  if (i >= end) fail('bad-name', `${where}: name at ${at} is not NUL-terminated before ${end}`, { offset: at });
+  for (let i = 0; i < raw.length; i++) s += DECODE[raw[i]!]!;
   return s;
 }
 

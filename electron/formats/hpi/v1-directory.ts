@@ -19,20 +19,18 @@ const DIR_HEADER_SIZE = 8;
 const MAX_DEPTH = 256;
 
 export interface V1Entry extends ArchiveEntry {
+  /** Position in the archive's entry list (how the reader knows the entry is its own). */
+  readonly index: number;
   /** For files: where the stored bytes or the chunk-size table start (absolute). */
   readonly dataOffset: number;
   /** The file record's flag: 0 stored, else chunked (1 LZ77, 2 zlib by convention). */
   readonly flag: number;
 }
 
-/** Mutable while the directory is read; frozen into V1Entry by the reader. */
-export interface RawV1Entry {
-  path: string;
-  dir: boolean;
-  size: number;
-  dataOffset: number;
-  flag: number;
-}
+/** A V1Entry while the directory is read: its packed size is filled in afterwards. */
+export type RawV1Entry = { -readonly [K in keyof V1Entry]: V1Entry[K] };
+
+const FLAG_METHODS: Record<number, string> = { 0: 'stored', 1: 'lz77', 2: 'zlib' };
 
 export const chunkCount = (size: number) => Math.ceil(size / CHUNK_SIZE);
 
@@ -69,7 +67,7 @@ export function readV1Directory(dir: Uint8Array, start: number, end: number, fil
       const name = readName(dir, nameOffset - start, end - start, `entry at ${at}`);
       const path = prefix + name;
       if (isDir) {
-        entries.push({ path, dir: true, size: 0, dataOffset: 0, flag: 0 });
+        entries.push({ index: entries.length, path, dir: true, size: 0, packedSize: 0, method: 'dir', dataOffset: 0, flag: 0 });
         walk(dataOffset, path + '/', depth + 1);
         continue;
       }
@@ -90,7 +88,7 @@ export function readV1Directory(dir: Uint8Array, start: number, end: number, fil
           });
         }
       }
-      entries.push({ path, dir: false, size, dataOffset: fileData, flag });
+      entries.push({ index: entries.length, path, dir: false, size, packedSize: flag === 0 ? size : 0, method: FLAG_METHODS[flag] ?? 'chunked', dataOffset: fileData, flag });
     }
   };
   walk(start, '', 0);

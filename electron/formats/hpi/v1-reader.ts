@@ -2,7 +2,7 @@
  * HPI v1 (Total Annihilation: .hpi .ufo .ccx .gp3) reader. Opening reads the header, the directory and the
  * file's last 4 KiB (for the trailer); file data is read on demand with positioned reads, one file at a time.
  */
-import type { Archive, ArchiveInfo } from '../archive.js';
+import type { Archive, ArchiveEntry, ArchiveInfo } from '../archive.js';
 import type { ByteSource } from '../../io/byte-source.js';
 import { checkRange, fail, FormatError } from '../errors.js';
 import { positionCipher, deriveKey } from './cipher.js';
@@ -15,8 +15,6 @@ export interface MountStatus {
   ok: boolean;
   reason: string;
 }
-
-const FLAG_METHODS: Record<number, string> = { 0: 'stored', 1: 'lz77', 2: 'zlib' };
 
 /** Read bytes at an absolute position and remove the position cipher (a copy when enciphered). */
 async function readPlain(source: ByteSource, offset: number, length: number, key: number): Promise<Uint8Array> {
@@ -45,7 +43,6 @@ export function v1MountStatus(tail: Uint8Array, headerKey: number, directoryRead
 
 export class HpiV1Archive implements Archive {
   readonly format = 'hpi' as const;
-  private readonly own: WeakSet<object>;
 
   private constructor(
     readonly source: ByteSource,
@@ -55,9 +52,7 @@ export class HpiV1Archive implements Archive {
     readonly warnings: readonly string[],
     private readonly tail: Uint8Array,
     private readonly mount: MountStatus,
-  ) {
-    this.own = new WeakSet(entries);
-  }
+  ) {}
 
   static async open(source: ByteSource): Promise<HpiV1Archive> {
     const header = await readV1Header(source);
@@ -102,9 +97,9 @@ export class HpiV1Archive implements Archive {
     return { format: 'hpi', version: 1, files, dirs, bytes, key: this.header.headerKey, trailer: trailerText(this.tail), taMount: this.mount };
   }
 
-  async read(entry: V1Entry | import('../archive.js').ArchiveEntry, onWarning?: (message: string) => void): Promise<Uint8Array> {
-    if (!this.own.has(entry)) throw new Error(`entry ${entry.path} does not belong to this archive`);
+  async read(entry: ArchiveEntry, onWarning?: (message: string) => void): Promise<Uint8Array> {
     const e = entry as V1Entry;
+    if (this.entries[e.index] !== entry) throw new Error(`entry ${entry.path} does not belong to this archive`);
     if (e.dir) fail('unsupported', `${e.path} is a folder`);
     if (e.flag === 0) {
       const data = await readPlain(this.source, e.dataOffset, e.size, this.key);
@@ -152,27 +147,35 @@ export class HpiV1Archive implements Archive {
 }
 
 /**
- * Entries with their packed sizes, from the directory alone: files are laid out back to back, so a chunked
- * file takes the bytes up to the next file's data (the last one's chunk table is read to be exact).
- * Stored files take exactly their size. Several entries may share one data offset.
+ * Packed sizes, from the directory alone: files are laid out back to back, so a chunked file takes the
+ * bytes up to the next file's data (the last one's chunk table is read to be exact). Stored files take
+ * exactly their size (already set). Several entries may share one data offset.
  */
 async function withPackedSizes(source: ByteSource, raw: RawV1Entry[], dataEnd: number, key: number): Promise<V1Entry[]> {
-  const starts = [...new Set(raw.filter((r) => !r.dir && r.size > 0).map((r) => r.dataOffset))].sort((a, b) => a - b);
-  const next = new Map<number, number>();
-  for (let i = 0; i < starts.length; i++) next.set(starts[i]!, starts[i + 1] ?? dataEnd);
-  const last = starts[starts.length - 1];
-  let lastPacked: number | null = null;
-  const lastEntry = raw.find((r) => !r.dir && r.size > 0 && r.flag !== 0 && r.dataOffset === last);
-  if (lastEntry) {
-    const count = chunkCount(lastEntry.size);
-    const table = await readPlain(source, lastEntry.dataOffset, count * 4, key);
-    const view = new DataView(table.buffer, table.byteOffset, table.byteLength);
-    lastPacked = count * 4;
-    for (let i = 0; i < count; i++) lastPacked += view.getUint32(i * 4, true);
+  const chunked = raw.filter((r) => !r.dir && r.flag !== 0 && r.size > 0);
+  const data = raw.filter((r) => !r.dir && r.size > 0);
+  // Typed-array sort is numeric and native; writers usually lay data out in directory order anyway.
+  const starts = Float64Array.from(data, (r) => r.dataOffset).sort();
+  const nextStart = (offset: number): number => {
+    let lo = 0;
+    let hi = starts.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (starts[mid]! <= offset) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < starts.length ? starts[lo]! : dataEnd;
+  };
+  const last = starts.length > 0 ? starts[starts.length - 1]! : -1;
+  for (const r of chunked) {
+    if (r.dataOffset === last) {
+      const count = chunkCount(r.size);
+      const table = await readPlain(source, r.dataOffset, count * 4, key);
+      const view = new DataView(table.buffer, table.byteOffset, table.byteLength);
+      let packed = count * 4;
+      for (let i = 0; i < count; i++) packed += view.getUint32(i * 4, true);
+      r.packedSize = packed;
+    } else r.packedSize = Math.max(0, nextStart(r.dataOffset) - r.dataOffset);
   }
-  return raw.map((r) => {
-    if (r.dir) return { path: r.path, dir: true, size: 0, packedSize: 0, method: 'dir', dataOffset: 0, flag: 0 };
-    const packedSize = r.flag === 0 || r.size === 0 ? r.size : r.dataOffset === last && lastPacked !== null ? lastPacked : Math.max(0, next.get(r.dataOffset)! - r.dataOffset);
-    return { path: r.path, dir: false, size: r.size, packedSize, method: FLAG_METHODS[r.flag] ?? 'chunked', dataOffset: r.dataOffset, flag: r.flag };
-  });
+  return raw;
 }
