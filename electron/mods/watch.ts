@@ -65,6 +65,8 @@ export class RepackWatcher {
   private builds = 0;
   private builtFrom: string | null = null;
   private verifier: NodeJS.Timeout | null = null;
+  private listingMs = 0;
+  private verifiedAt = 0;
 
   private constructor(private readonly options: RepackWatcherOptions) {
     this.dir = resolve(options.dir);
@@ -106,6 +108,7 @@ export class RepackWatcher {
 
   /** The listing a build is made from: every file the build would read, with its size and mtime. */
   private async listing(): Promise<string> {
+    const started = performance.now();
     const rows: string[] = [];
     const walk = async (abs: string): Promise<void> => {
       const items = await readdir(abs, { withFileTypes: true }).catch(() => []);
@@ -120,12 +123,16 @@ export class RepackWatcher {
       }
     };
     await walk(this.dir);
+    this.listingMs = performance.now() - started;
     return rows.sort().join('\n');
   }
 
   /** Rebuild when the folder differs from what the last build read and no event said so. */
   private async verify(): Promise<void> {
     if (this.closed || this.timer || this.running || this.queued || this.builtFrom === null) return;
+    // A huge folder is listed less often: the check never takes more than about 5% of the time.
+    if (performance.now() - this.verifiedAt < this.listingMs * 20) return;
+    this.verifiedAt = performance.now();
     const now = await this.listing();
     if (!this.closed && !this.timer && !this.running && now !== this.builtFrom) {
       this.options.onLog?.('the folder changed without a watch event: rebuilding');
