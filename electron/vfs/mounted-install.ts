@@ -25,6 +25,7 @@ export interface GameChoice {
  */
 export class MountedInstall {
   private readonly defsCache = new Map<DefinitionKind, Promise<DefinitionWinner[]>>();
+  private treeCache: MergedTree | null = null;
   /** Soft problems met while answering (an unreadable definition file, ...), for the CLI to print. */
   readonly warnings: string[] = [];
 
@@ -106,8 +107,12 @@ export class MountedInstall {
     };
   }
 
-  /** The winning path of every key, sorted by key, as parallel arrays. */
+  /** The winning path of every key, sorted by key, as parallel arrays (built once per mount; do not mutate). */
   tree(): MergedTree {
+    return (this.treeCache ??= this.buildTree());
+  }
+
+  private buildTree(): MergedTree {
     const layerToArchive = new Map<number, number>();
     const archives: string[] = [];
     this.layers.forEach((l, i) => {
