@@ -20,7 +20,7 @@ test('override, edit, overrides diff, impact, export and watch', async ({ studio
   await nav.getByRole('button', { name: 'Mods', exact: true }).click();
   await page.getByRole('textbox', { name: 'Workspace folder' }).fill(workspace);
   await page.getByRole('button', { name: 'Open workspace' }).click();
-  await expect(page.getByRole('region', { name: 'Workspace files' }).or(page.locator('section[aria-label="Workspace files"]'))).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Workspace', exact: true })).toBeVisible();
 
   // Select a unit on the Files screen, then Override it from the Mods screen.
   await nav.getByRole('button', { name: 'Files', exact: true }).click();

@@ -56,7 +56,7 @@ describe('Mods screen', () => {
     await field.element.closest('form')!.dispatchEvent(new Event('submit'));
     await until(() => useModsStore().dir !== null);
     expect(useModsStore().dir).toBe(dir);
-    expect(wrapper.find('[aria-label="Workspace files"]').exists()).toBe(true);
+    expect(wrapper.find('section[aria-label="Workspace"]').exists()).toBe(true);
     expect((wrapper.find('input[aria-label="Export target"]').element as HTMLInputElement).value).toBe(join(fx.root, 'mymod.ufo'));
   });
 
