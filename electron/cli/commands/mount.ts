@@ -65,7 +65,7 @@ export function registerMountCommands(program: Command, ctx: CliContext, service
       const report = install.report();
       if (opts.json) return ctx.printJson(report);
       ctx.print(`game: ${report.game}`);
-      report.mounted.forEach((m, i) => ctx.print(`${String(i + 1).padStart(3)}  ${m.stage.padEnd(7)} ${m.root.padEnd(7)} ${m.archive}  (${m.files} file${m.files === 1 ? "" : "s"})`));
+      report.mounted.forEach((m, i) => ctx.print(`${String(i + 1).padStart(3)}  ${m.stage.padEnd(7)} ${m.root.padEnd(7)} ${m.archive}  (${m.files} file${m.files === 1 ? '' : 's'})`));
       if (report.ignored.length > 0) ctx.print('ignored:');
       for (const i of report.ignored) ctx.print(`     ${i.root === 'disc' ? 'disc: ' : ''}${i.archive}: ${i.reason}`);
     });
