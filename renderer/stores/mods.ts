@@ -134,6 +134,31 @@ export const useModsStore = defineStore('mods', () => {
     }
   }
 
+  /** Add a new, empty text file to the workspace and open it (an existing file is opened, never replaced). */
+  async function createFile(path: string): Promise<boolean> {
+    const clean = path.trim().replace(/\\/g, '/').replace(/^\/+/, '');
+    if (!dir.value || !clean) return false;
+    const existing = files.value.find((f) => f.toLowerCase() === clean.toLowerCase());
+    if (existing) {
+      await openFile(existing);
+      return true;
+    }
+    if (!isEditableText(clean)) {
+      report(`${clean}: only text files (TDF, FBI, GUI, OTA, TXT, …) can be created here; copy other files into the folder`, 'New file');
+      return false;
+    }
+    try {
+      const written = await api.call('workspace.writeText', { dir: dir.value, path: clean, text: '' });
+      await refreshFiles();
+      impact.value = null;
+      await openFile(written.path);
+      return true;
+    } catch (error) {
+      report(error, `Creating ${clean}`);
+      return false;
+    }
+  }
+
   async function openFile(path: string): Promise<void> {
     if (!dir.value) return;
     try {
@@ -287,7 +312,7 @@ export const useModsStore = defineStore('mods', () => {
   return {
     dir, files, opening, editorPath, editorText, savedText, check, saving, diffs, diffLoading, selectedDiff, exportTarget,
     impact, impactLoading, lastExport, watch, dirty, diffShown, watching, exportsIntoInstall, needsImpactFirst, impactNameDiffers,
-    open, openArchive, refreshFiles, override, openFile, edit, runCheck, save, loadDiff, previewImpact, exportNow,
+    open, openArchive, refreshFiles, override, createFile, openFile, edit, runCheck, save, loadDiff, previewImpact, exportNow,
     refreshWatch, toggleWatch, onWatchEvent,
   };
 });

@@ -92,10 +92,28 @@ describe('Mods screen', () => {
     expect(await readFile(join(fx.work, 'mymod', 'units', 'ARMCOM.FBI'), 'latin1')).toContain('MaxDamage=4500;');
   });
 
+  it('adds a new text file, which the diff lists as added', async () => {
+    const field = wrapper.find('input[aria-label="New file path"]');
+    await field.setValue('weapons/ZAP.TDF');
+    await field.element.closest('form')!.dispatchEvent(new Event('submit'));
+    await until(() => useModsStore().editorPath === 'weapons/ZAP.TDF');
+    const area = wrapper.find('textarea[aria-label="File text"]');
+    await area.setValue('[ZAP]\r\n{\r\n\trange=100;\r\n}\r\n');
+    await wrapper.findAll('button').find((b) => b.text() === 'Save')!.trigger('click');
+    await until(() => !useModsStore().dirty);
+    expect(await readFile(join(fx.work, 'mymod', 'weapons', 'ZAP.TDF'), 'latin1')).toBe('[ZAP]\r\n{\r\n\trange=100;\r\n}\r\n');
+    expect(useModsStore().files).toEqual(['units/ARMCOM.FBI', 'weapons/ZAP.TDF']);
+    // Not a text file: refused with a message, nothing written.
+    expect(await useModsStore().createFile('unitpics/ZAP.PCX')).toBe(false);
+    expect(useModsStore().files).toHaveLength(2);
+    // Back to the unit for the steps that follow.
+    await useModsStore().openFile('units/ARMCOM.FBI');
+  });
+
   it('lists the overrides with the diff beside: the changed key and the archive it shadows', async () => {
     await wrapper.findAll('button').find((b) => b.text() === 'Compare with the install')!.trigger('click');
-    await until(() => useModsStore().diffs.length === 1);
-    expect(wrapper.find('ul[aria-label="Override list"]').text()).toMatch(/modified\s*units\/ARMCOM\.FBI\s*← totala1\.hpi/);
+    await until(() => useModsStore().diffs.length === 2);
+    expect(wrapper.find('ul[aria-label="Override list"]').text()).toMatch(/modified\s*units\/ARMCOM\.FBI\s*← totala1\.hpi\s*added\s*weapons\/ZAP\.TDF/);
     const diff = wrapper.find('[aria-label="Diff"]');
     expect(diff.find('[data-testid="diff-base"]').text()).toBe('Shadows units/ARMCOM.FBI from totala1.hpi');
     expect(diff.find('ul[aria-label="Changed keys"]').text()).toBe('[UNITINFO] MaxDamage: 3000 → 4500');
@@ -115,7 +133,7 @@ describe('Mods screen', () => {
     await expect(stat(join(fx.root, 'mymod.ufo'))).rejects.toThrow();
     await exportButton().trigger('click');
     await until(() => useModsStore().lastExport !== null);
-    expect(wrapper.find('[data-testid="export-result"]').text()).toMatch(/✓ 1 files, \d+ bytes in \d+ ms/);
+    expect(wrapper.find('[data-testid="export-result"]').text()).toMatch(/✓ 2 files, \d+ bytes in \d+ ms/);
     const opened = await host.call('install.open', { root: fx.root });
     expect(opened.ok && (opened.result as ResponseOf<'install.open'>).mounted[0]).toMatchObject({ archive: 'mymod.ufo', stage: 'ufo' });
   });
@@ -126,7 +144,7 @@ describe('Mods screen', () => {
     await toggle.setValue(true);
     await until(() => mods.watch?.lastBuild?.ok === true);
     const first = mods.watch!.lastBuild!.at;
-    expect(wrapper.find('[data-testid="watch-last"]').text()).toMatch(/✓ .* · [\d.]+ ms · 1 files/);
+    expect(wrapper.find('[data-testid="watch-last"]').text()).toMatch(/✓ .* · [\d.]+ ms · 2 files/);
     const area = wrapper.find('textarea[aria-label="File text"]');
     await area.setValue((area.element as HTMLTextAreaElement).value.replace('MaxDamage=4500', 'MaxDamage=5000'));
     await wrapper.findAll('button').find((b) => b.text() === 'Save')!.trigger('click');
