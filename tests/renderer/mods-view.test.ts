@@ -154,4 +154,17 @@ describe('Mods screen', () => {
     await toggle.setValue(false);
     await until(() => mods.watch?.running === false);
   });
+
+  it('opens an existing .ufo as a new workspace, extracted with its files', async () => {
+    const folder = join(fx.work, 'reopened');
+    const field = wrapper.find('input[placeholder="/home/me/mods/mymod"]');
+    await field.setValue(folder);
+    await wrapper.find('input[aria-label="Archive to open as workspace"]').setValue(join(fx.root, 'mymod.ufo'));
+    await wrapper.findAll('button').find((b) => b.text() === 'Open archive')!.trigger('click');
+    await until(() => useModsStore().dir === folder);
+    expect(useModsStore().files).toEqual(['units/ARMCOM.FBI', 'weapons/ZAP.TDF']);
+    expect(await readFile(join(folder, 'units', 'ARMCOM.FBI'), 'latin1')).toContain('MaxDamage=5000;');
+    // A folder that is not empty is refused: nothing of the modder's is overwritten.
+    expect(await useModsStore().openArchive(join(fx.root, 'mymod.ufo'), folder)).toBe(false);
+  });
 });
