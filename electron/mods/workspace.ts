@@ -1,4 +1,4 @@
-import { mkdir, readdir, readFile, stat } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { PackFile } from '../formats/index.js';
 import { fail } from '../formats/errors.js';
@@ -170,10 +170,18 @@ export async function workspaceFromArchive(archive: string, dir: string, root?: 
     throw err;
   });
   if (existing.length > 0) fail('refused', `${dir} is not empty: open an archive into a new or empty folder`);
-  await mkdir(abs, { recursive: true });
+  const existed = (await stat(abs).catch(() => null)) !== null;
   const order = await withArchive(archive, async (a) => a.entries.filter((e) => !e.dir).map((e) => e.path));
-  const result = await extractArchive(archive, abs);
-  if (result.refused.length > 0) fail('refused', `${archive} holds names that would land outside the folder: ${result.refused.slice(0, 3).join(', ')}`);
+  await mkdir(abs, { recursive: true });
+  try {
+    const result = await extractArchive(archive, abs);
+    if (result.refused.length > 0) fail('refused', `${archive} holds names that would land outside the folder: ${result.refused.slice(0, 3).join(', ')}`);
+  } catch (err) {
+    // The folder was new or empty: a failed extraction leaves it as it was, not half full.
+    await rm(abs, { recursive: true, force: true });
+    if (existed) await mkdir(abs);
+    throw err;
+  }
   await writeRecord(abs, { version: 1, source: resolve(archive), order, ...(root ? { root: resolve(root) } : {}) });
   return { dir: abs, files: (await workspaceFiles(abs)).map((f) => f.path) };
 }

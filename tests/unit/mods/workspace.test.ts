@@ -78,3 +78,28 @@ describe('workspace files', () => {
     expect(orderByRecord(files, ['UNITS/C.FBI', 'gone.txt', 'units/b.fbi']).map((x) => x.path)).toEqual(['units/c.fbi', 'units/B.FBI', 'a.txt', 'z.txt']);
   });
 });
+
+describe('an archive opened as a workspace', () => {
+  it('leaves the folder as it was when the archive turns out corrupt part-way', async () => {
+    const { packFolder } = await import('../../../electron/services/pack-service.js');
+    const { FormatError: Err } = await import('../../../electron/formats/errors.js');
+    const { workspaceFromArchive } = await import('../../../electron/mods/workspace.js');
+    const src = join(work, 'src');
+    await mkdir(join(src, 'units'), { recursive: true });
+    for (let i = 0; i < 6; i++) await writeFile(join(src, 'units', `U${i}.FBI`), `[UNITINFO]{UnitName=U${i};}`.repeat(50));
+    const archive = join(work, 'mod.ufo');
+    await packFolder({ dir: src, target: archive, key: 0 });
+    // Damage the data of the last files (the directory still reads, so extraction starts and then fails).
+    const bytes = await readFile(archive);
+    bytes.fill(0x55, bytes.length - 300, bytes.length - 40);
+    await writeFile(archive, bytes);
+    const dir = join(work, 'empty');
+    await mkdir(dir);
+    const failure = await workspaceFromArchive(archive, dir).catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(Err);
+    expect(await readdir(dir)).toEqual([]);
+    expect(await readRecord(dir)).toBeNull();
+    await expect(workspaceFromArchive(archive, join(work, 'fresh'))).rejects.toBeInstanceOf(Err);
+    expect((await readdir(work)).includes('fresh')).toBe(false);
+  });
+});
