@@ -130,7 +130,8 @@ export class ModsService {
     const scratch = await mkdtemp(join(tmpdir(), 'modpak-impact-'));
     try {
       const staged = join(scratch, name);
-      await exportWorkspace({ dir: archive, target: staged });
+      // Only the directory matters to the impact: the staged copy is stored, not compressed.
+      await exportWorkspace({ dir: archive, target: staged, method: 'none' });
       return await exportImpact(root, staged, mount);
     } finally {
       await rm(scratch, { recursive: true, force: true });
