@@ -78,8 +78,8 @@ export class ModsService {
   }
 
   /** Copy the install's winning bytes of `path` into the workspace. */
-  async override(dir: string, root: string, path: string): Promise<ResponseOf<'workspace.override'>> {
-    return this.withInstall(root, undefined, async (install) => overrideIntoWorkspace(dir, path, await winnerOf(install, path)));
+  async override(dir: string, root: string, path: string, game?: GameId): Promise<ResponseOf<'workspace.override'>> {
+    return this.withInstall(root, game, async (install) => overrideIntoWorkspace(dir, path, await winnerOf(install, path)));
   }
 
   readText(dir: string, path: string): Promise<ResponseOf<'workspace.readText'>> {

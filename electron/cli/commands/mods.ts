@@ -31,6 +31,22 @@ export function registerModsCommands(program: Command, ctx: CliContext): void {
     });
 
   program
+    .command('override')
+    .description("copy the install's winning file of each PATH into the mod folder at the same path (never over a file already there)")
+    .argument('<moddir>')
+    .argument('<root>', 'the game install')
+    .argument('<paths...>')
+    .option('--game <game>', `the game context (${GAME_IDS.join('|')}; default: detected)`, oneOf<GameId>(GAME_IDS))
+    .action(async (moddir: string, root: string, paths: string[], opts: { game?: GameId }) => {
+      ctx.file = moddir;
+      const service = new ModsService();
+      for (const path of paths) {
+        const done = await service.override(moddir, root, path, opts.game);
+        ctx.print(`${done.path}  (from ${done.from ?? 'a loose file'})`);
+      }
+    });
+
+  program
     .command('diff')
     .description('what a mod folder overrides in an install: added/modified/same, the file it shadows, and the change')
     .argument('<moddir>')

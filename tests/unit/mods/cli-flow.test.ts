@@ -30,7 +30,16 @@ const json = <T>(stdout: string) => JSON.parse(stdout) as T;
 
 describe('mod workflow through the CLI', () => {
   it('overrides a unit file with the install\'s winning bytes (totala1.hpi over totala2.hpi)', async () => {
-    expect(await mods.override(mod, fx.root, 'units/armcom.fbi')).toEqual({ path: 'units/ARMCOM.FBI', from: 'totala1.hpi' });
+    const r = await runCli(['override', mod, fx.root, 'units/armcom.fbi']);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe('units/ARMCOM.FBI  (from totala1.hpi)\n');
+    // Never over the modder's own copy.
+    const again = await runCli(['override', mod, fx.root, 'units/ARMCOM.FBI']);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/^modpak: .*mymod: units\/ARMCOM\.FBI is already in the workspace: edit it there\n$/);
+    const missing = await runCli(['override', mod, fx.root, 'units/NOPE.FBI']);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/the install has no file units\/NOPE\.FBI to override/);
     expect(await readFile(join(mod, 'units/ARMCOM.FBI'), 'latin1')).toBe(ARMCOM_FBI);
     const same = await runCli(['diff', mod, fx.root, '--json']);
     expect(same.code).toBe(0);
@@ -41,7 +50,7 @@ describe('mod workflow through the CLI', () => {
 
   it('diff shows the changed key, the archive it shadows, added files and binary changes', async () => {
     await writeFile(join(mod, 'units/ARMCOM.FBI'), ARMCOM_FBI.replace('MaxDamage=3000', 'MaxDamage=4500'), 'latin1');
-    await mods.override(mod, fx.root, 'unitpics/ARMCOM.PCX');
+    expect((await runCli(['override', mod, fx.root, 'unitpics/ARMCOM.PCX'])).code).toBe(0);
     const pcx = PCX.slice();
     pcx[10] ^= 0xff;
     await writeFile(join(mod, 'unitpics/ARMCOM.PCX'), pcx);
