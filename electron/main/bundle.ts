@@ -29,6 +29,9 @@ export async function buildElectronBundles(repo: string, out = join(repo, 'out')
   };
   await esbuild.build({
     ...common,
+    // The archive service builds its extraction worker with esbuild at run time when esbuild is there
+    // (a source checkout) and extracts in-process when it is not (a packaged app): never bundle it.
+    external: ['electron', 'esbuild'],
     entryPoints: [join(repo, 'electron', 'main', 'index.ts')],
     outfile: mainBundlePath(repo, out),
     // The shared modules locate files from import.meta.url; in a CommonJS bundle that is this file's URL.

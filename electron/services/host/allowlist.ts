@@ -1,5 +1,6 @@
 import { realpath } from 'node:fs/promises';
 import nodePath from 'node:path';
+import { homedir } from 'node:os';
 import { HostError } from './errors.js';
 
 /**
@@ -22,8 +23,11 @@ export class PathAllowlist {
   private readonly path: typeof nodePath.posix;
   private readonly foldCase: boolean;
 
-  constructor(options: { platform?: NodeJS.Platform } = {}) {
+  private readonly home: string;
+
+  constructor(options: { platform?: NodeJS.Platform; home?: string } = {}) {
     const platform = options.platform ?? process.platform;
+    this.home = options.home ?? homedir();
     this.path = platform === 'win32' ? nodePath.win32 : nodePath.posix;
     // Windows and macOS file systems compare names case-insensitively by default.
     this.foldCase = platform === 'win32' || platform === 'darwin';
@@ -37,9 +41,13 @@ export class PathAllowlist {
     return resolved.length > 1 ? resolved.replace(/[\\/]+$/, '') || resolved : resolved;
   }
 
-  /** Allow a folder (and everything under it) or a single file. */
+  /**
+   * Allow a folder (and everything under it) or a single file. A whole drive or the home folder itself is
+   * refused: no install lives there, and granting it would open everything below.
+   */
   async grant(path: string, kind: GrantKind): Promise<string> {
     const abs = this.normalize(path);
+    if (kind === 'folder' && this.tooBroad(abs)) throw new HostError('not-allowed', `${abs}: too broad to open; choose the folder of the install itself`);
     const real = await realOrNearest(abs, this.path);
     this.grants.set(this.key(abs) + '\0' + kind, { path: abs, kind, real });
     return abs;
@@ -81,6 +89,11 @@ export class PathAllowlist {
       }
     }
     return null;
+  }
+
+  private tooBroad(abs: string): boolean {
+    const key = this.key(abs);
+    return this.path.dirname(abs) === abs || key === this.key(this.home);
   }
 
   private key(p: string): string {
