@@ -1,4 +1,4 @@
-import { app, BrowserWindow, dialog, ipcMain, protocol, session, shell } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, protocol, session } from 'electron';
 import { join } from 'node:path';
 import { createStudioHost } from '../services/handlers/index.js';
 import type { StudioHost } from '../services/host/host.js';
@@ -20,12 +20,10 @@ const preloadPath = join(outDir, 'preload', 'index.cjs');
 
 protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, stream: true } }]);
 
-// Remote content never loads in this app: refuse every permission and every <webview>.
+// Remote content never loads in this app: no new windows, no navigation away, no <webview>; permissions
+// are refused below.
 app.on('web-contents-created', (_event, contents) => {
-  contents.setWindowOpenHandler(({ url }) => {
-    if (/^https?:\/\//.test(url)) void shell.openExternal(url);
-    return { action: 'deny' };
-  });
+  contents.setWindowOpenHandler(() => ({ action: 'deny' }));
   contents.on('will-navigate', (event, url) => {
     if (!mayNavigate(url)) event.preventDefault();
   });
