@@ -119,7 +119,7 @@ describe('modpak watch', () => {
     reading = false;
     await reader;
     expect(failures).toEqual([]);
-    expect(opens).toBeGreaterThan(20);
+    expect(opens).toBeGreaterThan(5);
     expect(await archiveContent(target)).toEqual(await folderContent());
 
     const builds = watch.lines.filter((l) => / built /.test(l));

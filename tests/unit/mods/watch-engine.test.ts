@@ -67,7 +67,7 @@ async function start(extra: Partial<Parameters<typeof RepackWatcher.start>[0]> &
 describe('RepackWatcher', () => {
   it('builds once on start, then coalesces a burst of writes into one more build', async () => {
     await writeFile(join(dir, 'a.txt'), 'one');
-    const { w, logs } = await start({ build: () => snapshotBuild() });
+    const { w, logs } = await start({ build: () => snapshotBuild(), debounceMs: 250 });
     await w.idle();
     expect(w.buildCount).toBe(1);
     expect(JSON.parse(await readFile(target, 'utf8'))).toEqual({ 'a.txt': 'one' });
