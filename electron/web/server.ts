@@ -103,7 +103,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
         if (err instanceof BodyTooLarge) res.setHeader('connection', 'close');
         return sendJson(res, err instanceof BodyTooLarge ? 413 : 400, { ok: false, error: { code: 'bad-request', message } });
       }
-      const name = decodeURIComponent(url.pathname.slice('/api/call/'.length));
+      // Call names are plain ASCII; anything percent-encoded is simply not a call name.
+      const name = url.pathname.slice('/api/call/'.length);
       const envelope = await options.host.call(name, payload);
       // Contract errors are answers, not transport failures: 200 either way, the envelope tells.
       return sendJson(res, 200, envelope);

@@ -111,6 +111,11 @@ describe('modpak serve: calls', () => {
   it('answers a contract error in the envelope for a bad payload or an unknown call', async () => {
     expect(json((await call(served, 'install.tree', { root: 42 })).body)).toMatchObject({ ok: false, error: { code: 'bad-request' } });
     expect(json((await call(served, 'process.exit', {})).body)).toMatchObject({ ok: false, error: { code: 'bad-request' } });
+    for (const name of ['%E0%A4%A', 'app%2Einfo', '..%2Fapp.info', 'app.info%00']) {
+      const res = await call(served, name, {});
+      expect(res.status, name).toBe(200);
+      expect(json(res.body), name).toMatchObject({ ok: false, error: { code: 'bad-request' } });
+    }
     expect(json((await call(served, 'archive.read', { path: '/etc/passwd', entry: 'x' })).body)).toMatchObject({ ok: false, error: { code: 'not-allowed' } });
   });
 
