@@ -18,9 +18,12 @@ function electronBinary(): string | null {
 }
 
 const binary = electronBinary();
+const MISSING = 'the Electron binary is missing (node_modules/electron/dist): it cannot be downloaded here';
+// The list reporter shows a skip as a dash; say why once, on one line.
+if (binary === null) console.log(`electron.spec.ts: skipped: ${MISSING}`);
 
 test.describe('Electron', () => {
-  test.skip(binary === null, 'the Electron binary is missing (node_modules/electron/dist): it cannot be downloaded here');
+  test.skip(binary === null, MISSING);
 
   test('opens the demo install in a sandboxed window with only the contract bridge', async () => {
     const { buildElectronBundles } = await import('../../electron/main/bundle.js');
