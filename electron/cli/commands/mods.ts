@@ -72,7 +72,7 @@ export function registerModsCommands(program: Command, ctx: CliContext): void {
     .option('--order-from <archive>', 'keep the stored order of this archive for the paths it shares')
     .action(async (dir: string, opts: { target: string; debounce: number; orderFrom?: string }) => {
       ctx.file = dir;
-      await runWatch(ctx, { dir, target: opts.target, debounceMs: opts.debounce, orderFrom: opts.orderFrom }, stopSignalFromProcess());
+      await runWatch(ctx, { dir, target: opts.target, debounceMs: opts.debounce, orderFrom: opts.orderFrom }, stopSignalFromProcess);
     });
 }
 
@@ -102,17 +102,21 @@ function printDiff(ctx: CliContext, d: OverrideDiff): void {
   }
 }
 
-/** Resolves on the first SIGINT or SIGTERM (and stops listening). */
-function stopSignalFromProcess(): Promise<string> {
-  return new Promise((stop) => {
-    const onSignal = (signal: NodeJS.Signals) => {
+/** Resolves on the first SIGINT or SIGTERM; `dispose` stops listening (so a failed start leaks no handler). */
+function stopSignalFromProcess(): { stopped: Promise<string>; dispose(): void } {
+  let onSignal: (signal: NodeJS.Signals) => void = () => {};
+  const stopped = new Promise<string>((stop) => {
+    onSignal = (signal) => stop(signal);
+  });
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return {
+    stopped,
+    dispose() {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
-      stop(signal);
-    };
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
-  });
+    },
+  };
 }
 
 export interface WatchCommandOptions {
@@ -123,18 +127,23 @@ export interface WatchCommandOptions {
 }
 
 /** Watch until `stop` resolves, printing one line per build; the watcher is closed (awaited) before returning. */
-export async function runWatch(ctx: CliContext, options: WatchCommandOptions, stop: Promise<unknown>): Promise<void> {
+export async function runWatch(ctx: CliContext, options: WatchCommandOptions, until: () => { stopped: Promise<unknown>; dispose(): void }): Promise<void> {
   // A typo in DIR fails at once rather than watching a folder that does not exist.
   if (!(await stat(options.dir).catch(() => null))?.isDirectory()) fail('not-found', 'not a folder');
-  const watcher = await RepackWatcher.start({
-    dir: options.dir,
-    target: options.target,
-    debounceMs: options.debounceMs,
-    build: () => exportWorkspace({ dir: options.dir, target: options.target, orderFrom: options.orderFrom, onWarning: (m) => ctx.warn(m) }),
-    onLog: (line) => ctx.print(`${new Date().toISOString().slice(11, 23)} ${line}`),
-  });
-  ctx.stderr.write(`watching ${options.dir} → ${options.target} (debounce ${options.debounceMs} ms); Ctrl-C to stop\n`);
-  await stop;
-  await watcher.close();
-  ctx.stderr.write('stopped watching\n');
+  const stop = until();
+  try {
+    const watcher = await RepackWatcher.start({
+      dir: options.dir,
+      target: options.target,
+      debounceMs: options.debounceMs,
+      build: () => exportWorkspace({ dir: options.dir, target: options.target, orderFrom: options.orderFrom, onWarning: (m) => ctx.warn(m) }),
+      onLog: (line) => ctx.print(`${new Date().toISOString().slice(11, 23)} ${line}`),
+    });
+    ctx.stderr.write(`watching ${options.dir} → ${options.target} (debounce ${options.debounceMs} ms); Ctrl-C to stop\n`);
+    await stop.stopped;
+    await watcher.close();
+    ctx.stderr.write('stopped watching\n');
+  } finally {
+    stop.dispose();
+  }
 }

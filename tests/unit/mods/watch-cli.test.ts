@@ -71,8 +71,11 @@ function startWatch(debounce: number) {
 describe('modpak watch', () => {
   it('fails at once with one line when DIR is not a folder', async () => {
     const { runCli } = await import('../../helpers/run-cli.js');
+    const listeners = process.listenerCount('SIGINT');
     const r = await runCli(['watch', join(work, 'nope'), '--target', target]);
     expect(r.code).toBe(1);
+    // No signal handler is left behind by a watch that never started.
+    expect(process.listenerCount('SIGINT')).toBe(listeners);
     expect(r.stderr).toBe(`modpak: ${join(work, 'nope')}: not a folder\n`);
   });
 
