@@ -1,5 +1,5 @@
 import { describe, expect, it, beforeAll } from 'vitest';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runInNewContext } from 'node:vm';
@@ -260,9 +260,19 @@ describe('the bundled preload', () => {
     const opened = (await handlers.get(callChannel('install.open'))!(trusted, { root: info.result.initialRoot })) as { ok: boolean; result: { game: string } };
     expect(opened).toMatchObject({ ok: true, result: { game: 'ta' } });
 
-    const served = await protocolHandler!(new Request('modpak://app/index.html'));
-    // out/renderer is not built in this scratch folder: a 404, never a file from elsewhere.
-    expect(served.status).toBe(404);
+    // The renderer is served from out/renderer only, with the CSP on the page.
+    expect((await protocolHandler!(new Request('modpak://app/index.html'))).status).toBe(404);
+    await mkdir(join(out, 'renderer'), { recursive: true });
+    await writeFile(join(out, 'renderer', 'index.html'), '<title>ModPak Studio</title>');
+    await writeFile(join(out, 'secret.txt'), 'outside the renderer');
+    const page = await protocolHandler!(new Request('modpak://app/'));
+    expect(page.status).toBe(200);
+    expect(await page.text()).toBe('<title>ModPak Studio</title>');
+    expect(page.headers.get('content-security-policy')).toBe(CONTENT_SECURITY_POLICY);
+    for (const url of ['modpak://app/../secret.txt', 'modpak://app/%2e%2e/secret.txt', 'modpak://app/..%2fsecret.txt', 'modpak://other/index.html']) {
+      const res = await protocolHandler!(new Request(url));
+      expect(res.status, url).toBe(404);
+    }
     for (const h of appEvents.get('before-quit') ?? []) h();
   }, 60_000);
 });
