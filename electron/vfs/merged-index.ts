@@ -12,45 +12,76 @@ export interface Hit {
 }
 
 /**
- * Every path of the install, layered: one Map from the path key (upper-case ASCII, `/` separators) to its
- * providers in priority order. Built once at mount by walking the layers highest first and each layer's
- * entries in stored order, so the first hit is the winner (and, inside one archive, the first stored
- * entry beats a later duplicate). Lookups are O(1).
+ * Every path of the install, layered: one Map from the path key (upper-case ASCII, `/` separators) to a
+ * path number, and per number its providers in priority order. Built once at mount by walking the layers
+ * highest first and each layer's entries in stored order, so the first hit is the winner (and, inside one
+ * archive, the first stored entry beats a later duplicate). Lookups are O(1). The Map holds small integers
+ * and the provider counts sit in a typed array, so a lookup touches as little memory as it can: at 100,000
+ * lookups the cache misses, not the hashing, are the cost.
  */
 export class MergedIndex {
-  private readonly map = new Map<string, Hit[]>();
+  private readonly numbers = new Map<string, number>();
+  private readonly keys: string[] = [];
+  private readonly lists: Hit[][] = [];
+  private readonly counts: Int32Array;
   private entryCount = 0;
 
   constructor(readonly layers: readonly Layer[]) {
-    const map = this.map;
+    const { numbers, keys, lists } = this;
     for (let layer = 0; layer < layers.length; layer++) {
       const entries = layers[layer]!.entries;
       for (let i = 0; i < entries.length; i++) {
         const entry = entries[i]!;
         if (entry.dir) continue;
         const key = lookupKey(entry.path);
-        const hits = map.get(key);
         const hit: Hit = { layer, entry, row: undefined };
-        if (hits) hits.push(hit);
-        else map.set(key, [hit]);
+        const n = numbers.get(key);
+        if (n === undefined) {
+          numbers.set(key, lists.length);
+          keys.push(key);
+          lists.push([hit]);
+        } else lists[n]!.push(hit);
         this.entryCount++;
       }
     }
+    this.counts = Int32Array.from(lists, (l) => l.length);
+  }
+
+  /** The number of a path (any case, either separator), or -1 when nothing provides it. */
+  find(path: string): number {
+    return this.numbers.get(lookupKey(path)) ?? -1;
+  }
+
+  /** The number of an already computed key, or -1. */
+  findKey(key: string): number {
+    return this.numbers.get(key) ?? -1;
+  }
+
+  /** The providers of path number `n`, winner first. */
+  hitsOf(n: number): readonly Hit[] {
+    return this.lists[n]!;
+  }
+
+  /** How many providers path number `n` has. */
+  countOf(n: number): number {
+    return this.counts[n]!;
   }
 
   /** Providers of a path (any case, either separator), winner first; undefined when nothing has it. */
   lookup(path: string): readonly Hit[] | undefined {
-    return this.map.get(lookupKey(path));
+    const n = this.find(path);
+    return n < 0 ? undefined : this.lists[n];
   }
 
   /** Providers by an already computed key. */
   lookupKey(key: string): readonly Hit[] | undefined {
-    return this.map.get(key);
+    const n = this.numbers.get(key);
+    return n === undefined ? undefined : this.lists[n];
   }
 
   /** Distinct paths. */
   get size(): number {
-    return this.map.size;
+    return this.lists.length;
   }
 
   /** Entries across every layer. */
@@ -59,7 +90,7 @@ export class MergedIndex {
   }
 
   /** Every path key with its providers, in first-seen order (highest layer first, stored order). */
-  all(): IterableIterator<[string, readonly Hit[]]> {
-    return this.map.entries();
+  *all(): IterableIterator<[string, readonly Hit[]]> {
+    for (let n = 0; n < this.lists.length; n++) yield [this.keys[n]!, this.lists[n]!];
   }
 }

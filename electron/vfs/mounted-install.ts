@@ -26,6 +26,7 @@ export interface GameChoice {
 export class MountedInstall {
   private readonly defsCache = new Map<DefinitionKind, Promise<DefinitionWinner[]>>();
   private treeCache: MergedTree | null = null;
+  private readonly winnerRows: (Provider | null)[];
   /** Soft problems met while answering (an unreadable definition file, ...), for the CLI to print. */
   readonly warnings: string[] = [];
 
@@ -37,7 +38,9 @@ export class MountedInstall {
     readonly index: MergedIndex,
     /** Set when mounted with a hypothetical extra archive: where it landed (see MountOptions.extra). */
     readonly placement: Placement | null = null,
-  ) {}
+  ) {
+    this.winnerRows = new Array<Provider | null>(index.size).fill(null);
+  }
 
   get game(): GameId {
     return this.choice.game;
@@ -79,12 +82,19 @@ export class MountedInstall {
   resolve(path: string): ResolveResult {
     // One scan decides both the key and the path reported back (the common, canonical case copies nothing).
     const canonical = isCanonicalAscii(path);
-    const hits = this.index.lookupKey(canonical ? path.toUpperCase() : pathKey(path));
+    const index = this.index;
+    const n = index.findKey(canonical ? path.toUpperCase() : pathKey(path));
     const shown = canonical ? path : normalizeArchivePath(path);
-    if (!hits) return { path: shown, winner: null, shadowed: [] };
+    if (n < 0) return { path: shown, winner: null, shadowed: [] };
+    // The winner's row by path number: no walk through the provider list unless something is shadowed.
+    let winner = this.winnerRows[n]!;
+    if (winner === null) winner = this.winnerRows[n] = this.provider(index.hitsOf(n)[0]!);
     const shadowed: Provider[] = [];
-    for (let i = 1; i < hits.length; i++) shadowed.push(this.provider(hits[i]!));
-    return { path: shown, winner: this.provider(hits[0]!), shadowed };
+    if (index.countOf(n) > 1) {
+      const hits = index.hitsOf(n);
+      for (let i = 1; i < hits.length; i++) shadowed.push(this.provider(hits[i]!));
+    }
+    return { path: shown, winner, shadowed };
   }
 
   stats(): MountStats {
