@@ -90,8 +90,8 @@ export interface ExtractOptions {
   onWarning?: (message: string) => void;
   signal?: AbortSignal;
   /**
-   * Worker threads decoding in parallel (each opens the archive by path): 0 = in this thread. By default,
-   * extractions of at least 16 MiB or 1000 files use one worker per core (up to 4).
+   * Worker threads decoding beside this one (each opens the archive by path): 0 = this thread alone. By
+   * default, extractions of at least 16 MiB or 1000 files use one worker per other core (up to 3).
    */
   workers?: number;
 }
@@ -100,7 +100,7 @@ export interface ExtractResult {
   files: number;
   bytes: number;
   refused: string[];
-  /** Worker threads that decoded (0 = all in this thread). */
+  /** Worker threads that decoded beside this one (0 = all in this thread). */
   threads?: number;
 }
 
@@ -146,6 +146,7 @@ export async function extractArchive(path: string, target: string, options: Extr
     const workers = options.workers ?? (plan.bytes >= PARALLEL_BYTES || plan.items.length >= PARALLEL_FILES ? defaultWorkerCount() : 0);
     if (workers > 0 && plan.items.length > 1) {
       const indexOf = new Map(archive.entries.map((e, i) => [e, i] as const));
+      const made = new Set<string>();
       let done = refusedCount;
       try {
         await extractWithWorkers({
@@ -154,6 +155,21 @@ export async function extractArchive(path: string, target: string, options: Extr
           workers,
           signal: options.signal,
           onWarning: options.onWarning,
+          local: async (batch) => {
+            const done: [number, number][] = [];
+            for (const { index, out } of batch) {
+              options.signal?.throwIfAborted();
+              const entry = archive.entries[index]!;
+              const data = await archive.read(entry, (m) => options.onWarning?.(`${entry.path}: ${m}`));
+              if (!made.has(dirname(out))) {
+                await mkdir(dirname(out), { recursive: true });
+                made.add(dirname(out));
+              }
+              await writeFile(out, data);
+              done.push([index, data.length]);
+            }
+            return done;
+          },
           onFile: (index, bytes) => {
             result.files++;
             result.bytes += bytes;

@@ -77,11 +77,13 @@ export function decodeChunk(header: ChunkHeader, payload: Uint8Array, where: num
   if (sum !== header.checksum) {
     onWarning?.(`SQSH chunk at ${where}: checksum 0x${header.checksum.toString(16)} does not match the payload's 0x${sum.toString(16)}`);
   }
-  const plain = header.scrambled ? unscramble(payload) : payload;
   if (method === 0) {
+    const plain = header.scrambled ? unscramble(payload) : payload;
     if (plain.length !== size) fail('size-mismatch', `stored SQSH chunk at ${where}: ${plain.length} bytes, header says ${size}`, { offset: where });
     return header.scrambled ? plain : plain.slice();
   }
+  // The decoders read the unscrambled payload once, straight away: reuse one scratch buffer for it.
+  const plain = header.scrambled ? unscramble(payload, scratchFor(payload.length)) : payload;
   if (method === 1) {
     try {
       return decodeLz77(plain, size);
@@ -91,6 +93,12 @@ export function decodeChunk(header: ChunkHeader, payload: Uint8Array, where: num
     }
   }
   return inflateChunk(plain, size, where, onWarning);
+}
+
+let scratch = new Uint8Array(CHUNK_SIZE + 1024);
+function scratchFor(length: number): Uint8Array {
+  if (scratch.length < length) scratch = new Uint8Array(length);
+  return scratch;
 }
 
 function asBytes(buf: Buffer): Uint8Array {
