@@ -21,17 +21,29 @@ import type { V1Entry } from '../electron/formats/hpi/v1-directory.js';
 const MB = 1048576;
 const self = fileURLToPath(import.meta.url);
 
-/** Child mode: extract an archive, print elapsed time, bytes and this process's peak RSS as JSON. */
-async function child(archive: string, target: string): Promise<void> {
+/** Child mode: extract an archive, print elapsed and CPU time, bytes and this process's peak RSS as JSON. */
+async function child(archive: string, target: string, workers: string): Promise<void> {
   const started = performance.now();
-  const result = await extractArchive(archive, target);
+  const result = await extractArchive(archive, target, workers === 'auto' ? {} : { workers: Number(workers) });
   const ms = performance.now() - started;
-  process.stdout.write(JSON.stringify({ ms, bytes: result.bytes, files: result.files, threads: result.threads, maxRssKb: process.resourceUsage().maxRSS }));
+  const usage = process.resourceUsage();
+  const cpuMs = (usage.userCPUTime + usage.systemCPUTime) / 1000;
+  process.stdout.write(JSON.stringify({ ms, cpuMs, userMs: usage.userCPUTime / 1000, bytes: result.bytes, files: result.files, threads: result.threads, maxRssKb: usage.maxRSS }));
 }
 
-function runChild(archive: string, target: string): Promise<{ ms: number; bytes: number; files: number; threads: number; maxRssKb: number }> {
+interface ChildResult {
+  ms: number;
+  cpuMs: number;
+  userMs: number;
+  bytes: number;
+  files: number;
+  threads: number;
+  maxRssKb: number;
+}
+
+function runChild(archive: string, target: string, workers = 'auto'): Promise<ChildResult> {
   return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, ['--import', 'tsx', self, '--extract-child', archive, target], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const p = spawn(process.execPath, ['--import', 'tsx', self, '--extract-child', archive, target, workers], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     p.stdout.on('data', (c: Buffer) => (out += c.toString()));
     p.on('error', reject);
@@ -85,11 +97,20 @@ export async function run(): Promise<void> {
   const lz = join(dir, 'corpus-lz77.hpi');
   const zl = join(dir, 'corpus-zlib.hpi');
 
-  const packLz = await time(() => packFolder({ dir: corpus.dir, target: lz }));
-  figure('pack LZ77 (v1, key 0x7D)', mbps(corpus.bytes, packLz.ms), '≥ 20 MB/s');
+  // CPU time as well as wall time: on a shared machine the wall clock also counts other people's work.
+  const cpu = async <T>(fn: () => Promise<T> | T) => {
+    const before = process.cpuUsage();
+    const r = await time(fn);
+    const used = process.cpuUsage(before);
+    return { ...r, cpuMs: (used.user + used.system) / 1000 };
+  };
+  const packLz = await cpu(() => packFolder({ dir: corpus.dir, target: lz }));
+  figure('pack LZ77 (v1, key 0x7D), wall', mbps(corpus.bytes, packLz.ms), '≥ 20 MB/s');
+  figure('  per CPU second', mbps(corpus.bytes, packLz.cpuMs));
   figure('  archive size', `${(packLz.value.size / MB).toFixed(1)} MB`);
-  const packZl = await time(() => packFolder({ dir: corpus.dir, target: zl, method: 'zlib' }));
-  figure('pack zlib (pako)', mbps(corpus.bytes, packZl.ms));
+  const packZl = await cpu(() => packFolder({ dir: corpus.dir, target: zl, method: 'zlib' }));
+  figure('pack zlib (pako), wall', mbps(corpus.bytes, packZl.ms));
+  figure('  per CPU second', mbps(corpus.bytes, packZl.cpuMs));
   figure('  archive size', `${(packZl.value.size / MB).toFixed(1)} MB`);
 
   // Our encoder's payload against a greedy longest-match encoder over the full 4095-byte window.
@@ -125,20 +146,22 @@ export async function run(): Promise<void> {
 
   const chunks = await lz77Chunks(lz, 64 * MB);
   for (let i = 0; i < 50; i++) decodeLz77(chunks.payloads[i]!, chunks.sizes[i]!); // warm up
-  const decode = await time(() => {
+  const decode = await cpu(() => {
     for (let i = 0; i < chunks.payloads.length; i++) decodeLz77(chunks.payloads[i]!, chunks.sizes[i]!);
   });
-  figure('LZ77 decode, one core', mbps(chunks.unpacked, decode.ms), '≥ 150 MB/s');
+  figure('LZ77 decode, one core, wall', mbps(chunks.unpacked, decode.ms), '≥ 150 MB/s');
+  figure('  per CPU second', mbps(chunks.unpacked, decode.cpuMs));
 
-  for (const [label, archive] of [['LZ77', lz], ['zlib', zl]] as const) {
+  for (const [label, archive, workers] of [['LZ77', lz, 'auto'], ['zlib', zl, 'auto'], ['LZ77', lz, '0']] as const) {
     const target = join(dir, `out-${label}`);
     await rm(target, { recursive: true, force: true });
-    const r = await runChild(archive, target);
-    figure(`extract all (${label}), ${r.threads} worker threads`, mbps(r.bytes, r.ms));
+    const r = await runChild(archive, target, workers);
+    figure(`extract all (${label}), this thread + ${r.threads} worker(s)`, mbps(r.bytes, r.ms));
+    figure(`  CPU time (user+sys), user`, `${(r.cpuMs / 1000).toFixed(1)} s, ${(r.userMs / 1000).toFixed(1)} s`);
     figure(`  peak RSS of the extracting process`, `${(r.maxRssKb / 1024).toFixed(0)} MB`, '< 200 MB');
     await rm(target, { recursive: true, force: true });
   }
   figure('archive sizes on disk', `${((await stat(lz)).size / MB).toFixed(1)} / ${((await stat(zl)).size / MB).toFixed(1)} MB`);
 }
 
-if (process.argv[2] === '--extract-child') await child(process.argv[3]!, process.argv[4]!);
+if (process.argv[2] === '--extract-child') await child(process.argv[3]!, process.argv[4]!, process.argv[5] ?? 'auto');
