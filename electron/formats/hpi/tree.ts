@@ -42,12 +42,3 @@ export function buildTree(files: readonly PackFile[]): TreeDir {
   }
   return root;
 }
-
-/** The tree's files in stored order (depth first, as the v1 directory lists them). */
-export function filesInOrder(dir: TreeDir, out: TreeFile[] = []): TreeFile[] {
-  for (const child of dir.children) {
-    if (child.kind === 'file') out.push(child);
-    else filesInOrder(child, out);
-  }
-  return out;
-}
