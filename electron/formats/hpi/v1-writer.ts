@@ -11,10 +11,10 @@ import { fail } from '../errors.js';
 import { deriveKey, positionCipherInPlace } from './cipher.js';
 import { HAPI, V1_HEADER_SIZE, VERSION_1 } from './header.js';
 import { encodeName } from './names.js';
-import { CHUNK_SIZE, encodeChunk, type ChunkMethod } from './sqsh.js';
+import type { ChunkMethod } from './sqsh.js';
 import { trailerBytes } from './trailer.js';
 import { buildTree, type TreeDir, type TreeFile } from './tree.js';
-import { chunkCount } from './v1-directory.js';
+import { compressInOrder } from './compress-pool.js';
 
 export const DEFAULT_HEADER_KEY = 0x7d;
 
@@ -84,13 +84,17 @@ function layoutDirectory(root: TreeDir, start: number, methodOf: (file: PackFile
   return { bytes, placed };
 }
 
-/**
- * Write `files` as HPI v1. `methodOf` picks a method per file (tests build archives mixing stored, LZ77
- * and zlib files, as real archives do); by default every file uses the options' method.
- */
-export async function writeHpiV1(files: readonly PackFile[], sink: ByteSink, options: PackOptions, methodOf?: (file: PackFile) => ChunkMethod): Promise<void> {
+export interface WriterTuning {
+  /** A method per file (tests build archives mixing stored, LZ77 and zlib files, as real ones do). */
+  methodOf?: (file: PackFile) => ChunkMethod;
+  /** Compressing threads (default: one per core from 16 MiB of input; 0 = this thread). */
+  workers?: number;
+}
+
+/** Write `files` as HPI v1, every file with the options' method unless `tuning.methodOf` says otherwise. */
+export async function writeHpiV1(files: readonly PackFile[], sink: ByteSink, options: PackOptions, tuning: WriterTuning = {}): Promise<void> {
   const { headerKey, method: defaultMethod, trailer } = resolveV1Options(options);
-  const pick = methodOf ?? (() => defaultMethod);
+  const pick = tuning.methodOf ?? (() => defaultMethod);
   if (sink.position !== 0) throw new Error('the HPI writer needs an empty sink: its offsets are absolute');
   const key = deriveKey(headerKey);
   const root = buildTree(files);
@@ -112,13 +116,12 @@ export async function writeHpiV1(files: readonly PackFile[], sink: ByteSink, opt
   };
   const dirView = new DataView(directory.buffer);
   let done = 0;
-  for (const { record, node } of placed) {
-    const data = await node.file.read();
-    if (data.length !== node.file.size) fail('size-mismatch', `${node.file.path} changed while packing: ${data.length} bytes, expected ${node.file.size}`);
-    dirView.setUint32(record - V1_HEADER_SIZE, sink.position, true);
-    const method = pick(node.file);
-    if (method === 0) await put(data.slice());
-    else await writeChunks(data, method, put);
+  const items = placed.map((p) => ({ ...p, file: p.node.file }));
+  for await (const { item, data, chunks } of compressInOrder(items, (it) => pick(it.file), tuning.workers)) {
+    dirView.setUint32(item.record - V1_HEADER_SIZE, sink.position, true);
+    // Stored bytes are enciphered in place: copy them first, the caller's array is not ours.
+    if (chunks === null) await put(data.slice());
+    else await writeChunks(chunks, put);
     options.onProgress?.(++done, placed.length);
   }
   if (key !== 0) positionCipherInPlace(directory, V1_HEADER_SIZE, key);
@@ -126,17 +129,11 @@ export async function writeHpiV1(files: readonly PackFile[], sink: ByteSink, opt
   if (trailer) await sink.write(trailerBytes());
 }
 
-/** The chunk-size table, then each 64 KiB chunk compressed and scrambled (as HPIPack always does). */
-async function writeChunks(data: Uint8Array, method: ChunkMethod, put: (bytes: Uint8Array) => Promise<void>): Promise<void> {
-  const count = chunkCount(data.length);
-  const chunks: Uint8Array[] = [];
-  const table = new Uint8Array(count * 4);
+/** The chunk-size table, then the chunks (each 64 KiB of the file, compressed and scrambled as HPIPack does). */
+async function writeChunks(chunks: Uint8Array[], put: (bytes: Uint8Array) => Promise<void>): Promise<void> {
+  const table = new Uint8Array(chunks.length * 4);
   const tv = new DataView(table.buffer);
-  for (let i = 0; i < count; i++) {
-    const chunk = encodeChunk(data.subarray(i * CHUNK_SIZE, Math.min(data.length, (i + 1) * CHUNK_SIZE)), method, true);
-    tv.setUint32(i * 4, chunk.length, true);
-    chunks.push(chunk);
-  }
+  chunks.forEach((c, i) => tv.setUint32(i * 4, c.length, true));
   await put(table);
   for (const chunk of chunks) await put(chunk);
 }

@@ -10,8 +10,9 @@ import { fail } from '../errors.js';
 import { entryChecksum } from './checksums.js';
 import { HAPI, V2_HEADER_SIZE, VERSION_2 } from './header.js';
 import { encodeName } from './names.js';
-import { CHUNK_SIZE, encodeChunk, type ChunkMethod } from './sqsh.js';
+import { encodeChunk, type ChunkMethod } from './sqsh.js';
 import { buildTree, type TreeDir, type TreeFile } from './tree.js';
+import { compressInOrder } from './compress-pool.js';
 
 const DIR2_SIZE = 20;
 const FILE2_SIZE = 24;
@@ -81,19 +82,11 @@ function readerOrder(dir: TreeDir, out: TreeFile[] = []): TreeFile[] {
   return out;
 }
 
-/** A payload: the file's chunks when they are smaller than the file, else the file itself (stored). */
-function payloadOf(data: Uint8Array, method: ChunkMethod): { parts: Uint8Array[]; compressedSize: number } {
-  if (method === 0 || data.length === 0) return { parts: [data], compressedSize: 0 };
-  const parts: Uint8Array[] = [];
-  let total = 0;
-  for (let at = 0; at < data.length; at += CHUNK_SIZE) {
-    const chunk = encodeChunk(data.subarray(at, Math.min(data.length, at + CHUNK_SIZE)), method, true);
-    parts.push(chunk);
-    total += chunk.length;
-    // Already no smaller than the file: stop compressing, store it.
-    if (total >= data.length) return { parts: [data], compressedSize: 0 };
-  }
-  return { parts, compressedSize: total };
+/** A payload: the file's chunks when together they are smaller than the file, else the file (stored). */
+function payloadOf(data: Uint8Array, chunks: Uint8Array[] | null): { parts: Uint8Array[]; compressedSize: number } {
+  const total = chunks ? chunks.reduce((n, c) => n + c.length, 0) : 0;
+  if (!chunks || data.length === 0 || total >= data.length) return { parts: [data], compressedSize: 0 };
+  return { parts: chunks, compressedSize: total };
 }
 
 /** A block (names, directory) as one SQSH chunk when that saves space, else raw. */
@@ -102,7 +95,7 @@ function blockOf(raw: Uint8Array): Uint8Array {
   return chunk.length < raw.length ? chunk : raw;
 }
 
-export async function writeHpiV2(files: readonly PackFile[], sink: ByteSink, options: PackOptions): Promise<void> {
+export async function writeHpiV2(files: readonly PackFile[], sink: ByteSink, options: PackOptions, tuning: { workers?: number } = {}): Promise<void> {
   const method = resolveV2Method(options);
   if (sink.position !== 0) throw new Error('the HPI writer needs an empty sink: its offsets are absolute');
   const root = buildTree(files);
@@ -114,11 +107,9 @@ export async function writeHpiV2(files: readonly PackFile[], sink: ByteSink, opt
 
   const ordered = readerOrder(root);
   let done = 0;
-  for (const node of ordered) {
-    const data = await node.file.read();
-    if (data.length !== node.file.size) fail('size-mismatch', `${node.file.path} changed while packing: ${data.length} bytes, expected ${node.file.size}`);
+  for await (const { item: node, data, chunks } of compressInOrder(ordered, () => method, tuning.workers)) {
     const rec = fileRecords.get(node)!;
-    const { parts, compressedSize } = payloadOf(data, method);
+    const { parts, compressedSize } = payloadOf(data, chunks);
     dv.setUint32(rec + 4, sink.position, true);
     dv.setUint32(rec + 8, data.length, true);
     dv.setUint32(rec + 12, compressedSize, true);

@@ -22,7 +22,7 @@ async function mixedV1(): Promise<Uint8Array> {
   ];
   const methods: Record<string, 0 | 1 | 2> = { 'units/ARMCOM.FBI': 1, 'anims/big.gaf': 1, 'sounds/a.wav': 0, 'features/corpses/x.tdf': 2, 'empty.txt': 2 };
   const sink = new MemorySink();
-  await writeHpiV1(files, sink, { key: 0x7d }, (f) => methods[f.path]!);
+  await writeHpiV1(files, sink, { key: 0x7d }, { methodOf: (f) => methods[f.path]! });
   return sink.toBytes();
 }
 

@@ -1,0 +1,145 @@
+/**
+ * Compression on every core for the HPI writers. Files are read ahead in order, compressed by worker
+ * threads (one per core) and handed back in order, so the writer still lays the archive out file by file;
+ * the window of files in flight is bounded, so memory stays at a few files. Small archives, and builds
+ * where no worker can start, compress in this thread with the same code and the same bytes out.
+ */
+import { Worker } from 'node:worker_threads';
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import type { PackFile } from '../archive.js';
+import { fail } from '../errors.js';
+import { encodeFileChunks } from './chunks.js';
+import { readAhead } from './read-ahead.js';
+import type { ChunkMethod } from './sqsh.js';
+
+export interface CompressRequest {
+  id: number;
+  data: Uint8Array;
+  method: ChunkMethod;
+}
+export type CompressReply = { id: number; chunks: Uint8Array[] } | { id: number; error: string };
+
+/** Below this many bytes a pool costs more to start than it saves. */
+const POOL_BYTES = 16 << 20;
+const WINDOW_FILES = 12;
+const WINDOW_BYTES = 8 << 20;
+
+/**
+ * The worker's code, bundled once per process by esbuild (the bundler the Electron build already uses)
+ * into plain JavaScript run from a data: URL, so a worker does not carry the TypeScript loader.
+ */
+let workerCode: Promise<URL> | null = null;
+function workerScript(): Promise<URL> {
+  workerCode ??= (async () => {
+    const esbuild = await import('esbuild');
+    const built = await esbuild.build({
+      entryPoints: [fileURLToPath(new URL('./compress-worker.ts', import.meta.url))],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      write: false,
+      logLevel: 'silent',
+    });
+    return new URL(`data:text/javascript;base64,${Buffer.from(built.outputFiles[0]!.contents).toString('base64')}`);
+  })();
+  return workerCode;
+}
+
+class Pool {
+  private next = 0;
+  private readonly waiting = new Map<number, { resolve: (c: Uint8Array[]) => void; reject: (e: Error) => void }>();
+  private constructor(private readonly workers: Worker[]) {
+    for (const w of workers) {
+      w.on('message', (m: CompressReply) => {
+        const job = this.waiting.get(m.id);
+        if (!job) return;
+        this.waiting.delete(m.id);
+        if ('error' in m) job.reject(new Error(m.error));
+        else job.resolve(m.chunks);
+      });
+      w.on('error', (err) => this.failAll(err));
+    }
+  }
+
+  static async start(count: number): Promise<Pool | null> {
+    try {
+      const script = await workerScript();
+      const workers = Array.from({ length: count }, () => new Worker(script));
+      await Promise.all(workers.map((w) => new Promise<void>((resolve, reject) => {
+        w.once('online', resolve);
+        w.once('error', reject);
+      })));
+      return new Pool(workers);
+    } catch {
+      return null;
+    }
+  }
+
+  private failAll(err: Error): void {
+    for (const job of this.waiting.values()) job.reject(err);
+    this.waiting.clear();
+  }
+
+  compress(data: Uint8Array, method: ChunkMethod): Promise<Uint8Array[]> {
+    const id = this.next++;
+    return new Promise((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject });
+      this.workers[id % this.workers.length]!.postMessage({ id, data, method } satisfies CompressRequest);
+    });
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.workers.map((w) => w.terminate()));
+  }
+}
+
+export interface Compressed<T> {
+  item: T;
+  data: Uint8Array;
+  /** The file's chunks; null when it is written stored (method 0). */
+  chunks: Uint8Array[] | null;
+}
+
+/**
+ * The items' files, read and compressed ahead, in order. `workers`: how many threads compress (default:
+ * one per core when the files add up to 16 MiB or more; 0 = this thread).
+ */
+export async function* compressInOrder<T extends { file: PackFile }>(
+  items: readonly T[],
+  methodOf: (item: T) => ChunkMethod,
+  workers?: number,
+): AsyncGenerator<Compressed<T>> {
+  const total = items.reduce((n, i) => n + i.file.size, 0);
+  const count = workers ?? (total >= POOL_BYTES ? Math.min(4, availableParallelism()) : 0);
+  const pool = count > 0 ? await Pool.start(count) : null;
+  try {
+    const pending: { item: T; data: Uint8Array; chunks: Promise<Uint8Array[] | null>; size: number }[] = [];
+    let inFlight = 0;
+    const take = async () => {
+      const head = pending.shift()!;
+      inFlight -= head.size;
+      return { item: head.item, data: head.data, chunks: await head.chunks };
+    };
+    for await (const { item, data } of readAhead(items)) {
+      if (data.length !== item.file.size) fail('size-mismatch', `${item.file.path} changed while packing: ${data.length} bytes, expected ${item.file.size}`);
+      const method = methodOf(item);
+      const chunks = method === 0 ? Promise.resolve(null) : pool ? pool.compress(data, method) : Promise.resolve(encodeFileChunks(data, method));
+      chunks.catch(() => {});
+      pending.push({ item, data, chunks, size: data.length });
+      inFlight += data.length;
+      while (pending.length >= WINDOW_FILES || inFlight >= WINDOW_BYTES) yield await take();
+    }
+    while (pending.length > 0) yield await take();
+  } finally {
+    await pool?.close();
+  }
+}
+
+/** Whether compression workers can start here (they cannot in a build without sources or esbuild). */
+export async function compressionWorkersAvailable(): Promise<boolean> {
+  const pool = await Pool.start(1);
+  await pool?.close();
+  return pool !== null;
+}

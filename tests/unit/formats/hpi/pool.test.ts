@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { MemorySink } from '../../../../electron/io/byte-sink.js';
+import { writeHpiV1 } from '../../../../electron/formats/hpi/v1-writer.js';
+import { writeHpiV2 } from '../../../../electron/formats/hpi/v2-writer.js';
+import { compressionWorkersAvailable } from '../../../../electron/formats/hpi/compress-pool.js';
+import { modFiles, openBytes, readAll, sameBytes } from './fixtures.js';
+
+describe('HPI compression on worker threads', () => {
+  it('starts workers here, and writes byte for byte what one thread writes (v1 and v2, every method)', async () => {
+    expect(await compressionWorkersAvailable()).toBe(true);
+    const files = modFiles();
+    for (const method of ['lz77', 'zlib', 'none'] as const) {
+      for (const write of [writeHpiV1, writeHpiV2]) {
+        const one = new MemorySink();
+        const many = new MemorySink();
+        await write(files, one, { method }, { workers: 0 });
+        await write(files, many, { method }, { workers: 2 });
+        expect(sameBytes(many.toBytes(), one.toBytes()), `${write.name} ${method}`).toBe('same');
+        const got = await readAll(await openBytes(many.toBytes()));
+        for (const f of files) expect(sameBytes(got.get(f.path), await f.read())).toBe('same');
+      }
+    }
+  });
+});
