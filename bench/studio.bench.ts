@@ -5,41 +5,25 @@
  *   `modpak serve` (a cold mount) to the first row of the Files tree on screen (target < 1.5 s);
  * - filtering the tree by a glob: from the keystroke into "Search paths" to the filtered rows painted,
  *   measured inside the page (target < 100 ms).
- * The install is generated once under .bench/studio/ and reused while the generator's options stay.
+ * The install is generated once (bench/util.ts fullInstall, shared with the vfs bench).
  */
-import { readFile, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { chromium, type Page } from '@playwright/test';
-import { generateFullInstall } from '../electron/demo/full-install.js';
 import { buildRenderer } from '../electron/main/bundle.js';
 import { createStudioHost } from '../electron/services/handlers/index.js';
 import { spawn } from 'node:child_process';
 import { chromiumArgs, chromiumPath } from '../playwright.config.js';
-import { figure, scratch, time } from './util.js';
+import { join } from 'node:path';
+import { figure, fullInstall, scratch, time } from './util.js';
 
-const OPTIONS = { archives: 16, entries: 60_000 };
-const STAMP = `full-install v1 ${JSON.stringify(OPTIONS)}`;
 const repo = fileURLToPath(new URL('..', import.meta.url));
 const GLOBS = ['*.fbi', 'units/**', 'features/**/*.tdf', '**/sub1/*.pcx', 'arm*'];
-
-async function install(): Promise<string> {
-  const dir = join(await scratch('studio'), 'full-ta');
-  const stamp = await readFile(join(dir, '.stamp'), 'utf8').catch(() => '');
-  if (stamp !== STAMP) {
-    await rm(dir, { recursive: true, force: true });
-    const made = await time(() => generateFullInstall(dir, OPTIONS));
-    await writeFile(join(dir, '.stamp'), STAMP);
-    figure('generate the full install (once)', `${(made.ms / 1000).toFixed(1)} s`);
-  }
-  return dir;
-}
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 export async function run(): Promise<void> {
-  const root = await install();
+  const root = await fullInstall();
   await buildRenderer(repo);
   const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
   try {

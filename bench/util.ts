@@ -1,5 +1,7 @@
 import { performance } from 'node:perf_hooks';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { generateFullInstall } from '../electron/demo/full-install.js';
 import { fileURLToPath } from 'node:url';
 
 /** Shared helpers for benchmarks: timing, a scratch folder, and a figure printer. */
@@ -22,3 +24,30 @@ export function figure(label: string, value: string, target?: string): void {
 }
 
 export const mbps = (bytes: number, ms: number) => `${(bytes / 1048576 / (ms / 1000)).toFixed(1)} MB/s`;
+
+/** Wall time plus this process's CPU time: on a shared, busy machine the second says what the code costs. */
+export async function timed<T>(fn: () => Promise<T> | T): Promise<{ ms: number; cpu: number; value: T }> {
+  const cpu0 = process.cpuUsage();
+  const { ms, value } = await time(fn);
+  const cpu = process.cpuUsage(cpu0);
+  return { ms, cpu: (cpu.user + cpu.system) / 1000, value };
+}
+
+const FULL_INSTALL = { archives: 16, entries: 60_000 };
+
+/**
+ * The generated full TA install (16 archives, 60,000 entries) that the vfs and studio benchmarks share:
+ * generated once under .bench/ and reused while the generator's options stay the same.
+ */
+export async function fullInstall(): Promise<string> {
+  const stampText = `full-install v1 ${JSON.stringify(FULL_INSTALL)}`;
+  const dir = join(await scratch('full-install'), 'ta');
+  const stamp = await readFile(join(dir, '.stamp'), 'utf8').catch(() => '');
+  if (stamp !== stampText) {
+    await rm(dir, { recursive: true, force: true });
+    const made = await time(() => generateFullInstall(dir, FULL_INSTALL));
+    await writeFile(join(dir, '.stamp'), stampText);
+    figure('generate the full install (once)', `${(made.ms / 1000).toFixed(1)} s`);
+  }
+  return dir;
+}

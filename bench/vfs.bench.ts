@@ -3,38 +3,13 @@
  * 100,000 random `resolve` lookups, and `defs units`. The install is generated once under .bench/ and
  * reused while the generator's options stay the same.
  */
-import { readFile, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { generateFullInstall } from '../electron/demo/full-install.js';
 import { mountInstall } from '../electron/vfs/index.js';
-import { figure, scratch, time } from './util.js';
+import { figure, fullInstall, timed } from './util.js';
 
-/** Wall time plus this process's CPU time: on a shared, busy machine the second says what the code costs. */
-async function timed<T>(fn: () => Promise<T> | T): Promise<{ ms: number; cpu: number; value: T }> {
-  const cpu0 = process.cpuUsage();
-  const { ms, value } = await time(fn);
-  const cpu = process.cpuUsage(cpu0);
-  return { ms, cpu: (cpu.user + cpu.system) / 1000, value };
-}
 const show = (t: { ms: number; cpu: number }) => `${t.ms.toFixed(1)} ms (cpu ${t.cpu.toFixed(0)})`;
 
-const OPTIONS = { archives: 16, entries: 60_000 };
-const STAMP = `full-install v1 ${JSON.stringify(OPTIONS)}`;
-
-async function install(): Promise<string> {
-  const dir = join(await scratch('vfs'), 'full-ta');
-  const stamp = await readFile(join(dir, '.stamp'), 'utf8').catch(() => '');
-  if (stamp !== STAMP) {
-    await rm(dir, { recursive: true, force: true });
-    const made = await time(() => generateFullInstall(dir, OPTIONS));
-    await writeFile(join(dir, '.stamp'), STAMP);
-    figure('generate the full install (once)', `${(made.ms / 1000).toFixed(1)} s`);
-  }
-  return dir;
-}
-
 export async function run(): Promise<void> {
-  const root = await install();
+  const root = await fullInstall();
   const mount = await timed(() => mountInstall(root));
   const vfs = mount.value;
   try {

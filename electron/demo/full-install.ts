@@ -2,6 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { feature, sectionsTdf, unitFbi, weapon } from './content.js';
 import { writeHpi, type DemoFile } from './writer.js';
+import { prng } from '../../shared/prng.js';
 
 /**
  * A full-size TA install for benchmarks and the studio's large-tree tests: `archives` archives (rev31.gp3,
@@ -14,18 +15,6 @@ export interface FullInstallOptions {
   entries?: number;
   /** HPI chunk method (default lz77, as Cavedog's archives). */
   method?: 'lz77' | 'zlib' | 'none';
-}
-
-/** mulberry32: a small seeded generator, so the same options give the same bytes. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const BINARY_FOLDERS = ['anims', 'bitmaps', 'sounds', 'maps', 'textures', 'objects3d', 'scripts', 'gamedata', 'guis', 'palettes'];
