@@ -1,5 +1,21 @@
 import { register } from 'tsx/esm/api';
 
+// A reader that stops early (`modpak list X | head`) closes the pipe: that is a normal end, not an error.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (err) => {
+    if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw err;
+  });
+}
+// Whatever escapes the commands' own handling still ends as one line, never a stack trace.
+const lastWord = (err) => {
+  process.stderr.write(`modpak: ${err instanceof Error ? err.message : String(err)}\n`);
+  if (process.env.MODPAK_DEBUG && err instanceof Error) process.stderr.write(`${err.stack}\n`);
+  process.exit(1);
+};
+process.on('uncaughtException', lastWord);
+process.on('unhandledRejection', lastWord);
+
 register();
 const { main } = await import('../electron/cli/main.ts');
 process.exitCode = await main(process.argv.slice(2));

@@ -19,3 +19,30 @@ describe('modpak CLI contract', () => {
     expect(r.stderr).not.toMatch(/at .*\.ts:\d+/);
   });
 });
+
+describe('modpak as a pipeline stage', () => {
+  it('ends quietly when the reader closes the pipe early (modpak list | head)', async () => {
+    const { spawn } = await import('node:child_process');
+    const { mkdtemp, mkdir, writeFile, rm } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { modpakBin } = await import('../../helpers/run-cli.js');
+    const dir = await mkdtemp(join(tmpdir(), 'modpak-pipe-'));
+    try {
+      await mkdir(join(dir, 'src'));
+      for (let i = 0; i < 4000; i++) await writeFile(join(dir, 'src', `file-with-a-long-name-${i}.txt`), 'x');
+      expect((await runCli(['pack', join(dir, 'src'), '--target', join(dir, 'a.hpi'), '--method', 'none'])).code).toBe(0);
+      const child = spawn(process.execPath, [modpakBin, 'list', join(dir, 'a.hpi')], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+      // Like `head -1`: read one chunk, then close our end while modpak is still writing.
+      await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+      child.stdout.destroy();
+      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      expect(stderr).toBe('');
+      expect(code).toBe(0);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
