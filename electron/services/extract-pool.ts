@@ -5,7 +5,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
-import { fileURLToPath } from 'node:url';
+import { bundledWorker } from '../io/worker-bundle.js';
 import { FormatError, type FormatErrorCode, type FormatErrorDetails } from '../formats/errors.js';
 
 export type WorkerRequest = { type: 'batch'; items: { index: number; out: string }[] } | { type: 'close' };
@@ -15,33 +15,8 @@ export type WorkerReply =
   | { type: 'batch-done'; files: [index: number, bytes: number][] }
   | { type: 'error'; format: { code: FormatErrorCode; details: FormatErrorDetails } | null; message: string; code?: string; path?: string };
 
-/**
- * The worker's code: extract-worker.ts and what it imports, bundled once per process by esbuild (the
- * bundler the Electron build already uses) into plain JavaScript and started from a data: URL. A worker
- * running through the TypeScript loader instead costs about 45 MB more (its own loader thread and
- * transforms); bundled, it costs about 5 MB. Where this cannot work (no esbuild, no sources: a packaged
- * build), no worker starts and extraction runs in-process.
- */
-let workerCode: Promise<URL> | null = null;
-function workerScript(): Promise<URL> {
-  workerCode ??= (async () => {
-    const entry = fileURLToPath(new URL('./extract-worker.ts', import.meta.url));
-    const esbuild = await import('esbuild');
-    const built = await esbuild.build({
-      entryPoints: [entry],
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node20',
-      write: false,
-      logLevel: 'silent',
-      // CommonJS dependencies bundled into ESM still call require() for Node's own modules.
-      banner: { js: `import { createRequire as __modpakRequire } from 'node:module'; const require = __modpakRequire(${JSON.stringify(entry)});` },
-    });
-    return new URL(`data:text/javascript;base64,${Buffer.from(built.outputFiles[0]!.contents).toString('base64')}`);
-  })();
-  return workerCode;
-}
+const workerScript = () => bundledWorker(new URL('./extract-worker.ts', import.meta.url));
+
 /** Entries per message: enough to amortise messaging, small enough to balance the two workers. */
 const BATCH_FILES = 32;
 const BATCH_BYTES = 4 << 20;

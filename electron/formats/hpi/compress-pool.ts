@@ -6,7 +6,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
-import { fileURLToPath } from 'node:url';
+import { bundledWorker } from '../../io/worker-bundle.js';
 import type { PackFile } from '../archive.js';
 import { fail } from '../errors.js';
 import { encodeFileChunks } from './chunks.js';
@@ -25,27 +25,7 @@ const POOL_BYTES = 16 << 20;
 const WINDOW_FILES = 12;
 const WINDOW_BYTES = 8 << 20;
 
-/**
- * The worker's code, bundled once per process by esbuild (the bundler the Electron build already uses)
- * into plain JavaScript run from a data: URL, so a worker does not carry the TypeScript loader.
- */
-let workerCode: Promise<URL> | null = null;
-function workerScript(): Promise<URL> {
-  workerCode ??= (async () => {
-    const esbuild = await import('esbuild');
-    const built = await esbuild.build({
-      entryPoints: [fileURLToPath(new URL('./compress-worker.ts', import.meta.url))],
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node20',
-      write: false,
-      logLevel: 'silent',
-    });
-    return new URL(`data:text/javascript;base64,${Buffer.from(built.outputFiles[0]!.contents).toString('base64')}`);
-  })();
-  return workerCode;
-}
+const workerScript = () => bundledWorker(new URL('./compress-worker.ts', import.meta.url));
 
 class Pool {
   private next = 0;
