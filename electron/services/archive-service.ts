@@ -1,5 +1,5 @@
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
+import { FolderWriter, forEachInFlight } from '../io/folder-writer.js';
 import { openArchive, detectFormat } from '../formats/index.js';
 import type { Archive, ArchiveEntry, ArchiveInfo } from '../formats/index.js';
 import { FileSource } from '../io/byte-source.js';
@@ -146,7 +146,7 @@ export async function extractArchive(path: string, target: string, options: Extr
     const workers = options.workers ?? (plan.bytes >= PARALLEL_BYTES || plan.items.length >= PARALLEL_FILES ? defaultWorkerCount() : 0);
     if (workers > 0 && plan.items.length > 1) {
       const indexOf = new Map(archive.entries.map((e, i) => [e, i] as const));
-      const made = new Set<string>();
+      const writer = new FolderWriter();
       let done = refusedCount;
       try {
         await extractWithWorkers({
@@ -161,11 +161,7 @@ export async function extractArchive(path: string, target: string, options: Extr
               options.signal?.throwIfAborted();
               const entry = archive.entries[index]!;
               const data = await archive.read(entry, (m) => options.onWarning?.(`${entry.path}: ${m}`));
-              if (!made.has(dirname(out))) {
-                await mkdir(dirname(out), { recursive: true });
-                made.add(dirname(out));
-              }
-              await writeFile(out, data);
+              await writer.write(out, data);
               done.push([index, data.length]);
             }
             return done;
@@ -203,26 +199,20 @@ export async function extractEntries(
 }
 
 async function extractInProcess(archive: Archive, plan: ExtractPlan, total: number, alreadyDone: number, options: ExtractOptions, result: ExtractResult): Promise<void> {
-  const made = new Set<string>();
-  let next = 0;
+  const writer = new FolderWriter();
   let done = alreadyDone;
-  const worker = async () => {
-    while (next < plan.items.length) {
-      options.signal?.throwIfAborted();
-      const { entry, out } = plan.items[next++]!;
+  await forEachInFlight(
+    plan.items,
+    4,
+    async ({ entry, out }) => {
       const data = await archive.read(entry, (m) => options.onWarning?.(`${entry.path}: ${m}`));
-      const dir = dirname(out);
-      if (!made.has(dir)) {
-        await mkdir(dir, { recursive: true });
-        made.add(dir);
-      }
-      await writeFile(out, data);
+      await writer.write(out, data);
       result.files++;
       result.bytes += data.length;
       options.onProgress?.(++done, total, entry.path);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(4, plan.items.length) }, worker));
+    },
+    options.signal,
+  );
 }
 
 export interface VerifyResult {

@@ -1,5 +1,6 @@
-import { mkdir, readdir, realpath, writeFile } from 'node:fs/promises';
-import { dirname, join, relative, resolve, sep, isAbsolute } from 'node:path';
+import { mkdir, readdir, realpath } from 'node:fs/promises';
+import { FolderWriter, forEachInFlight } from '../io/folder-writer.js';
+import { join, relative, resolve, sep, isAbsolute } from 'node:path';
 import { pathKey, safeRelativePath } from '../../shared/paths.js';
 import { fail } from '../formats/errors.js';
 import type { Hit } from './merged-index.js';
@@ -32,17 +33,16 @@ function inside(parent: string, child: string): boolean {
 async function writeWinners(install: MountedInstall, hits: readonly Hit[], target: string, options: WriteOptions): Promise<WriteResult> {
   const root = resolve(target);
   const result: WriteResult = { files: 0, bytes: 0, refused: [] };
-  const made = new Set<string>();
-  let next = 0;
+  const writer = new FolderWriter();
   let done = 0;
   const refuse = (path: string, why: string) => {
     result.refused.push(path);
     options.onWarning?.(`refused to write ${JSON.stringify(path)}: ${why}`);
   };
-  const worker = async () => {
-    while (next < hits.length) {
-      options.signal?.throwIfAborted();
-      const hit = hits[next++]!;
+  await forEachInFlight(
+    hits,
+    IN_FLIGHT,
+    async (hit) => {
       const path = hit.entry.path;
       const rel = safeRelativePath(path);
       const out = rel === null ? null : join(root, rel);
@@ -50,12 +50,7 @@ async function writeWinners(install: MountedInstall, hits: readonly Hit[], targe
       else {
         const data = await install.layers[hit.layer]!.read(hit.entry);
         try {
-          const dir = dirname(out);
-          if (!made.has(dir)) {
-            await mkdir(dir, { recursive: true });
-            made.add(dir);
-          }
-          await writeFile(out, data);
+          await writer.write(out, data);
           result.files++;
           result.bytes += data.length;
         } catch (err) {
@@ -66,9 +61,9 @@ async function writeWinners(install: MountedInstall, hits: readonly Hit[], targe
         }
       }
       options.onProgress?.(++done, hits.length, path);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(IN_FLIGHT, hits.length) }, worker));
+    },
+    options.signal,
+  );
   return result;
 }
 
