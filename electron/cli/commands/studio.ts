@@ -7,7 +7,8 @@ import { parseInteger } from '../options.js';
 import { CliFailure } from '../errors.js';
 import { createStudioHost } from '../../services/handlers/index.js';
 import { startWebHost } from '../../web/server.js';
-import { defaultRendererDir, stateDir, studioVersion } from '../../web/locations.js';
+import { defaultRendererDir, repoRoot, stateDir, studioVersion } from '../../web/locations.js';
+import { buildRenderer } from '../../main/bundle.js';
 import { ensureDemoInstall } from '../../web/demo.js';
 import { launchElectronStudio } from '../../main/launch.js';
 
@@ -27,7 +28,6 @@ export function registerStudioCommands(program: Command, ctx: CliContext): void 
     .action(async (root: string | undefined, opts: { port?: number; renderer?: string; state?: string }) => {
       const initial = await initialRoot(root, ctx);
       const rendererDir = resolve(opts.renderer ?? defaultRendererDir());
-      if (!existsSync(join(rendererDir, 'index.html'))) ctx.warn(`the renderer is not built (${rendererDir}): run npm run build:renderer, or use npm run web`);
       const host = await createStudioHost({
         facts: { version: studioVersion(), host: 'web', initialRoot: initial.root, demo: initial.demo },
         recentFile: join(resolve(opts.state ?? stateDir()), 'recent.json'),
@@ -36,6 +36,14 @@ export function registerStudioCommands(program: Command, ctx: CliContext): void 
         void host.close();
         throw new CliFailure(null, err.code === 'EADDRINUSE' ? `port ${opts.port} is in use` : err.message);
       });
+      // The port is ours; a fresh clone has no built renderer yet, so build it once (a few seconds).
+      if (!existsSync(join(rendererDir, 'index.html'))) {
+        if (opts.renderer) ctx.warn(`the renderer is not built (${rendererDir}): run npm run build:renderer`);
+        else {
+          ctx.stderr.write('building the renderer (first run)…\n');
+          await buildRenderer(repoRoot()).catch((err: Error) => ctx.warn(`could not build the renderer (${err.message}): run npm run build:renderer`));
+        }
+      }
       ctx.print(`ModPak Studio (${initial.demo ? 'demo install' : 'install'} ${initial.root}) is served at:`);
       ctx.print(web.url);
       ctx.print('Open it in a browser on this machine; Ctrl+C stops the server.');
