@@ -1,7 +1,7 @@
 import type { FormatEngine } from '../archive.js';
 import { FormatError } from '../errors.js';
 import { openPangya, readTable } from './reader.js';
-import { TRAILER_SIZE } from './layout.js';
+import { TRAILER_SIZE, parseTrailer } from './layout.js';
 import { packPangya } from './writer.js';
 
 /**
@@ -13,14 +13,20 @@ export const pangyaEngine: FormatEngine = {
   id: 'pangya',
   label: 'Pangya PAK',
   async detect(source) {
+    let trailerFits = false;
     try {
+      if (source.size < TRAILER_SIZE) return { match: false };
+      parseTrailer(await source.read(source.size - TRAILER_SIZE, TRAILER_SIZE), source.size);
+      trailerFits = true;
       const { trailer, raws } = await readTable(source);
       // An empty table is weak evidence: require it to sit right before the trailer.
       if (raws.length === 0 && trailer.tableOffset !== source.size - TRAILER_SIZE) return { match: false };
       return { match: true };
     } catch (err) {
-      if (err instanceof FormatError) return { match: false };
-      throw err;
+      if (!(err instanceof FormatError)) throw err;
+      // A sound trailer over a table that does not walk is a damaged Pangya PAK: claim it with the lowest
+      // confidence, so that when nothing else fits, opening it says what is wrong with the table.
+      return trailerFits ? { match: true, confidence: -1 } : { match: false };
     }
   },
   open: openPangya,

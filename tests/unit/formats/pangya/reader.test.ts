@@ -205,3 +205,34 @@ describe('Pangya reader: trailer and table discipline', () => {
     expect(fixtureFiles().length).toBe(6);
   });
 });
+
+describe('a damaged table behind a sound trailer', () => {
+  it('is still recognised as Pangya, so the CLI names what is wrong instead of "not a recognised archive"', async () => {
+    const { writeFile, mkdtemp, rm } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { runCli } = await import('../../../helpers/run-cli.js');
+    const bytes = await buildArchive({ cipher: 'xor', method: 'lz77' });
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
+    const tableOffset = view.getUint32(bytes.length - 9, true);
+    const damaged = bytes.slice();
+    damaged[tableOffset] = 0; // the first entry's name length: an empty name cannot be walked
+    const dir = await mkdtemp(join(tmpdir(), 'modpak-pangya-damaged-'));
+    try {
+      const file = join(dir, 'damaged.pak');
+      await writeFile(file, damaged);
+      const r = await runCli(['list', file]);
+      expect(r.code).toBe(1);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).toMatch(/^modpak: .*damaged\.pak: /);
+      expect(r.stderr).not.toMatch(/not a recognised archive/);
+      // Bytes that merely end in 0x12 with no sound trailer stay unrecognised.
+      const junk = new Uint8Array(64).fill(0xee);
+      junk[63] = 0x12;
+      await writeFile(file, junk);
+      expect((await runCli(['list', file])).stderr).toMatch(/not a recognised archive/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
