@@ -20,7 +20,7 @@ export async function main(argv: string[], io?: Partial<Pick<CliContext, 'stdout
     })
     .showSuggestionAfterError();
   registerArchiveCommands(program, ctx);
-  registerCommandModules(program, ctx);
+  const release = registerCommandModules(program, ctx);
   for (const sub of program.commands) sub.exitOverride();
 
   try {
@@ -39,5 +39,7 @@ export async function main(argv: string[], io?: Partial<Pick<CliContext, 'stdout
     ctx.stderr.write(describeError(err, ctx.file) + '\n');
     if (process.env.MODPAK_DEBUG && err instanceof Error) ctx.stderr.write(`${err.stack}\n`);
     return 1;
+  } finally {
+    await release().catch(() => {});
   }
 }

@@ -3,13 +3,18 @@ import type { CliContext } from '../context.js';
 import { registerMountCommands } from './mount.js';
 import { registerModsCommands } from './mods.js';
 import { registerStudioCommands } from './studio.js';
+import { InstallService } from '../../services/install-service.js';
 
 /**
  * Command groups beyond the single-archive ones. Each concern registers its own subcommands
  * (mount, diff, watch, serve, studio); add a line here when a group arrives.
+ * Returns what releases their resources (mounted installs keep their archives open) once the command ends,
+ * which matters when the CLI runs in-process (tests, the studio's host) rather than as its own process.
  */
-export function registerCommandModules(program: Command, ctx: CliContext): void {
-  registerMountCommands(program, ctx);
+export function registerCommandModules(program: Command, ctx: CliContext): () => Promise<void> {
+  const installs = new InstallService();
+  registerMountCommands(program, ctx, installs);
   registerModsCommands(program, ctx);
   registerStudioCommands(program, ctx);
+  return () => installs.closeAll();
 }
