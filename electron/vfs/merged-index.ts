@@ -1,6 +1,7 @@
 import type { ArchiveEntry } from '../formats/index.js';
 import type { Provider } from '../../shared/vfs-types.js';
 import { lookupKey } from './keys.js';
+import { PathTable } from './path-table.js';
 import type { Layer } from './layers.js';
 
 /** One provider of a path: which layer (index into the priority order) and which of its entries. */
@@ -15,19 +16,21 @@ export interface Hit {
  * Every path of the install, layered: one Map from the path key (upper-case ASCII, `/` separators) to a
  * path number, and per number its providers in priority order. Built once at mount by walking the layers
  * highest first and each layer's entries in stored order, so the first hit is the winner (and, inside one
- * archive, the first stored entry beats a later duplicate). Lookups are O(1). The Map holds small integers
- * and the provider counts sit in a typed array, so a lookup touches as little memory as it can: at 100,000
- * lookups the cache misses, not the hashing, are the cost.
+ * archive, the first stored entry beats a later duplicate). Lookups are O(1) through a PathTable (typed
+ * arrays, hashed while folding case, no allocation per canonical query); the provider counts sit in a
+ * typed array too, so a lookup touches as little memory as it can.
  */
 export class MergedIndex {
-  private readonly numbers = new Map<string, number>();
   private readonly keys: string[] = [];
+  private readonly table: PathTable;
   private readonly lists: Hit[][] = [];
   private readonly counts: Int32Array;
   private entryCount = 0;
 
   constructor(readonly layers: readonly Layer[]) {
-    const { numbers, keys, lists } = this;
+    const { keys, lists } = this;
+    // A Map while building (entries arrive layer by layer); the lookup table is built once from it.
+    const numbers = new Map<string, number>();
     for (let layer = 0; layer < layers.length; layer++) {
       const entries = layers[layer]!.entries;
       for (let i = 0; i < entries.length; i++) {
@@ -45,16 +48,22 @@ export class MergedIndex {
       }
     }
     this.counts = Int32Array.from(lists, (l) => l.length);
+    this.table = new PathTable(keys);
   }
 
   /** The number of a path (any case, either separator), or -1 when nothing provides it. */
   find(path: string): number {
-    return this.numbers.get(lookupKey(path)) ?? -1;
+    return this.table.find(path);
+  }
+
+  /** Whether the path given to the last `find` was canonical (so it can be reported back as it came). */
+  get lastQueryCanonical(): boolean {
+    return this.table.lastQueryCanonical;
   }
 
   /** The number of an already computed key, or -1. */
   findKey(key: string): number {
-    return this.numbers.get(key) ?? -1;
+    return this.table.findKey(key);
   }
 
   /** The providers of path number `n`, winner first. */
@@ -75,8 +84,8 @@ export class MergedIndex {
 
   /** Providers by an already computed key. */
   lookupKey(key: string): readonly Hit[] | undefined {
-    const n = this.numbers.get(key);
-    return n === undefined ? undefined : this.lists[n];
+    const n = this.table.findKey(key);
+    return n < 0 ? undefined : this.lists[n];
   }
 
   /** Distinct paths. */

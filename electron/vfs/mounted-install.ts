@@ -2,7 +2,6 @@ import type {
   ConflictReport, DefinitionKind, DefinitionWinner, GameId, MergedTree, MountReport, MountStats, Provider, ResolveResult,
 } from '../../shared/vfs-types.js';
 import { normalizeArchivePath, pathKey } from '../../shared/paths.js';
-import { isCanonicalAscii } from './keys.js';
 import { fail } from '../formats/errors.js';
 import type { Layer } from './layers.js';
 import type { Hit, MergedIndex } from './merged-index.js';
@@ -80,11 +79,10 @@ export class MountedInstall {
   }
 
   resolve(path: string): ResolveResult {
-    // One scan decides both the key and the path reported back (the common, canonical case copies nothing).
-    const canonical = isCanonicalAscii(path);
+    // One scan hashes the query and decides the path reported back (the canonical case copies nothing).
     const index = this.index;
-    const n = index.findKey(canonical ? path.toUpperCase() : pathKey(path));
-    const shown = canonical ? path : normalizeArchivePath(path);
+    const n = index.find(path);
+    const shown = index.lastQueryCanonical ? path : normalizeArchivePath(path);
     if (n < 0) return { path: shown, winner: null, shadowed: [] };
     // The winner's row by path number: no walk through the provider list unless something is shadowed.
     let winner = this.winnerRows[n]!;

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { PathTable } from '../../../electron/vfs/path-table.js';
+import { pathKey } from '../../../shared/paths.js';
+
+describe('PathTable', () => {
+  const paths = ['units/ARMCOM.fbi', 'Units/corak.FBI', 'features/urban/cars.tdf', 'gamedata/x.tdf', 'sounds/é.wav', 'a', ''];
+  const keys = paths.map(pathKey);
+  const table = new PathTable(keys);
+
+  it('finds every key in any case and spelling, and reports whether the query was canonical', () => {
+    keys.forEach((key, n) => {
+      expect(table.findKey(key)).toBe(n);
+      expect(table.find(paths[n]!)).toBe(n);
+      expect(table.find(paths[n]!.toLowerCase())).toBe(n);
+    });
+    expect(table.find('UNITS/armcom.FBI')).toBe(0);
+    expect(table.lastQueryCanonical).toBe(true);
+    expect(table.find('units\\ARMCOM.fbi')).toBe(0);
+    expect(table.lastQueryCanonical).toBe(false);
+    expect(table.find('/units//ARMCOM.fbi/')).toBe(0);
+    expect(table.lastQueryCanonical).toBe(false);
+    expect(table.find('sounds/É.wav')).toBe(-1); // only ASCII letters fold, as TA compares names
+  });
+
+  it('answers -1 for paths it does not hold, including near misses', () => {
+    for (const miss of ['units/ARMCOM.fb', 'units/ARMCOM.fbix', 'units', 'units/', 'xunits/ARMCOM.fbi', 'b']) expect(table.find(miss), miss).toBe(-1);
+  });
+
+  it('stays correct when many keys share hash slots (a full, colliding table)', () => {
+    const many = Array.from({ length: 5000 }, (_, i) => `DIR${i % 7}/FILE${i}.TDF`);
+    const t = new PathTable(many);
+    many.forEach((k, n) => expect(t.find(k.toLowerCase())).toBe(n));
+    expect(t.find('dir0/file5000.tdf')).toBe(-1);
+  });
+});
