@@ -1,4 +1,4 @@
-import { register } from 'tsx/esm/api';
+import { freshCliBundle } from './cli-bundle.mjs';
 
 // A reader that stops early (`modpak list X | head`) closes the pipe: that is a normal end, not an error.
 for (const stream of [process.stdout, process.stderr]) {
@@ -16,6 +16,13 @@ const lastWord = (err) => {
 process.on('uncaughtException', lastWord);
 process.on('unhandledRejection', lastWord);
 
-register();
-const { main } = await import('../electron/cli/main.ts');
+// The bundle when it can be made (fast start, small footprint); the sources through tsx otherwise.
+const bundle = await freshCliBundle();
+let main;
+if (bundle) ({ main } = await import(bundle.href));
+else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  ({ main } = await import('../electron/cli/main.ts'));
+}
 process.exitCode = await main(process.argv.slice(2));

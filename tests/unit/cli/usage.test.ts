@@ -46,3 +46,20 @@ describe('modpak as a pipeline stage', () => {
     }
   });
 });
+
+describe('bin/modpak start-up', () => {
+  it('runs from a bundle of the sources and rebuilds it when a source is newer', async () => {
+    const { stat, utimes } = await import('node:fs/promises');
+    const { fileURLToPath } = await import('node:url');
+    const { runBin, samplesDir } = await import('../../helpers/run-cli.js');
+    const bundle = fileURLToPath(new URL('../../../out/cli/modpak.mjs', import.meta.url));
+    const sample = `${samplesDir}hpi/ArmImp.ufo`;
+    expect((await runBin(['info', sample, '--json'])).code).toBe(0);
+    // Pretend the bundle predates every source: the next run must rebuild it, and still answer right.
+    await utimes(bundle, new Date(0), new Date(0));
+    const r = await runBin(['info', sample, '--json']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ format: 'hpi', version: 1 });
+    expect((await stat(bundle)).mtimeMs).toBeGreaterThan(Date.now() - 60_000);
+  });
+});
