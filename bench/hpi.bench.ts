@@ -4,8 +4,8 @@
  * Run with `npm run bench -- hpi`. Figures on a shared machine are pessimistic.
  */
 import { spawn } from 'node:child_process';
-import { rm, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readFile, rm, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { corpusFolder, corpusFiles } from './corpus.js';
 import { figure, mbps, scratch, time } from './util.js';
@@ -20,6 +20,7 @@ import type { V1Entry } from '../electron/formats/hpi/v1-directory.js';
 
 const MB = 1048576;
 const self = fileURLToPath(import.meta.url);
+const benchDir = dirname(self);
 
 /** Child mode: extract an archive, print elapsed and CPU time, bytes and this process's peak RSS as JSON. */
 async function child(archive: string, target: string, workers: string): Promise<void> {
@@ -49,6 +50,22 @@ function runChild(archive: string, target: string, workers = 'auto', nodeFlags: 
     p.on('error', reject);
     p.on('close', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`extract child exited with ${code}`))));
   });
+}
+
+/** `node bin/modpak extract` in a child process, its peak RSS and time reported by bench/report-usage.mjs. */
+async function runCli(archive: string, target: string): Promise<{ ms: number; maxRssKb: number; bytes: number }> {
+  const usageFile = join(dirname(target), 'usage.json');
+  const code = await new Promise<number | null>((resolve, reject) => {
+    const p = spawn(process.execPath, ['--import', join(benchDir, 'report-usage.mjs'), join(benchDir, '..', 'bin', 'modpak'), 'extract', archive, '-t', target], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+      env: { ...process.env, MODPAK_USAGE_FILE: usageFile },
+    });
+    p.on('error', reject);
+    p.on('close', resolve);
+  });
+  if (code !== 0) throw new Error(`modpak extract exited with ${code}`);
+  const usage = JSON.parse(await readFile(usageFile, 'utf8')) as { ms: number; maxRssKb: number };
+  return { ...usage, bytes: (await listArchive(archive)).reduce((n, e) => n + e.size, 0) };
 }
 
 /** Every LZ77 chunk payload of the archive (deciphered, unscrambled), up to `limit` compressed bytes. */
@@ -167,6 +184,15 @@ export async function run(): Promise<void> {
     figure(`extract all (${label}), this thread + ${r.threads} worker(s)${flags.length ? ` ${flags.join(' ')}` : ''}`, mbps(r.bytes, r.ms));
     figure(`  CPU time (user+sys), user`, `${(r.cpuMs / 1000).toFixed(1)} s, ${(r.userMs / 1000).toFixed(1)} s`);
     figure(`  peak RSS of the extracting process`, `${(r.maxRssKb / 1024).toFixed(0)} MB`, '< 200 MB');
+    await rm(target, { recursive: true, force: true });
+  }
+  // The same extraction as a user runs it: `modpak extract` (the CLI's bundle, no TypeScript loader).
+  for (const [label, archive] of [['LZ77', lz], ['zlib', zl]] as const) {
+    const target = join(dir, `out-cli-${label}`);
+    await rm(target, { recursive: true, force: true });
+    const r = await runCli(archive, target);
+    figure(`modpak extract (${label}), the CLI as shipped`, mbps(r.bytes, r.ms));
+    figure(`  peak RSS of the modpak process`, `${(r.maxRssKb / 1024).toFixed(0)} MB`, '< 200 MB');
     await rm(target, { recursive: true, force: true });
   }
   figure('archive sizes on disk', `${((await stat(lz)).size / MB).toFixed(1)} / ${((await stat(zl)).size / MB).toFixed(1)} MB`);
