@@ -54,6 +54,11 @@ export interface Archive {
    * a real game tolerates (a checksum mismatch, a missing Adler-32) go to `onWarning` instead.
    */
   read(entry: ArchiveEntry, onWarning?: (message: string) => void): Promise<Uint8Array>;
+  /**
+   * Opaque format data a rewrite should keep (HPI v2's Last78 verification block): handed to the writer as
+   * `PackOptions.carry` when an archive is re-exported with `--order-from`.
+   */
+  carryOver?(): Promise<Record<string, Uint8Array>>;
   close(): Promise<void>;
 }
 
@@ -75,6 +80,8 @@ export interface PackOptions {
   region?: 'us' | 'jp' | 'th' | 'eu' | 'id' | 'kr';
   /** HPI: 1 (TA) or 2 (TA: Kingdoms). */
   version?: 1 | 2;
+  /** Opaque blocks carried over from the archive being rewritten (see Archive.carryOver). */
+  carry?: Record<string, Uint8Array>;
   /** Progress in files done out of total. */
   onProgress?: (done: number, total: number) => void;
   onWarning?: (message: string) => void;

@@ -79,21 +79,26 @@ function isTemporaryOf(name: string, target: string | null): boolean {
   return target !== null && name.endsWith('.tmp') && name.startsWith(`.${target.split(sep).pop()}.`);
 }
 
-/** Reorder `files` by the stored order of `archivePath` (case-insensitive); paths it lacks keep their order after. */
-export async function orderLike(files: PackFile[], archivePath: string): Promise<PackFile[]> {
+/**
+ * Reorder `files` by the stored order of `archivePath` (case-insensitive); paths it lacks keep their order
+ * after. Also returns the opaque blocks a rewrite of that archive keeps (Archive.carryOver).
+ */
+export async function orderLike(files: PackFile[], archivePath: string): Promise<{ files: PackFile[]; carry: Record<string, Uint8Array> }> {
   const archive = await openArchive(archivePath);
   const rank = new Map<string, number>();
+  let carry: Record<string, Uint8Array> = {};
   try {
     archive.entries.forEach((e, i) => {
       if (!e.dir && !rank.has(pathKey(e.path))) rank.set(pathKey(e.path), i);
     });
+    carry = (await archive.carryOver?.()) ?? {};
   } finally {
     await archive.close();
   }
   const known = files.filter((f) => rank.has(pathKey(f.path)));
   const fresh = files.filter((f) => !rank.has(pathKey(f.path)));
   known.sort((a, b) => rank.get(pathKey(a.path))! - rank.get(pathKey(b.path))!);
-  return [...known, ...fresh];
+  return { files: [...known, ...fresh], carry };
 }
 
 export async function packFolder(request: PackRequest): Promise<PackResult> {
@@ -104,7 +109,8 @@ export async function packFolder(request: PackRequest): Promise<PackResult> {
   const target = resolve(request.target);
   // A target inside the folder (a watch that packs in place) is left out of its own input.
   let files = await collectFolder(request.dir, request.onWarning, target);
-  if (request.orderFrom) files = await orderLike(files, request.orderFrom);
+  let carry: Record<string, Uint8Array> | undefined;
+  if (request.orderFrom) ({ files, carry } = await orderLike(files, request.orderFrom));
   const packOptions: PackOptions = {
     ...options,
     method: request.method,
@@ -112,6 +118,7 @@ export async function packFolder(request: PackRequest): Promise<PackResult> {
     trailer: request.trailer,
     cipher: request.cipher,
     region: request.region,
+    carry,
     onProgress: request.onProgress,
     onWarning: request.onWarning,
   };

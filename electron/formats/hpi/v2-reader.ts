@@ -147,6 +147,13 @@ export class HpiV2Archive implements Archive {
     };
   }
 
+  /** The Last78 block, kept opaque, so a rewrite can preserve it. */
+  async carryOver(): Promise<Record<string, Uint8Array>> {
+    const at = this.header.last78;
+    if (at === 0 || at + LAST78_SIZE > this.source.size) return {};
+    return { last78: (await this.source.read(at, LAST78_SIZE)).slice() };
+  }
+
   async read(entry: ArchiveEntry, onWarning?: (message: string) => void): Promise<Uint8Array> {
     if (!this.own.has(entry)) throw new Error(`entry ${entry.path} does not belong to this archive`);
     const e = entry as V2Entry;

@@ -1,8 +1,9 @@
 /**
  * HPI v2 (TA: Kingdoms) writer: the 32-byte header (patched at the end), every file's payload from 0x20
  * (SQSH chunks of 64 KiB, or stored when compressing does not save space), then the name block and the
- * directory block, each wrapped in one SQSH chunk only when that is smaller. Entry checksums are written;
- * Last78 is 0 (there is no Cavedog verification block to keep when packing from a folder).
+ * directory block, each wrapped in one SQSH chunk only when that is smaller. Entry checksums are written.
+ * Last78 is 0 for a fresh archive; a rewrite (`--order-from` an archive that has one) keeps the original
+ * 78-byte block, opaque, at the end of the file.
  */
 import type { PackFile, PackOptions } from '../archive.js';
 import type { ByteSink } from '../../io/byte-sink.js';
@@ -13,6 +14,7 @@ import { encodeName } from './names.js';
 import { encodeChunk, type ChunkMethod } from './sqsh.js';
 import { buildTree, type TreeDir, type TreeFile } from './tree.js';
 import { compressInOrder } from './compress-pool.js';
+import { LAST78_SIZE } from './v2-reader.js';
 
 const DIR2_SIZE = 20;
 const FILE2_SIZE = 24;
@@ -133,6 +135,12 @@ export async function writeHpiV2(files: readonly PackFile[], sink: ByteSink, opt
   const dirBlock = blockOf(dir);
   const dirAt = sink.position;
   await sink.write(dirBlock);
+  const kept = options.carry?.last78;
+  let last78At = 0;
+  if (kept && kept.length === LAST78_SIZE) {
+    last78At = sink.position;
+    await sink.write(kept);
+  } else if (kept) options.onWarning?.(`Last78 block of ${kept.length} bytes not kept: it must be ${LAST78_SIZE}`);
   const header = new Uint8Array(V2_HEADER_SIZE);
   const hv = new DataView(header.buffer);
   hv.setUint32(0, HAPI, true);
@@ -142,6 +150,6 @@ export async function writeHpiV2(files: readonly PackFile[], sink: ByteSink, opt
   hv.setUint32(16, nameAt, true);
   hv.setUint32(20, nameBlock.length, true);
   hv.setUint32(24, V2_HEADER_SIZE, true);
-  hv.setUint32(28, 0, true);
+  hv.setUint32(28, last78At, true);
   await sink.writeAt(0, header);
 }

@@ -96,4 +96,38 @@ describe('HPI v2 (TA: Kingdoms) writer and reader', () => {
     expect(past.info().last78).toBe(false);
     expect(past.warnings.join()).toMatch(/Last78/);
   });
+
+  it('keeps the Last78 block when an archive is re-exported with --order-from', async () => {
+    const { mkdtemp, mkdir, writeFile, readFile, rm } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { runCli } = await import('../../../helpers/run-cli.js');
+    const bytes = await packToBytes([packFile('a.txt', 'hello'), packFile('b/c.txt', 'world')], v2);
+    const block = Uint8Array.from({ length: 78 }, (_, i) => (i * 37 + 11) & 0xff);
+    const original = new Uint8Array(bytes.length + 78);
+    original.set(bytes);
+    original.set(block, bytes.length);
+    new DataView(original.buffer).setUint32(28, bytes.length, true);
+    const dir = await mkdtemp(join(tmpdir(), 'modpak-last78-'));
+    try {
+      await writeFile(join(dir, 'official.hpi'), original);
+      await mkdir(join(dir, 'src', 'b'), { recursive: true });
+      await writeFile(join(dir, 'src', 'a.txt'), 'hello, changed');
+      await writeFile(join(dir, 'src', 'b', 'c.txt'), 'world');
+      const args = ['pack', join(dir, 'src'), '--format', 'hpi2'];
+      expect((await runCli([...args, '--target', join(dir, 'kept.hpi'), '--order-from', join(dir, 'official.hpi')])).code).toBe(0);
+      const kept = new Uint8Array(await readFile(join(dir, 'kept.hpi')));
+      const at = new DataView(kept.buffer, kept.byteOffset).getUint32(28, true);
+      expect(at).toBe(kept.length - 78);
+      expect(kept.subarray(at)).toEqual(block);
+      const reread = await openBytes(kept);
+      expect(reread.info().last78).toBe(true);
+      expect(new TextDecoder().decode((await readAll(reread)).get('a.txt'))).toBe('hello, changed');
+      // Without --order-from there is nothing to keep: a fresh archive has no Last78.
+      expect((await runCli([...args, '--target', join(dir, 'fresh.hpi')])).code).toBe(0);
+      expect((await openBytes(new Uint8Array(await readFile(join(dir, 'fresh.hpi'))))).info().last78).toBe(false);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
 });
