@@ -280,3 +280,39 @@ describe('DefinitionsView', () => {
     expect(w.findAll('tbody tr').map((r) => r.find('td').text())).toEqual(['UNITS249', ...Array.from({ length: 10 }, (_, i) => `UNITS249${i}`)]);
   });
 });
+
+describe('FilesView → Override in mod', () => {
+  it('copies the selected file into the open workspace and goes to the Mods screen; without one it opens the Mods screen', async () => {
+    await openDemo();
+    initJobsStore();
+    const overrides: unknown[] = [];
+    api.handlers['workspace.open'] = ({ dir, root }) => ({ dir, root, files: [] });
+    api.handlers['workspace.override'] = (request) => {
+      overrides.push(request);
+      return { path: request.path, from: 'mymod.ufo' };
+    };
+    api.handlers['workspace.files'] = () => ['units/ARMCOM.FBI'];
+    api.handlers['workspace.readText'] = ({ path }) => ({ path, text: '[UNITINFO]{}' });
+    api.handlers['workspace.checkTdf'] = () => ({ ok: true, problems: [] });
+    const w = mount(FilesView, { global: { plugins: [pinia] } });
+    await settle();
+    await w.get('input[aria-label="Search paths"]').setValue('armcom.fbi');
+    await settle(1);
+    await w.get('[role="treeitem"]').trigger('click');
+    await settle();
+    const navigation = useNavigationStore();
+    navigation.go('files');
+    await w.get('[data-testid="override-in-mod"]').trigger('click');
+    await settle();
+    expect(navigation.current).toBe('mods');
+    expect(overrides).toEqual([]);
+
+    const { useModsStore } = await import('../../renderer/stores/mods');
+    expect(await useModsStore().open('/mods/mymod')).toBe(true);
+    navigation.go('files');
+    await w.get('[data-testid="override-in-mod"]').trigger('click');
+    await settle();
+    expect(overrides).toEqual([{ dir: '/mods/mymod', root: DEMO_ROOT, path: 'units/ARMCOM.FBI' }]);
+    expect(navigation.current).toBe('mods');
+  });
+});
