@@ -106,3 +106,16 @@ export interface FormatEngine {
   /** Write `files` (in this order) as an archive of this format into `sink`. */
   pack?(files: readonly PackFile[], sink: ByteSink, options: PackOptions): Promise<void>;
 }
+
+/** The `files`, `dirs` and `bytes` of an `info()`, counted over the entries. */
+export function countEntries(entries: readonly ArchiveEntry[]): { files: number; dirs: number; bytes: number } {
+  const counts = { files: 0, dirs: 0, bytes: 0 };
+  for (const e of entries) {
+    if (e.dir) counts.dirs++;
+    else {
+      counts.files++;
+      counts.bytes += e.size;
+    }
+  }
+  return counts;
+}

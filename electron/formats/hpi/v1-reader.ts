@@ -3,6 +3,7 @@
  * file's last 4 KiB (for the trailer); file data is read on demand with positioned reads, one file at a time.
  */
 import type { Archive, ArchiveEntry, ArchiveInfo } from '../archive.js';
+import { countEntries } from '../archive.js';
 import type { ByteSource } from '../../io/byte-source.js';
 import { checkRange, fail, FormatError } from '../errors.js';
 import { positionCipher, deriveKey } from './cipher.js';
@@ -84,16 +85,7 @@ export class HpiV1Archive implements Archive {
   }
 
   info(): ArchiveInfo {
-    let files = 0;
-    let dirs = 0;
-    let bytes = 0;
-    for (const e of this.entries) {
-      if (e.dir) dirs++;
-      else {
-        files++;
-        bytes += e.size;
-      }
-    }
+    const { files, dirs, bytes } = countEntries(this.entries);
     return { format: 'hpi', version: 1, files, dirs, bytes, key: this.header.headerKey, trailer: trailerText(this.tail), taMount: this.mount };
   }
 

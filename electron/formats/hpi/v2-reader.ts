@@ -8,6 +8,7 @@
  * A compressed payload is one or more consecutive SQSH chunks, decoded until `size` bytes are out.
  */
 import type { Archive, ArchiveEntry, ArchiveInfo } from '../archive.js';
+import { countEntries } from '../archive.js';
 import type { ByteSource } from '../../io/byte-source.js';
 import { checkRange, fail } from '../errors.js';
 import { entryChecksum } from './checksums.js';
@@ -123,16 +124,7 @@ export class HpiV2Archive implements Archive {
   }
 
   info(): ArchiveInfo {
-    let files = 0;
-    let dirs = 0;
-    let bytes = 0;
-    for (const e of this.entries) {
-      if (e.dir) dirs++;
-      else {
-        files++;
-        bytes += e.size;
-      }
-    }
+    const { files, dirs, bytes } = countEntries(this.entries);
     const last78 = this.header.last78 !== 0 && this.header.last78 + LAST78_SIZE <= this.source.size;
     return {
       format: 'hpi',

@@ -1,4 +1,5 @@
 import type { Archive, ArchiveEntry, ArchiveInfo } from '../archive.js';
+import { countEntries } from '../archive.js';
 import type { ByteSource } from '../../io/byte-source.js';
 import { FormatError, checkRange, fail } from '../errors.js';
 import { ENTRY_HEADER_SIZE, KIND_DIR, KIND_LZ77X, KIND_STORED, MAX_NAME_LENGTH, TRAILER_SIZE, parseTrailer, walkTable, type RawEntry, type Trailer } from './layout.js';
@@ -39,17 +40,11 @@ export class PangyaArchive implements Archive {
   }
 
   info(): ArchiveInfo {
-    let files = 0;
-    let bytes = 0;
-    for (const e of this.entries) {
-      if (e.dir) continue;
-      files++;
-      bytes += e.size;
-    }
+    const { files, dirs, bytes } = countEntries(this.entries);
     const info: ArchiveInfo = {
       format: 'pangya',
       files,
-      dirs: this.entries.length - files,
+      dirs,
       bytes,
       cipher: this.table.cipher,
       region: this.table.region,
