@@ -4,6 +4,7 @@ import type { ArchiveEntry } from '../formats/index.js';
 import { fail } from '../formats/errors.js';
 import { compareNames } from './names.js';
 import type { Layer } from './layers.js';
+import { flatString } from '../formats/common/flat-string.js';
 
 /** Reading folders: the top-level names the mount rules see, and the loose-file layer. */
 
@@ -51,7 +52,7 @@ export async function listTree(dir: string, skip: (path: string) => boolean): Pr
     const subdirs: string[] = [];
     const files = await Promise.all(
       dirents.map(async (d) => {
-        const path = rel ? `${rel}/${d.name}` : d.name;
+        const path = rel ? flatString(`${rel}/${d.name}`) : d.name;
         if (d.isDirectory()) {
           subdirs.push(d.name);
           return null;

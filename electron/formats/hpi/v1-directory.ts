@@ -11,6 +11,7 @@ import { fail } from '../errors.js';
 import { readName } from './names.js';
 import { CHUNK_SIZE, SQSH_HEADER_SIZE } from './sqsh.js';
 import type { ArchiveEntry } from '../archive.js';
+import { flatString } from '../common/flat-string.js';
 
 const ENTRY_SIZE = 9;
 const FILE_RECORD_SIZE = 9;
@@ -65,7 +66,7 @@ export function readV1Directory(dir: Uint8Array, start: number, end: number, fil
       const isDir = dir[at + 8 - start] !== 0;
       inside('entry name', nameOffset, 1);
       const name = readName(dir, nameOffset - start, end - start, `entry at ${at}`);
-      const path = prefix + name;
+      const path = flatString(prefix + name);
       if (isDir) {
         entries.push({ index: entries.length, path, dir: true, size: 0, packedSize: 0, method: 'dir', dataOffset: 0, flag: 0 });
         walk(dataOffset, path + '/', depth + 1);

@@ -15,6 +15,7 @@ import { entryChecksum } from './checksums.js';
 import { readV2Header, type V2Header } from './header.js';
 import { readName } from './names.js';
 import { decodeChunkAt, joinParts, maxDecodedSize, SQSH_HEADER_SIZE, SQSH_MAGIC } from './sqsh.js';
+import { flatString } from '../common/flat-string.js';
 
 const DIR2_SIZE = 20;
 const FILE2_SIZE = 24;
@@ -65,7 +66,7 @@ export function readV2Directory(dir: Uint8Array, names: Uint8Array, fileSize: nu
     inside(`files of the folder at ${at}`, firstFile, fileCount, FILE2_SIZE);
     for (let i = 0; i < subCount; i++) {
       const sub = firstSub + i * DIR2_SIZE;
-      const path = prefix + name(i32(sub), `folder record at ${sub}`);
+      const path = flatString(prefix + name(i32(sub), `folder record at ${sub}`));
       entries.push({ path, dir: true, size: 0, packedSize: 0, method: 'dir', start: 0, compressedSize: 0, checksum: 0, date: 0 });
       walk(sub, path + '/', depth + 1);
     }
@@ -73,7 +74,7 @@ export function readV2Directory(dir: Uint8Array, names: Uint8Array, fileSize: nu
       const rec = firstFile + i * FILE2_SIZE;
       if (seenFiles.has(rec)) fail('bad-count', `file record at ${rec} is listed twice`, { offset: rec });
       seenFiles.add(rec);
-      const path = prefix + name(i32(rec), `file record at ${rec}`);
+      const path = flatString(prefix + name(i32(rec), `file record at ${rec}`));
       const start = view.getUint32(rec + 4, true);
       const size = view.getUint32(rec + 8, true);
       const compressedSize = view.getUint32(rec + 12, true);
