@@ -2,7 +2,7 @@ import { defineStore } from 'pinia';
 import { ref } from 'vue';
 import type { FilePreview } from '../../shared/contract';
 import { api } from '../api';
-import { errorMessage } from '../lib/errors';
+import { latestRequest } from './latest-request';
 import { previewKindOf } from '../lib/file-kinds';
 
 /** Text and hex previews read the first MiB; images and sounds need the whole file (up to the contract's cap). */
@@ -27,35 +27,24 @@ function definePreviewStore(id: string) {
   return defineStore(id, () => {
     const source = ref<PreviewSource | null>(null);
     const file = ref<FilePreview | null>(null);
-    const loading = ref(false);
-    const error = ref<string | null>(null);
-    let ticket = 0;
+    const { loading, error, run, reset } = latestRequest();
 
     async function load(next: PreviewSource, size?: number): Promise<void> {
-      const mine = ++ticket;
       source.value = next;
-      loading.value = true;
-      error.value = null;
       file.value = null;
-      try {
-        const result =
+      await run(
+        () =>
           next.kind === 'install'
-            ? await api.call('install.read', { root: next.root, path: next.path, archive: next.archive, maxBytes: bytesFor(next.path, size) })
-            : await api.call('archive.read', { path: next.archive, entry: next.entry, maxBytes: bytesFor(next.entry, size) });
-        if (mine === ticket) file.value = result;
-      } catch (e) {
-        if (mine === ticket) error.value = errorMessage(e);
-      } finally {
-        if (mine === ticket) loading.value = false;
-      }
+            ? api.call('install.read', { root: next.root, path: next.path, archive: next.archive, maxBytes: bytesFor(next.path, size) })
+            : api.call('archive.read', { path: next.archive, entry: next.entry, maxBytes: bytesFor(next.entry, size) }),
+        (result) => (file.value = result),
+      );
     }
 
     function clear(): void {
-      ticket++;
+      reset();
       source.value = null;
       file.value = null;
-      loading.value = false;
-      error.value = null;
     }
 
     return { source, file, loading, error, load, clear };
