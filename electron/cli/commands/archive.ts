@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { terminalProgress } from '../progress.js';
 import { collect, oneOf, parseInteger } from '../options.js';
-import { CliFailure } from '../errors.js';
+import { CliFailure, UsageError } from '../errors.js';
 import { archiveInfo, catEntry, extractArchive, listArchive, verifyArchive } from '../../services/archive-service.js';
 import { packFolder } from '../../services/pack-service.js';
 import type { PackFormatId, PackOptions } from '../../formats/index.js';
@@ -46,17 +46,22 @@ export function registerArchiveCommands(program: Command, ctx: CliContext): void
     .argument('<file>')
     .requiredOption('-t, --target <dir>', 'the folder to extract into')
     .option('-p, --pattern <glob>', 'only paths matching the glob (repeatable)', collect, [])
-    .action(async (file: string, opts: { target: string; pattern: string[] }) => {
+    .option('--threads <n>', 'decoding threads (default: one per core for large extractions)', parseInteger)
+    .action(async (file: string, opts: { target: string; pattern: string[]; threads?: number }) => {
       ctx.file = file;
+      if (opts.threads !== undefined && opts.threads < 1) throw new UsageError('--threads takes a number from 1 up');
       const bar = terminalProgress('extract');
       try {
         const result = await extractArchive(file, opts.target, {
           globs: opts.pattern,
+          // This thread always decodes; the others are worker threads.
+          workers: opts.threads === undefined ? undefined : opts.threads - 1,
           onProgress: (d, t) => bar.update(d, t),
           onWarning: (m) => ctx.warn(m),
         });
         bar.done();
-        ctx.stderr.write(`extracted ${result.files} files (${result.bytes} bytes) to ${opts.target}\n`);
+        const threads = (result.threads ?? 0) + 1;
+        ctx.stderr.write(`extracted ${result.files} files (${result.bytes} bytes) to ${opts.target} on ${threads} thread${threads === 1 ? '' : 's'}\n`);
       } finally {
         bar.done();
       }

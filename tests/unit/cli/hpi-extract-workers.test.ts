@@ -42,3 +42,19 @@ describe('extraction on worker threads', () => {
     await expect(extractArchive(archive, join(work, 'bad'), { workers: 2 })).rejects.toMatchObject({ name: 'FormatError', message: expect.stringMatching(/no SQSH chunk at/) });
   });
 });
+
+describe('modpak extract --threads', () => {
+  it('decodes on as many threads as asked, with the same bytes, and refuses 0', async () => {
+    const { runCli } = await import('../../helpers/run-cli.js');
+    const archive = join(work, 'threads.ufo');
+    await writeFile(archive, await packToBytes(files));
+    const one = await runCli(['extract', archive, '-t', join(work, 't1'), '--threads', '1']);
+    const two = await runCli(['extract', archive, '-t', join(work, 't2'), '--threads', '2']);
+    expect(one.stderr).toMatch(/extracted 120 files .* on 1 thread$/m);
+    expect(two.stderr).toMatch(/extracted 120 files .* on 2 threads$/m);
+    for (const f of files.slice(0, 10)) expect((await readFile(join(work, 't2', f.path))).equals(await readFile(join(work, 't1', f.path))), f.path).toBe(true);
+    const zero = await runCli(['extract', archive, '-t', join(work, 't0'), '--threads', '0']);
+    expect(zero.code).toBe(2);
+    expect(zero.stderr).toMatch(/--threads/);
+  });
+});
