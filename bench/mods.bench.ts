@@ -11,7 +11,7 @@ import { corpusFiles, type CorpusFile } from './corpus.js';
 import { prng } from '../tests/helpers/prng.js';
 import { figure, scratch } from './util.js';
 import { RepackWatcher } from '../electron/mods/watch.js';
-import { exportWorkspace } from '../electron/mods/export.js';
+import { repackBuilder } from '../electron/mods/export.js';
 import type { WatchStatus } from '../shared/mods-types.js';
 
 const DEBOUNCE_MS = 100;
@@ -76,7 +76,7 @@ async function measure(label: string, files: Iterable<CorpusFile>, rounds: numbe
     dir,
     target,
     debounceMs: DEBOUNCE_MS,
-    build: () => exportWorkspace({ dir, target }),
+    build: repackBuilder({ dir, target }),
     onStatus: (s) => {
       if (s.state === 'ok' || s.state === 'failed') onOk?.(s);
     },

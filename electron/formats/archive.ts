@@ -80,11 +80,53 @@ export interface PackOptions {
   region?: 'us' | 'jp' | 'th' | 'eu' | 'id' | 'kr';
   /** HPI: 1 (TA) or 2 (TA: Kingdoms). */
   version?: 1 | 2;
+  /**
+   * Compressed chunks by file content, kept by a caller that packs the same files again and again (watch
+   * and repack): a file whose bytes did not change is not compressed again. Output is byte-identical.
+   */
+  chunkCache?: ChunkCache;
   /** Opaque blocks carried over from the archive being rewritten (see Archive.carryOver). */
   carry?: Record<string, Uint8Array>;
   /** Progress in files done out of total. */
   onProgress?: (done: number, total: number) => void;
   onWarning?: (message: string) => void;
+}
+
+/** What `PackOptions.chunkCache` needs: a Map does. Values must be treated as read-only by the cache. */
+export interface ChunkCache {
+  get(key: string): Uint8Array[] | undefined;
+  set(key: string, chunks: Uint8Array[]): void;
+}
+
+/**
+ * A ChunkCache for repeated builds: it keeps what the last build used (its hits and new entries) and forgets
+ * the rest when the next build starts, so it holds one build's worth of chunks at most.
+ */
+export class RebuildChunkCache implements ChunkCache {
+  private previous = new Map<string, Uint8Array[]>();
+  private current = new Map<string, Uint8Array[]>();
+  hits = 0;
+
+  /** Call before each build. */
+  nextBuild(): this {
+    this.previous = this.current.size > 0 ? this.current : this.previous;
+    this.current = new Map();
+    this.hits = 0;
+    return this;
+  }
+
+  get(key: string): Uint8Array[] | undefined {
+    const chunks = this.current.get(key) ?? this.previous.get(key);
+    if (chunks) {
+      this.hits++;
+      this.current.set(key, chunks);
+    }
+    return chunks;
+  }
+
+  set(key: string, chunks: Uint8Array[]): void {
+    this.current.set(key, chunks);
+  }
 }
 
 export interface DetectResult {

@@ -2,6 +2,7 @@ import { mkdir, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { packFormatFor, packFormatFromExtension, type PackFile, type PackFormatId, type PackOptions } from '../formats/index.js';
+import { RebuildChunkCache, type ChunkCache } from '../formats/archive.js';
 import { fail } from '../formats/errors.js';
 import { writeFileAtomically } from '../io/byte-sink.js';
 import { withArchive } from '../services/archive-service.js';
@@ -23,6 +24,8 @@ export interface ExportRequest {
   format?: PackFormatId;
   method?: PackOptions['method'];
   signal?: AbortSignal;
+  /** Chunks of unchanged files from the previous build (watch and repack): see PackOptions.chunkCache. */
+  chunkCache?: ChunkCache;
   onProgress?: (done: number, total: number) => void;
   onWarning?: (message: string) => void;
 }
@@ -67,6 +70,7 @@ export async function exportWorkspace(request: ExportRequest): Promise<ExportRes
     // TA 3.1c mounts LZ77 and zlib alike; LZ77 is what Cavedog's own archives use.
     method: request.method ?? (format === 'hpi' ? 'lz77' : undefined),
     trailer: true,
+    chunkCache: request.chunkCache,
     onWarning: request.onWarning,
     onProgress: (done, total) => {
       // Cancelling throws out of the writer; writeFileAtomically then removes the temporary file.
@@ -83,4 +87,13 @@ export async function exportWorkspace(request: ExportRequest): Promise<ExportRes
   const size = (await stat(target)).size;
   const durationMs = Math.round((performance.now() - started) * 10) / 10;
   return { target, files: files.length, bytes: files.reduce((n, f) => n + f.size, 0), size, durationMs };
+}
+
+/**
+ * The build of a watch: each call exports the workspace again, and files whose bytes did not change since
+ * the previous build reuse their compressed chunks (the output is the same as a fresh export).
+ */
+export function repackBuilder(request: Omit<ExportRequest, 'chunkCache'>): () => Promise<ExportResult> {
+  const chunks = new RebuildChunkCache();
+  return () => exportWorkspace({ ...request, chunkCache: chunks.nextBuild() });
 }

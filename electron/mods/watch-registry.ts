@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { WatchStatus } from '../../shared/mods-types.js';
-import { exportWorkspace } from './export.js';
+import { repackBuilder } from './export.js';
 import { RepackWatcher } from './watch.js';
 
 /**
@@ -24,7 +24,7 @@ export class WatchRegistry {
       dir: key,
       target,
       debounceMs,
-      build: () => exportWorkspace({ dir: key, target }),
+      build: repackBuilder({ dir: key, target }),
       onStatus: this.onStatus,
       onLog: this.onLog,
     });

@@ -3,7 +3,7 @@ import { stat } from 'node:fs/promises';
 import { fail } from '../../formats/errors.js';
 import type { CliContext } from '../context.js';
 import { oneOf, parseInteger } from '../options.js';
-import { exportWorkspace } from '../../mods/export.js';
+import { repackBuilder } from '../../mods/export.js';
 import { RepackWatcher } from '../../mods/watch.js';
 import { describeTdfChange } from '../../mods/tdf-diff.js';
 import { ModsService } from '../../services/mods-service.js';
@@ -136,7 +136,7 @@ export async function runWatch(ctx: CliContext, options: WatchCommandOptions, un
       dir: options.dir,
       target: options.target,
       debounceMs: options.debounceMs,
-      build: () => exportWorkspace({ dir: options.dir, target: options.target, orderFrom: options.orderFrom, onWarning: (m) => ctx.warn(m) }),
+      build: repackBuilder({ dir: options.dir, target: options.target, orderFrom: options.orderFrom, onWarning: (m) => ctx.warn(m) }),
       onLog: (line) => ctx.print(`${new Date().toISOString().slice(11, 23)} ${line}`),
     });
     ctx.stderr.write(`watching ${options.dir} → ${options.target} (debounce ${options.debounceMs} ms); Ctrl-C to stop\n`);

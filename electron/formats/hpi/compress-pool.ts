@@ -7,7 +7,8 @@
 import { Worker } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
 import { bundledWorker } from '../../io/worker-bundle.js';
-import type { PackFile } from '../archive.js';
+import type { ChunkCache, PackFile } from '../archive.js';
+import { createHash } from 'node:crypto';
 import { fail } from '../errors.js';
 import { encodeFileChunks } from './chunks.js';
 import { readAhead } from './read-ahead.js';
@@ -90,6 +91,7 @@ export async function* compressInOrder<T extends { file: PackFile }>(
   items: readonly T[],
   methodOf: (item: T) => ChunkMethod,
   workers?: number,
+  cache?: ChunkCache,
 ): AsyncGenerator<Compressed<T>> {
   const total = items.reduce((n, i) => n + i.file.size, 0);
   const count = workers ?? (total >= POOL_BYTES ? Math.min(4, availableParallelism()) : 0);
@@ -105,7 +107,7 @@ export async function* compressInOrder<T extends { file: PackFile }>(
     for await (const { item, data } of readAhead(items)) {
       if (data.length !== item.file.size) fail('size-mismatch', `${item.file.path} changed while packing: ${data.length} bytes, expected ${item.file.size}`);
       const method = methodOf(item);
-      const chunks = method === 0 ? Promise.resolve(null) : pool ? pool.compress(data, method) : Promise.resolve(encodeFileChunks(data, method));
+      const chunks = method === 0 ? Promise.resolve(null) : compressCached(data, method, cache, (d, m) => (pool ? pool.compress(d, m) : Promise.resolve(encodeFileChunks(d, m))));
       chunks.catch(() => {});
       pending.push({ item, data, chunks, size: data.length });
       inFlight += data.length;
@@ -115,6 +117,21 @@ export async function* compressInOrder<T extends { file: PackFile }>(
   } finally {
     await pool?.close();
   }
+}
+
+/**
+ * Chunks from the cache when the same bytes were compressed the same way before, else compressed and
+ * remembered. Writers encipher chunks in place, so the cache keeps its own copies and hands out copies.
+ */
+function compressCached(data: Uint8Array, method: ChunkMethod, cache: ChunkCache | undefined, compress: (d: Uint8Array, m: ChunkMethod) => Promise<Uint8Array[]>): Promise<Uint8Array[]> {
+  if (!cache) return compress(data, method);
+  const key = `${method}:${data.length}:${createHash('sha1').update(data).digest('base64')}`;
+  const known = cache.get(key);
+  if (known) return Promise.resolve(known.map((c) => c.slice()));
+  return compress(data, method).then((chunks) => {
+    cache.set(key, chunks.map((c) => c.slice()));
+    return chunks;
+  });
 }
 
 /** Whether compression workers can start here (they cannot in a build without sources or esbuild). */

@@ -109,7 +109,7 @@ export async function writeHpiV2(files: readonly PackFile[], sink: ByteSink, opt
 
   const ordered = readerOrder(root);
   let done = 0;
-  for await (const { item: node, data, chunks } of compressInOrder(ordered, () => method, tuning.workers)) {
+  for await (const { item: node, data, chunks } of compressInOrder(ordered, () => method, tuning.workers, options.chunkCache)) {
     const rec = fileRecords.get(node)!;
     const { parts, compressedSize } = payloadOf(data, chunks);
     dv.setUint32(rec + 4, sink.position, true);
