@@ -186,18 +186,6 @@ export async function extractArchive(path: string, target: string, options: Extr
   });
 }
 
-export async function extractEntries(
-  archive: Archive,
-  entries: readonly ArchiveEntry[],
-  target: string,
-  options: ExtractOptions = {},
-): Promise<ExtractResult> {
-  const result: ExtractResult = { files: 0, bytes: 0, refused: [] };
-  const plan = planExtraction(entries, target, options, result);
-  await extractInProcess(archive, plan, plan.items.length + result.refused.length, result.refused.length, options, result);
-  return result;
-}
-
 async function extractInProcess(archive: Archive, plan: ExtractPlan, total: number, alreadyDone: number, options: ExtractOptions, result: ExtractResult): Promise<void> {
   const writer = new FolderWriter();
   let done = alreadyDone;

@@ -1,10 +1,10 @@
-import { normalizeArchivePath, pathKey } from '../../shared/paths.js';
+import { pathKey } from '../../shared/paths.js';
 
 /**
  * The lookup key of a path, exactly `pathKey` from shared/paths.ts, but fast for the usual case: a path
  * that is already canonical (ASCII, `/` separators, no leading, trailing or doubled slash) needs only the
  * native upper-casing, which for ASCII touches a–z alone. Anything else takes the general route.
- * The merged index computes one key per entry at mount and one per lookup, so this is the hot path.
+ * The merged index computes one key per entry at mount (lookups then go through its PathTable).
  */
 export function isCanonicalAscii(path: string): boolean {
   const n = path.length;
@@ -23,9 +23,4 @@ export function isCanonicalAscii(path: string): boolean {
 
 export function lookupKey(path: string): string {
   return isCanonicalAscii(path) ? path.toUpperCase() : pathKey(path);
-}
-
-/** The path as reported back: canonical paths are returned as they are. */
-export function canonicalPath(path: string): string {
-  return isCanonicalAscii(path) ? path : normalizeArchivePath(path);
 }
