@@ -49,7 +49,7 @@ export interface ResolveResult {
   path: string;
   winner: Provider | null;
   /** Every other provider, in priority order. */
-  shadowed: Provider[];
+  shadowed: readonly Provider[];
 }
 
 export type DefinitionKind = 'units' | 'weapons' | 'features';

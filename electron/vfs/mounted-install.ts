@@ -9,6 +9,12 @@ import type { MountPlan } from './rules/index.js';
 import type { Placement } from './rules/placement.js';
 import { collectDefinitions, definitionConflicts } from './definitions.js';
 
+/**
+ * The `shadowed` list of a path nothing shadows: one frozen empty array shared by every such answer, so
+ * a lookup allocates only its result object (answers are read, never edited).
+ */
+const NOTHING_SHADOWED: readonly Provider[] = Object.freeze([]);
+
 /** How the game was chosen, for reports. */
 export interface GameChoice {
   game: GameId;
@@ -25,7 +31,7 @@ export interface GameChoice {
 export class MountedInstall {
   private readonly defsCache = new Map<DefinitionKind, Promise<DefinitionWinner[]>>();
   private treeCache: MergedTree | null = null;
-  private readonly winnerRows: (Provider | null)[];
+  private readonly winnerRows: Provider[];
   /** Soft problems met while answering (an unreadable definition file, ...), for the CLI to print. */
   readonly warnings: string[] = [];
 
@@ -38,7 +44,10 @@ export class MountedInstall {
     /** Set when mounted with a hypothetical extra archive: where it landed (see MountOptions.extra). */
     readonly placement: Placement | null = null,
   ) {
-    this.winnerRows = new Array<Provider | null>(index.size).fill(null);
+    // Every winner's row, made up front and in path order: they sit side by side in memory, so the
+    // random lookups of a large install read rows that share cache lines instead of scattered ones.
+    this.winnerRows = new Array<Provider>(index.size);
+    for (let n = 0; n < index.size; n++) this.winnerRows[n] = this.provider(index.hitsOf(n)[0]!);
   }
 
   get game(): GameId {
@@ -83,15 +92,13 @@ export class MountedInstall {
     const index = this.index;
     const n = index.find(path);
     const shown = index.lastQueryCanonical ? path : normalizeArchivePath(path);
-    if (n < 0) return { path: shown, winner: null, shadowed: [] };
+    if (n < 0) return { path: shown, winner: null, shadowed: NOTHING_SHADOWED };
     // The winner's row by path number: no walk through the provider list unless something is shadowed.
-    let winner = this.winnerRows[n]!;
-    if (winner === null) winner = this.winnerRows[n] = this.provider(index.hitsOf(n)[0]!);
+    const winner = this.winnerRows[n]!;
+    if (!index.isShadowed(n)) return { path: shown, winner, shadowed: NOTHING_SHADOWED };
+    const hits = index.hitsOf(n);
     const shadowed: Provider[] = [];
-    if (index.countOf(n) > 1) {
-      const hits = index.hitsOf(n);
-      for (let i = 1; i < hits.length; i++) shadowed.push(this.provider(hits[i]!));
-    }
+    for (let i = 1; i < hits.length; i++) shadowed.push(this.provider(hits[i]!));
     return { path: shown, winner, shadowed };
   }
 

@@ -10,7 +10,7 @@ import { samplesDir } from '../../helpers/run-cli.js';
 let base: string;
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 const expected = async () => JSON.parse(await readFile(join(samplesDir, 'expected.json'), 'utf8')) as Record<string, Record<string, string>>;
-const providers = (r: { winner: { archive: string | null } | null; shadowed: { archive: string | null }[] }) => [r.winner?.archive, ...r.shadowed.map((s) => s.archive)];
+const providers = (r: { winner: { archive: string | null } | null; shadowed: readonly { archive: string | null }[] }) => [r.winner?.archive, ...r.shadowed.map((s) => s.archive)];
 
 beforeAll(async () => {
   base = await mkdtemp(join(tmpdir(), 'modpak-games-'));

@@ -32,4 +32,25 @@ describe('PathTable', () => {
     many.forEach((k, n) => expect(t.find(k.toLowerCase())).toBe(n));
     expect(t.find('dir0/file5000.tdf')).toBe(-1);
   });
+
+  it('holds keys beyond Latin-1 (Pangya names decoded from CP949) next to ASCII ones', () => {
+    const wide = ['DATA/한글.DAT', 'DATA/PLAIN.DAT', 'DATA/한.DAT'];
+    const t = new PathTable(wide);
+    expect(t.find('data/한글.dat')).toBe(0);
+    expect(t.lastQueryCanonical).toBe(false); // non-ASCII takes the general route
+    expect(t.find('data/plain.dat')).toBe(1);
+    expect(t.lastQueryCanonical).toBe(true);
+    expect(t.find('data\\한.dat')).toBe(2);
+    expect(t.find('data/한글글.dat')).toBe(-1);
+    expect(t.find('data/plain.da')).toBe(-1);
+  });
+
+  it('finds the empty key and tells a key from its prefixes and extensions', () => {
+    const t = new PathTable(['', 'A', 'AB', 'ABC']);
+    expect(t.find('')).toBe(0);
+    expect(t.find('a')).toBe(1);
+    expect(t.find('ab')).toBe(2);
+    expect(t.find('abc')).toBe(3);
+    expect(t.find('abcd')).toBe(-1);
+  });
 });
