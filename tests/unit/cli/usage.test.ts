@@ -63,3 +63,21 @@ describe('bin/modpak start-up', () => {
     expect((await stat(bundle)).mtimeMs).toBeGreaterThan(Date.now() - 60_000);
   });
 });
+
+describe('bin/modpak as an executable', () => {
+  it('runs through its own shebang, with the node flags it sets for streaming (a small young generation)', async () => {
+    const { execFile } = await import('node:child_process');
+    const { readFile } = await import('node:fs/promises');
+    const { modpakBin, samplesDir } = await import('../../helpers/run-cli.js');
+    const shebang = (await readFile(modpakBin, 'utf8')).split('\n')[0]!;
+    expect(shebang).toMatch(/^#!\/usr\/bin\/env -S node .*--max-semi-space-size=\d+/);
+    // Executed directly, as `./bin/modpak` or npm's bin link runs it: env must accept -S and node the flags.
+    const run = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+      execFile(modpakBin, ['info', `${samplesDir}hpi/ArmImp.ufo`, '--json'], (err, stdout, stderr) =>
+        resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }));
+    });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ format: 'hpi', version: 1 });
+  });
+});
