@@ -66,7 +66,7 @@ export async function collectFolder(dir: string, onWarning?: (m: string) => void
         if (other !== undefined) onWarning?.(`${path} and ${other} differ only in case: both are stored, the game reads the one packed last`);
         seen.set(key, path);
         const size = (await stat(full)).size;
-        files.push({ path, size, read: async () => new Uint8Array(await readFile(full)) });
+        files.push({ path, size, read: () => readFile(full) });
       }
     }
   };

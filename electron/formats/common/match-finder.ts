@@ -33,36 +33,53 @@ const NO_MATCH: Match = { length: 0, distance: 0 };
 
 export class MatchFinder {
   /** Newest position of each 3-byte hash; sized to the input, so a finder for a small file is cheap to make. */
-  private readonly head: Int32Array;
-  private readonly hashShift: number;
+  private head = new Int32Array(0);
+  private hashShift = 0;
   /** Newest position of each 2-byte prefix, hashed into a table sized like `head` (exact at 16 bits). */
-  private readonly last2: Int32Array;
-  private readonly shift2: number;
+  private last2 = new Int32Array(0);
+  private shift2 = 0;
   /** prev[pos & mask] = previous position with the same 3-byte hash; the window bounds how far back we look. */
-  private readonly prev: Int32Array;
+  private prev = new Int32Array(0);
   /** prev2[pos & mask] = previous position with the same 2-byte prefix. */
-  private readonly prev2: Int32Array;
-  private readonly mask: number;
+  private prev2 = new Int32Array(0);
+  private mask = 0;
   private inserted = 0;
+  private data: Uint8Array;
 
   constructor(
-    private readonly data: Uint8Array,
+    data: Uint8Array,
     private readonly options: MatchFinderOptions,
   ) {
+    this.data = data;
+    this.reset(data);
+  }
+
+  /**
+   * Start over on new input. The tables are kept when they are large enough, and only the part this input
+   * uses is cleared: an encoder that works chunk by chunk then allocates nothing per chunk.
+   */
+  reset(data: Uint8Array): void {
+    this.data = data;
+    this.inserted = 0;
     // Chain slots are indexed by position & mask: a table larger than the window (so a live slot is never
-    // reused) or than the input (so no slot is ever reused), whichever is smaller.
+    // reused) or than the input (so no slot is ever reused), whichever is smaller. Chain slots need no
+    // clearing: a position's slot is written when it is inserted, before any search can reach it.
     let size = 1;
-    while (size <= options.maxDistance && size < data.length) size <<= 1;
-    this.prev = new Int32Array(size);
+    while (size <= this.options.maxDistance && size < data.length) size <<= 1;
+    if (this.prev.length < size) {
+      this.prev = new Int32Array(size);
+      this.prev2 = new Int32Array(size);
+    }
+    this.mask = size - 1;
     let bits = 8;
     while (bits < MAX_HASH_BITS && 1 << bits < data.length) bits++;
-    this.head = new Int32Array(1 << bits).fill(-1);
+    if (this.head.length < 1 << bits) this.head = new Int32Array(1 << bits);
+    this.head.fill(-1, 0, 1 << bits);
     this.hashShift = 32 - bits;
     const bits2 = Math.min(16, bits + 1);
-    this.last2 = new Int32Array(1 << bits2).fill(-1);
+    if (this.last2.length < 1 << bits2) this.last2 = new Int32Array(1 << bits2);
+    this.last2.fill(-1, 0, 1 << bits2);
     this.shift2 = 32 - bits2;
-    this.prev2 = new Int32Array(size);
-    this.mask = size - 1;
   }
 
   private hash3(pos: number): number {
@@ -95,13 +112,26 @@ export class MatchFinder {
     if (end > this.inserted) this.inserted = end;
   }
 
+  /** Distance of the match `longest` found last (0 when it found none). */
+  distance = 0;
+
   /** The longest match for the bytes at `pos`, or length 0. Call with non-decreasing `pos`. */
   find(pos: number): Match {
+    const length = this.longest(pos);
+    return length === 0 ? NO_MATCH : { length, distance: this.distance };
+  }
+
+  /**
+   * The length of the longest match at `pos` (0 for none), its distance in `distance`: the allocation-free
+   * form of `find`, for encoders that search at every position. Call with non-decreasing `pos`.
+   */
+  longest(pos: number): number {
     const d = this.data;
     const o = this.options;
     this.insertUpTo(pos);
     const remaining = d.length - pos;
-    if (remaining < o.minLength) return NO_MATCH;
+    this.distance = 0;
+    if (remaining < o.minLength) return 0;
     const maxLen = Math.min(o.maxLength, remaining);
     const lowest = pos - o.maxDistance;
     const skip = o.skipSource;
@@ -148,7 +178,8 @@ export class MatchFinder {
         candidate = next;
       }
     }
-    if (bestLen < o.minLength) return NO_MATCH;
-    return { length: bestLen, distance: bestDist };
+    if (bestLen < o.minLength) return 0;
+    this.distance = bestDist;
+    return bestLen;
   }
 }

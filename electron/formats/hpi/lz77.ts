@@ -70,6 +70,12 @@ export function decodeLz77(src: Uint8Array, size: number): Uint8Array {
   return out;
 }
 
+/**
+ * Where tokens are written before the result is cut to size: kept between calls (one per thread, the
+ * encoders are synchronous), so a chunk costs one exact-size array rather than a worst-case one.
+ */
+let tokenScratch = new Uint8Array(0);
+
 /** A token writer shared by the encoders: flag bytes reserved 8 tokens ahead, always a terminator. */
 class TokenWriter {
   readonly out: Uint8Array;
@@ -79,7 +85,9 @@ class TokenWriter {
 
   constructor(inputLength: number) {
     // Worst case: every byte a literal (9/8 of the input) plus the terminator and its flag byte.
-    this.out = new Uint8Array(inputLength + (inputLength >>> 3) + 4);
+    const worst = inputLength + (inputLength >>> 3) + 4;
+    if (tokenScratch.length < worst) tokenScratch = new Uint8Array(Math.max(worst, 65536 + 8192 + 4));
+    this.out = tokenScratch;
   }
 
   private nextFlag(): void {
@@ -106,7 +114,7 @@ class TokenWriter {
 
   finish(): Uint8Array {
     this.match(0, 2); // ring index 0 = the terminator; its length bits are ignored
-    return this.out.subarray(0, this.o);
+    return this.out.slice(0, this.o);
   }
 }
 
@@ -119,6 +127,18 @@ const sourceIndex = (pos: number, distance: number) => (pos - distance + 1) & RI
  * and as fast; following every link buys only another 0.7%.
  */
 const LAZY_MATCH_OPTIONS: MatchFinderOptions = { ...HPI_MATCH_OPTIONS, maxChain: 32 };
+/**
+ * One finder per thread, reset for every chunk: a pack encodes thousands of 64 KiB chunks, and allocating
+ * (and later collecting) its 400 KB of tables each time cost 7% of the encoder's time and kept tens of
+ * megabytes of dead tables around in every compression worker. The encoder is synchronous, so one is enough.
+ */
+let finderForChunks: MatchFinder | null = null;
+function chunkFinder(data: Uint8Array): MatchFinder {
+  if (finderForChunks === null) finderForChunks = new MatchFinder(data, LAZY_MATCH_OPTIONS);
+  else finderForChunks.reset(data);
+  return finderForChunks;
+}
+
 /** A match this long is taken without looking one byte further (zlib's max_lazy): rarely beaten, and it saves a search. */
 const LAZY_BELOW = 8;
 
@@ -131,34 +151,40 @@ const LAZY_BELOW = 8;
  */
 export function encodeLz77(data: Uint8Array): Uint8Array {
   const n = data.length;
-  const finder = new MatchFinder(data, LAZY_MATCH_OPTIONS);
+  const finder = chunkFinder(data);
   const w = new TokenWriter(n);
   let pos = 0;
-  let m = n > 0 ? finder.find(0) : NO_MATCH;
+  let length = n > 0 ? finder.longest(0) : 0;
+  let distance = finder.distance;
   while (pos < n) {
-    if (m.length < LZ77_MIN_MATCH) {
+    if (length < LZ77_MIN_MATCH) {
       w.literal(data[pos]!);
       pos++;
-      if (pos < n) m = finder.find(pos);
+      if (pos < n) {
+        length = finder.longest(pos);
+        distance = finder.distance;
+      }
       continue;
     }
-    if (m.length < LAZY_BELOW && pos + 1 < n) {
-      const next = finder.find(pos + 1);
-      if (next.length > m.length) {
+    if (length < LAZY_BELOW && pos + 1 < n) {
+      const next = finder.longest(pos + 1);
+      if (next > length) {
         w.literal(data[pos]!);
         pos++;
-        m = next;
+        length = next;
+        distance = finder.distance;
         continue;
       }
     }
-    w.match(sourceIndex(pos, m.distance), m.length);
-    pos += m.length;
-    if (pos < n) m = finder.find(pos);
+    w.match(sourceIndex(pos, distance), length);
+    pos += length;
+    if (pos < n) {
+      length = finder.longest(pos);
+      distance = finder.distance;
+    }
   }
   return w.finish();
 }
-
-const NO_MATCH = { length: 0, distance: 0 };
 
 /** The reference the lazy encoder is measured against: take the longest match at each step. */
 export function encodeLz77Greedy(data: Uint8Array): Uint8Array {
@@ -166,10 +192,10 @@ export function encodeLz77Greedy(data: Uint8Array): Uint8Array {
   const finder = new MatchFinder(data, HPI_MATCH_OPTIONS);
   const w = new TokenWriter(n);
   for (let pos = 0; pos < n; ) {
-    const m = finder.find(pos);
-    if (m.length >= LZ77_MIN_MATCH) {
-      w.match(sourceIndex(pos, m.distance), m.length);
-      pos += m.length;
+    const length = finder.longest(pos);
+    if (length >= LZ77_MIN_MATCH) {
+      w.match(sourceIndex(pos, finder.distance), length);
+      pos += length;
     } else {
       w.literal(data[pos]!);
       pos++;

@@ -44,6 +44,23 @@ describe('MatchFinder', () => {
     }
   });
 
+  it('answers after reset exactly as a new finder would, whether the tables grow, shrink or stay', () => {
+    // Large then small then large again: a stale head or pair entry from the previous input would point at
+    // bytes not yet inserted, or outside the new data.
+    const inputs = [sample(11, 70_000, 4), sample(12, 300, 4), sample(13, 9000, 16), sample(14, 70_000, 2)];
+    const reused = new MatchFinder(inputs[0]!, ring);
+    for (const data of inputs) {
+      reused.reset(data);
+      const fresh = new MatchFinder(data, ring);
+      for (let pos = 0; pos < data.length; pos += 3) {
+        const length = reused.longest(pos);
+        expect(length, `pos ${pos} of ${data.length}`).toBe(fresh.find(pos).length);
+        expect(length).toBe(bruteForce(data, pos, ring));
+        if (length > 0) expect(data.subarray(pos - reused.distance, pos - reused.distance + length)).toEqual(data.subarray(pos, pos + length));
+      }
+    }
+  });
+
   it('reports overlapping runs only when overlap is allowed', () => {
     const data = new Uint8Array(40).fill(7);
     expect(new MatchFinder(data, ring).find(1)).toEqual({ length: 17, distance: 1 });
