@@ -47,7 +47,7 @@ class Pool {
   static async start(count: number): Promise<Pool | null> {
     try {
       const script = await workerScript();
-      const workers = Array.from({ length: count }, () => new Worker(script, { resourceLimits: { maxYoungGenerationSizeMb: 4 } }));
+      const workers = Array.from({ length: count }, () => new Worker(script));
       await Promise.all(workers.map((w) => new Promise<void>((resolve, reject) => {
         w.once('online', resolve);
         w.once('error', reject);
