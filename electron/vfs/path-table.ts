@@ -1,41 +1,41 @@
 import { pathKey } from '../../shared/paths.js';
+import { fail } from '../formats/errors.js';
 
 /**
  * The merged index's key → path-number table: open addressing, hashed in the same pass that folds the
  * query to upper-case ASCII.
  *
- * Why this layout: a lookup on a full install is bound by cache misses, not arithmetic. Key strings and a
- * pointer array spread over the JS heap cost four dependent misses per lookup; here every byte a lookup
- * reads sits in four small typed arrays (about 2.6 MB for 60,000 paths, so they stay in the last-level
- * cache): the slot's path number, a one-byte tag from the hash that rules out almost every wrong slot
- * without touching the key, the key's offset, and the keys' characters back to back. A canonical query
- * (ASCII, `/` separators, no leading, trailing or doubled slash) allocates nothing; other spellings take
- * the general route (`pathKey`, then the same probe).
+ * Why this layout: a lookup on a full install is bound by memory, not arithmetic. Key strings and a
+ * pointer array spread over the JS heap cost four dependent cache misses per lookup; here a lookup reads
+ * three small typed arrays (about 2.4 MB for 60,000 paths, so they stay in the last-level cache): the slot,
+ * which holds the path number and an 8-bit tag of the key's hash that rules out almost every wrong slot
+ * without touching the key; the key's offset; and the keys' characters, back to back. A canonical query
+ * (ASCII, `/` separators, no leading, trailing or doubled slash) allocates nothing and is checked without a
+ * branch per character; other spellings take the general route (`pathKey`, then an exact probe).
  */
 
-const EMPTY = -1;
 const FNV_OFFSET = 0x811c9dc5;
 const FNV_PRIME = 0x01000193;
+/** Slots hold `tag << 24 | (n + 1)`; 0 is a free slot. */
+const MAX_KEYS = 0xfffffe;
 
 /** ASCII folded to upper case, by table: no branch on the letter case, which mixed-case paths mispredict. */
 const FOLD = new Uint8Array(128);
 for (let c = 0; c < 128; c++) FOLD[c] = c >= 97 && c <= 122 ? c - 32 : c;
+/** Separator classes: 1 for `/`, 2 for `\` (which only the general route folds). */
+const SEPARATOR = new Uint8Array(128);
+SEPARATOR[47] = 1;
+SEPARATOR[92] = 2;
 
 /** FNV-1a over the code units of `key` (which must already be a key: folded, canonical). */
 function hashKey(key: string): number {
   let h = FNV_OFFSET;
   for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), FNV_PRIME);
-  return h | 0;
+  return h;
 }
 
-/** The slot tag of a hash: its top byte (the slot index comes from the low bits, so the two are independent). */
-const tagOf = (hash: number) => hash >>> 24;
-
 export class PathTable {
-  /** Per slot: the path number, or EMPTY. */
   private readonly slots: Int32Array;
-  /** Per slot: the tag of its key's hash. */
-  private readonly tags: Uint8Array;
   private readonly mask: number;
   /** Key n is `chars[starts[n] .. starts[n + 1])`. */
   private readonly starts: Int32Array;
@@ -46,11 +46,11 @@ export class PathTable {
 
   /** `keys[n]` is the key (pathKey form) of path number n; keys must be distinct. */
   constructor(keys: readonly string[]) {
+    if (keys.length > MAX_KEYS) fail('unsupported', `${keys.length} paths are more than one index holds (${MAX_KEYS})`);
     let size = 16;
     while (size < keys.length * 2) size <<= 1;
     this.mask = size - 1;
-    this.slots = new Int32Array(size).fill(EMPTY);
-    this.tags = new Uint8Array(size);
+    this.slots = new Int32Array(size);
     this.starts = new Int32Array(keys.length + 1);
     let total = 0;
     let wide = false;
@@ -67,67 +67,65 @@ export class PathTable {
       offset += key.length;
       const h = hashKey(key);
       let slot = h & this.mask;
-      while (this.slots[slot] !== EMPTY) slot = (slot + 1) & this.mask;
-      this.slots[slot] = n;
-      this.tags[slot] = tagOf(h);
+      while (this.slots[slot] !== 0) slot = (slot + 1) & this.mask;
+      this.slots[slot] = (h & 0xff000000) | (n + 1);
     }
     this.starts[keys.length] = offset;
   }
 
-  /** The number of an exact key, or -1. */
-  findKey(key: string): number {
-    return this.probe(key, hashKey(key), false);
-  }
-
   /** The number of a path in any case and spelling, or -1. Sets `lastQueryCanonical`. */
   find(path: string): number {
-    // One pass: fold a–z, hash, and check the path is canonical.
+    // One pass folds a–z and hashes; what would make the path non-canonical is only collected here
+    // (units above 127, a backslash, a slash after a slash) and looked at once, after the loop.
+    const length = path.length;
     let h = FNV_OFFSET;
-    let afterSlash = true;
-    const n = path.length;
-    for (let i = 0; i < n; i++) {
+    let high = 0;
+    let bad = 0;
+    let afterSlash = 0;
+    for (let i = 0; i < length; i++) {
       const c = path.charCodeAt(i);
-      if (c > 127 || c === 92) return this.general(path);
-      if (c === 47) {
-        if (afterSlash) return this.general(path);
-        afterSlash = true;
-      } else afterSlash = false;
-      h = Math.imul(h ^ FOLD[c]!, FNV_PRIME);
+      high |= c;
+      const separator = SEPARATOR[c & 127]!;
+      bad |= (separator & 2) | (separator & afterSlash);
+      afterSlash = separator & 1;
+      h = Math.imul(h ^ FOLD[c & 127]!, FNV_PRIME);
     }
-    if (n > 0 && afterSlash) return this.general(path);
+    if (high > 127 || bad !== 0 || (length > 0 && (path.charCodeAt(0) === 47 || afterSlash !== 0))) {
+      this.lastQueryCanonical = false;
+      return this.findKey(pathKey(path));
+    }
     this.lastQueryCanonical = true;
-    return this.probe(path, h | 0, true);
-  }
-
-  /** A query that is not canonical: fold it the long way, then look the key up. */
-  private general(path: string): number {
-    this.lastQueryCanonical = false;
-    return this.findKey(pathKey(path));
-  }
-
-  private probe(query: string, hash: number, fold: boolean): number {
-    const { slots, tags, mask } = this;
-    const tag = tagOf(hash);
-    let slot = hash & mask;
-    for (;;) {
-      const n = slots[slot]!;
-      if (n === EMPTY) return -1;
-      if (tags[slot] === tag && this.sameKey(n, query, fold)) return n;
-      slot = (slot + 1) & mask;
+    const { slots, mask, starts, chars } = this;
+    const tag = h & 0xff000000;
+    for (let slot = h & mask; ; slot = (slot + 1) & mask) {
+      const held = slots[slot]!;
+      if (held === 0) return -1;
+      if ((held & 0xff000000) !== tag) continue;
+      const n = (held & 0xffffff) - 1;
+      const start = starts[n]!;
+      if (starts[n + 1]! - start !== length) continue;
+      let i = 0;
+      while (i < length && FOLD[path.charCodeAt(i)] === chars[start + i]) i++;
+      if (i === length) return n;
     }
   }
 
-  /** Key n equals `query`, folding the query's a–z when `fold` (a canonical query is ASCII: find checked). */
-  private sameKey(n: number, query: string, fold: boolean): boolean {
-    const { chars, starts } = this;
-    const start = starts[n]!;
-    const length = query.length;
-    if (starts[n + 1]! - start !== length) return false;
-    if (fold) {
-      for (let i = 0; i < length; i++) if (FOLD[query.charCodeAt(i)] !== chars[start + i]) return false;
-    } else {
-      for (let i = 0; i < length; i++) if (query.charCodeAt(i) !== chars[start + i]) return false;
+  /** The number of an exact key (already folded and canonical), or -1. */
+  findKey(key: string): number {
+    const { slots, mask, starts, chars } = this;
+    const h = hashKey(key);
+    const tag = h & 0xff000000;
+    const length = key.length;
+    for (let slot = h & mask; ; slot = (slot + 1) & mask) {
+      const held = slots[slot]!;
+      if (held === 0) return -1;
+      if ((held & 0xff000000) !== tag) continue;
+      const n = (held & 0xffffff) - 1;
+      const start = starts[n]!;
+      if (starts[n + 1]! - start !== length) continue;
+      let i = 0;
+      while (i < length && key.charCodeAt(i) === chars[start + i]) i++;
+      if (i === length) return n;
     }
-    return true;
   }
 }

@@ -22,6 +22,20 @@ describe('PathTable', () => {
     expect(table.find('sounds/É.wav')).toBe(-1); // only ASCII letters fold, as TA compares names
   });
 
+  it('sends each kind of non-canonical spelling the general way, and still finds the path', () => {
+    for (const spelling of ['/units/ARMCOM.fbi', 'units/ARMCOM.fbi/', 'units//ARMCOM.fbi', 'units\\ARMCOM.fbi', '\\units\\armcom.FBI']) {
+      expect(table.find(spelling), spelling).toBe(0);
+      expect(table.lastQueryCanonical, spelling).toBe(false);
+    }
+  });
+
+  it('never mistakes a unit above 127 for the ASCII character of its low bits', () => {
+    // U+00AF and U+00D5 share their low seven bits with '/' and 'U'; U+0161 folds to nothing in ASCII.
+    expect(table.find('units\u00afARMCOM.fbi')).toBe(-1);
+    expect(table.find('\u00d5nits/ARMCOM.fbi')).toBe(-1);
+    expect(table.find('units/ARMCOM.fb\u0161')).toBe(-1);
+  });
+
   it('answers -1 for paths it does not hold, including near misses', () => {
     for (const miss of ['units/ARMCOM.fb', 'units/ARMCOM.fbix', 'units', 'units/', 'xunits/ARMCOM.fbi', 'b']) expect(table.find(miss), miss).toBe(-1);
   });
