@@ -116,7 +116,7 @@ export async function writeHpiV1(files: readonly PackFile[], sink: ByteSink, opt
   };
   const dirView = new DataView(directory.buffer);
   let done = 0;
-  const items = placed.map((p) => ({ ...p, file: p.node.file }));
+  const items = placed.map((p) => ({ record: p.record, node: p.node, file: p.node.file }));
   for await (const { item, data, chunks } of compressInOrder(items, (it) => pick(it.file), tuning.workers, options.chunkCache)) {
     dirView.setUint32(item.record - V1_HEADER_SIZE, sink.position, true);
     // Stored bytes are enciphered in place: copy them first, the caller's array is not ours.
