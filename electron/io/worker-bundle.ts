@@ -1,32 +1,55 @@
+import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 
 /**
- * Worker threads run their code bundled once per process by esbuild (the bundler the Electron build already
- * uses) into plain JavaScript started from a data: URL. A worker running through the TypeScript loader
- * instead carries its own loader thread and transforms (about 45 MB more each); bundled, about 5 MB.
- * Callers fall back to working in-process where this cannot work (no esbuild, no sources: a packaged build).
+ * Worker threads run their code as one self-contained JavaScript bundle started from a data: URL.
+ *
+ * - In a source checkout, esbuild (the bundler the Electron build already uses) bundles the worker's
+ *   TypeScript entry once per process. A worker running through the TypeScript loader instead carries its
+ *   own loader thread and transforms (about 45 MB more each); bundled, about 5 MB.
+ * - In a packaged app there are no sources and no esbuild: `npm run build` writes each worker's bundle
+ *   beside the main bundle (`out/main/<name>.mjs`, see `buildWorkerBundles`), and the entry's `.mjs`
+ *   sibling is used when it exists. It is read with the main process's fs (which reads inside app.asar)
+ *   and started from a data: URL, so no worker ever loads a file from the archive itself.
+ *
+ * Callers fall back to working in-process when neither is there.
  */
 const bundles = new Map<string, Promise<URL>>();
+
+/** The esbuild options that turn a worker entry into one self-contained ES module (build time and run time). */
+export function workerBuildOptions(entryPath: string) {
+  return {
+    entryPoints: [entryPath],
+    bundle: true,
+    platform: 'node' as const,
+    format: 'esm' as const,
+    target: 'node20',
+    logLevel: 'silent' as const,
+    // CommonJS dependencies bundled into ESM still call require() for Node's own modules; every package is
+    // inlined, so only built-ins are required and any absolute path serves as the base.
+    banner: { js: `import { createRequire as __modpakRequire } from 'node:module'; const require = __modpakRequire(process.execPath);` },
+  };
+}
+
+const dataUrl = (code: Uint8Array) => new URL(`data:text/javascript;base64,${Buffer.from(code).toString('base64')}`);
+
+/** A prebuilt bundle next to where the entry would be (`x.ts` → `x.mjs`), or null. */
+async function prebuilt(entry: URL): Promise<URL | null> {
+  if (!entry.pathname.endsWith('.ts')) return null;
+  const code = await readFile(fileURLToPath(new URL(entry.href.replace(/\.ts$/, '.mjs')))).catch(() => null);
+  return code ? dataUrl(code) : null;
+}
 
 export function bundledWorker(entry: URL): Promise<URL> {
   const key = entry.href;
   let pending = bundles.get(key);
   if (!pending) {
     pending = (async () => {
-      const path = fileURLToPath(entry);
+      const built = await prebuilt(entry);
+      if (built) return built;
       const esbuild = await import('esbuild');
-      const built = await esbuild.build({
-        entryPoints: [path],
-        bundle: true,
-        platform: 'node',
-        format: 'esm',
-        target: 'node20',
-        write: false,
-        logLevel: 'silent',
-        // CommonJS dependencies bundled into ESM still call require() for Node's own modules.
-        banner: { js: `import { createRequire as __modpakRequire } from 'node:module'; const require = __modpakRequire(${JSON.stringify(path)});` },
-      });
-      return new URL(`data:text/javascript;base64,${Buffer.from(built.outputFiles[0]!.contents).toString('base64')}`);
+      const result = await esbuild.build({ ...workerBuildOptions(fileURLToPath(entry)), write: false });
+      return dataUrl(result.outputFiles[0]!.contents);
     })();
     // A failed bundle is not cached: the caller falls back, and a later call may try again.
     pending.catch(() => bundles.delete(key));

@@ -1,10 +1,13 @@
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
+import { workerBuildOptions } from '../io/worker-bundle.js';
 
 /**
  * Build everything Electron loads, into out/:
  *   out/renderer/        the Vue renderer (vite, vite.config.ts)
  *   out/main/index.cjs   the main process, one CommonJS file (esbuild; only `electron` left external)
  *   out/preload/index.cjs the preload, one self-contained CommonJS file as a sandboxed preload must be
+ *   out/main/<worker>.mjs  the worker threads (extraction, compression), self-contained ES modules: a
+ *                          packaged app has no sources to bundle them from (see io/worker-bundle.ts)
  * Plain Node: used by `modpak studio`, `npm run dist` and the bundle tests.
  */
 export const mainBundlePath = (repo: string, out = join(repo, 'out')) => join(out, 'main', 'index.cjs');
@@ -15,7 +18,7 @@ export async function buildRenderer(repo: string): Promise<void> {
   await build({ configFile: join(repo, 'vite.config.ts'), logLevel: 'warn' });
 }
 
-/** Bundle main and preload from the sources in `repo` into `out` (default: repo/out). */
+/** Bundle main, preload and the workers from the sources in `repo` into `out` (default: repo/out). */
 export async function buildElectronBundles(repo: string, out = join(repo, 'out')): Promise<void> {
   const esbuild = await import('esbuild');
   const common = {
@@ -29,8 +32,8 @@ export async function buildElectronBundles(repo: string, out = join(repo, 'out')
   };
   await esbuild.build({
     ...common,
-    // The archive service builds its extraction worker with esbuild at run time when esbuild is there
-    // (a source checkout) and extracts in-process when it is not (a packaged app): never bundle it.
+    // Worker bundles come prebuilt (buildWorkerBundles); esbuild is only imported, at run time, by a
+    // source checkout that has none: never bundle it.
     external: ['electron', 'esbuild'],
     entryPoints: [join(repo, 'electron', 'main', 'index.ts')],
     outfile: mainBundlePath(repo, out),
@@ -45,6 +48,23 @@ export async function buildElectronBundles(repo: string, out = join(repo, 'out')
     entryPoints: [join(repo, 'electron', 'preload', 'index.ts')],
     outfile: preloadBundlePath(repo, out),
   });
+  // Built with the main bundle, so the two are never from different sources.
+  await buildWorkerBundles(repo, out);
+}
+
+/**
+ * Every worker entry. Each bundle lands beside the main bundle under the entry's name, which is where the
+ * pools look once their `new URL('./x-worker.ts', import.meta.url)` is resolved against out/main/index.cjs.
+ */
+export const WORKER_ENTRIES = ['electron/services/extract-worker.ts', 'electron/formats/hpi/compress-worker.ts'];
+
+export const workerBundlePath = (entry: string, repo: string, out = join(repo, 'out')) => join(out, 'main', basename(entry).replace(/\.ts$/, '.mjs'));
+
+export async function buildWorkerBundles(repo: string, out = join(repo, 'out')): Promise<void> {
+  const esbuild = await import('esbuild');
+  for (const entry of WORKER_ENTRIES) {
+    await esbuild.build({ ...workerBuildOptions(join(repo, entry)), logLevel: 'warning', outfile: workerBundlePath(entry, repo, out) });
+  }
 }
 
 export async function buildStudio(repo: string): Promise<void> {

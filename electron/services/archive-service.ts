@@ -176,7 +176,7 @@ export async function extractArchive(path: string, target: string, options: Extr
         result.threads = Math.min(workers, plan.items.length);
         return result;
       } catch (err) {
-        // Without worker threads (a bundled build without the TypeScript loader) extract here instead.
+        // Without worker threads (no bundle for them and no esbuild to make one) extract here instead.
         if (!(err instanceof WorkerStartError)) throw err;
       }
     }

@@ -152,7 +152,7 @@ export async function extractWithWorkers(job: PoolJob): Promise<void> {
   });
 }
 
-/** No worker thread could start (e.g. a bundled build without the TypeScript loader): extract in-process. */
+/** No worker thread could start (no worker bundle and no esbuild to make one, or a thread limit): extract in-process. */
 export class WorkerStartError extends Error {
   constructor(override readonly cause: unknown) {
     super(`extraction workers could not start: ${cause instanceof Error ? cause.message : String(cause)}`);

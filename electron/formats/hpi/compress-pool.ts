@@ -134,7 +134,7 @@ function compressCached(data: Uint8Array, method: ChunkMethod, cache: ChunkCache
   });
 }
 
-/** Whether compression workers can start here (they cannot in a build without sources or esbuild). */
+/** Whether compression workers can start here (not without a prebuilt worker bundle or esbuild to make one). */
 export async function compressionWorkersAvailable(): Promise<boolean> {
   const pool = await Pool.start(1);
   await pool?.close();

@@ -42,6 +42,8 @@ describe('packaging', () => {
     const asar = createRequire(import.meta.url)('@electron/asar') as { listPackage(path: string): string[] };
     const files = asar.listPackage(asarPath).map((p) => p.replace(/\\/g, '/'));
     expect(files).toEqual(expect.arrayContaining(['/package.json', '/out/main/index.cjs', '/out/preload/index.cjs', '/out/renderer/index.html']));
+    // The worker threads' own bundles: without them a packaged app would extract and pack on one core.
+    expect(files).toEqual(expect.arrayContaining(['/out/main/extract-worker.mjs', '/out/main/compress-worker.mjs']));
     expect(files.filter((f) => f.startsWith('/node_modules'))).toEqual([]);
     expect(files.filter((f) => f.endsWith('.map'))).toEqual([]);
     expect(files.every((f) => f === '/package.json' || f.startsWith('/out'))).toBe(true);
