@@ -7,7 +7,9 @@ const port = parentPort!;
 port.on('message', (m: CompressRequest) => {
   try {
     const chunks = encodeFileChunks(m.data, m.method);
-    port.postMessage({ id: m.id, chunks } satisfies CompressReply, chunks.map((c) => c.buffer as ArrayBuffer));
+    // Copied, not transferred: a file's chunks are small, and handing thousands of small buffers from
+    // thread to thread costs more than copying them (a full pack of the bench corpus: 11.2-11.5 s against 12.2-13.7 s).
+    port.postMessage({ id: m.id, chunks } satisfies CompressReply);
   } catch (err) {
     port.postMessage({ id: m.id, error: err instanceof Error ? err.message : String(err) } satisfies CompressReply);
   }
