@@ -44,8 +44,9 @@ export class MountedInstall {
     /** Set when mounted with a hypothetical extra archive: where it landed (see MountOptions.extra). */
     readonly placement: Placement | null = null,
   ) {
-    // Every winner's row, made up front and in path order: they sit side by side in memory, so the
-    // random lookups of a large install read rows that share cache lines instead of scattered ones.
+    // Every winner's row, made up front and in path order: side by side in memory (about 1.7 MB for
+    // 60,000 paths) rather than scattered among what mount allocated, so the rows random lookups read
+    // stay in the last-level cache, and the first lookups do not pay for making them.
     this.winnerRows = new Array<Provider>(index.size);
     for (let n = 0; n < index.size; n++) this.winnerRows[n] = this.provider(index.hitsOf(n)[0]!);
   }
