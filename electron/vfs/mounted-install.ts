@@ -95,12 +95,15 @@ export class MountedInstall {
     const shown = index.lastQueryCanonical ? path : normalizeArchivePath(path);
     if (n < 0) return { path: shown, winner: null, shadowed: NOTHING_SHADOWED };
     // The winner's row by path number: no walk through the provider list unless something is shadowed.
-    const winner = this.winnerRows[n]!;
-    if (!index.isShadowed(n)) return { path: shown, winner, shadowed: NOTHING_SHADOWED };
-    const hits = index.hitsOf(n);
+    return { path: shown, winner: this.winnerRows[n]!, shadowed: index.isShadowed(n) ? this.shadowedRows(n) : NOTHING_SHADOWED };
+  }
+
+  /** The rows a path's winner hides, in priority order (kept out of resolve, which stays small). */
+  private shadowedRows(n: number): Provider[] {
+    const hits = this.index.hitsOf(n);
     const shadowed: Provider[] = [];
     for (let i = 1; i < hits.length; i++) shadowed.push(this.provider(hits[i]!));
-    return { path: shown, winner, shadowed };
+    return shadowed;
   }
 
   stats(): MountStats {
