@@ -4,7 +4,7 @@
  * reused while the generator's options stay the same.
  */
 import { mountInstall } from '../electron/vfs/index.js';
-import { figure, fullInstall, timed } from './util.js';
+import { figure, fullInstall, promoteInputs, timed } from './util.js';
 
 const show = (t: { ms: number; cpu: number }) => `${t.ms.toFixed(1)} ms (cpu ${t.cpu.toFixed(0)})`;
 
@@ -28,6 +28,7 @@ export async function run(): Promise<void> {
       });
     const lookups = async () => {
       const queries = round();
+      promoteInputs();
       let found = 0;
       const t = await timed(() => {
         for (const q of queries) if (vfs.resolve(q).winner) found++;
