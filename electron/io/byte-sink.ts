@@ -40,20 +40,30 @@ export class MemorySink implements ByteSink {
   }
 }
 
-/** Appends to an open file handle with positioned writes, buffering small writes. */
+/**
+ * Appends to an open file handle with positioned writes. Small writes are gathered in one staging buffer
+ * that is reused for the whole file (an archive arrives as thousands of small chunks: copying each into
+ * the buffer costs less, and leaves less garbage, than keeping a copy of each and joining them); a write
+ * at least as large as the buffer goes straight to the file.
+ */
 export class FileSink implements ByteSink {
-  private buffer: Uint8Array[] = [];
-  private buffered = 0;
+  private readonly staging = new Uint8Array(STAGING_BYTES);
+  private staged = 0;
   private flushedTo = 0;
   position = 0;
 
   constructor(private readonly handle: FileHandle) {}
 
   async write(bytes: Uint8Array): Promise<void> {
-    this.buffer.push(bytes.slice());
-    this.buffered += bytes.length;
+    if (this.staged + bytes.length > this.staging.length) await this.flush();
+    if (bytes.length >= this.staging.length) {
+      await this.handle.write(bytes, 0, bytes.length, this.flushedTo);
+      this.flushedTo += bytes.length;
+    } else {
+      this.staging.set(bytes, this.staged);
+      this.staged += bytes.length;
+    }
     this.position += bytes.length;
-    if (this.buffered >= 1 << 20) await this.flush();
   }
 
   async writeAt(offset: number, bytes: Uint8Array): Promise<void> {
@@ -63,14 +73,14 @@ export class FileSink implements ByteSink {
   }
 
   async flush(): Promise<void> {
-    if (this.buffered === 0) return;
-    const all = Buffer.concat(this.buffer);
-    this.buffer = [];
-    this.buffered = 0;
-    await this.handle.write(all, 0, all.length, this.flushedTo);
-    this.flushedTo += all.length;
+    if (this.staged === 0) return;
+    await this.handle.write(this.staging, 0, this.staged, this.flushedTo);
+    this.flushedTo += this.staged;
+    this.staged = 0;
   }
 }
+
+const STAGING_BYTES = 1 << 20;
 
 /**
  * Write a file through a temporary sibling renamed into place: a failure at any point leaves the previous

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { writeFileAtomically } from '../../../electron/io/byte-sink.js';
+import { prng } from '../../helpers/prng.js';
+
+const MB = 1 << 20;
+
+describe('FileSink through writeFileAtomically', () => {
+  it('writes every byte in order, whatever the mix of small, boundary-crossing and large writes', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'modpak-sink-'));
+    try {
+      const rand = prng(42);
+      // Sizes around the 1 MiB staging buffer: empty, tiny, one short of it, exactly it, beyond it.
+      const sizes = [0, 1, 19, MB - 1, 1, MB, 7, 3 * MB + 5, 65_536, MB - 19, 40, 2 * MB, 0, 123_457];
+      for (let i = 0; i < 200; i++) sizes.push(Math.floor(rand() * 70_000));
+      const parts = sizes.map((n) => Uint8Array.from({ length: n }, () => Math.floor(rand() * 256)));
+      const copies = parts.map((p) => p.slice());
+      const header = Uint8Array.from([1, 2, 3, 4, 5, 6, 7, 8]);
+      const target = join(dir, 'out.bin');
+      await writeFileAtomically(target, async (sink) => {
+        await sink.write(new Uint8Array(header.length)); // a placeholder patched at the end, as the writers do
+        for (const part of parts) {
+          await sink.write(part);
+          part.fill(0xee); // the caller's buffer is its own again once the write resolved
+        }
+        await sink.writeAt(0, header);
+      });
+      const expected = Buffer.concat([header, ...copies]);
+      expect(Buffer.compare(await readFile(target), expected)).toBe(0);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('leaves the previous file untouched and no temporary file behind when producing fails', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'modpak-sink-'));
+    try {
+      const target = join(dir, 'mod.ufo');
+      await writeFile(target, 'the old archive');
+      await expect(
+        writeFileAtomically(target, async (sink) => {
+          await sink.write(new Uint8Array(3 * MB));
+          throw new Error('disk full');
+        }),
+      ).rejects.toThrow('disk full');
+      expect(await readFile(target, 'utf8')).toBe('the old archive');
+      expect(await readdir(dir)).toEqual(['mod.ufo']);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
