@@ -125,7 +125,11 @@ function inflateChunk(plain: Uint8Array, size: number, where: number, onWarning?
   return asBytes(out);
 }
 
-/** Compress `data` with `method` (no header). pako's deflate matches HPIPack's zlib chunks byte for byte. */
+/**
+ * Compress `data` with `method` (no header). zlib chunks are pako's deflate at its defaults: valid
+ * streams every reader inflates, though not byte for byte HPIPack's (formats.md expects that; on the
+ * samples no level, memLevel or strategy of pako reproduces them).
+ */
 export function compressPayload(data: Uint8Array, method: ChunkMethod): Uint8Array {
   if (method === 1) return encodeLz77(data);
   if (method === 2) return deflate(data);
