@@ -87,7 +87,7 @@ function layoutDirectory(root: TreeDir, start: number, methodOf: (file: PackFile
 export interface WriterTuning {
   /** A method per file (tests build archives mixing stored, LZ77 and zlib files, as real ones do). */
   methodOf?: (file: PackFile) => ChunkMethod;
-  /** Compressing threads (default: one per core from 16 MiB of input; 0 = this thread). */
+  /** Compressing worker threads beside this one (default: one per other core from 16 MiB of input; 0 = this thread alone). */
   workers?: number;
 }
 
