@@ -59,20 +59,19 @@ function runChild(archive: string, target: string, workers = 'auto', nodeFlags: 
   });
 }
 
-/** `bin/modpak extract` executed as users run it (its shebang), peak RSS and time from bench/report-usage.mjs. */
-async function runCli(archive: string, target: string): Promise<{ ms: number; maxRssKb: number; bytes: number }> {
-  const usageFile = join(dirname(target), 'usage.json');
+/** `bin/modpak ARGS` executed as users run it (its shebang), peak RSS and time from bench/report-usage.mjs. */
+async function runCli(args: string[], scratchDir: string): Promise<{ ms: number; maxRssKb: number }> {
+  const usageFile = join(scratchDir, 'usage.json');
   const code = await new Promise<number | null>((resolve, reject) => {
-    const p = spawn(join(benchDir, '..', 'bin', 'modpak'), ['extract', archive, '-t', target], {
+    const p = spawn(join(benchDir, '..', 'bin', 'modpak'), args, {
       stdio: ['ignore', 'ignore', 'inherit'],
       env: { ...process.env, MODPAK_USAGE_FILE: usageFile, NODE_OPTIONS: `--import=${join(benchDir, 'report-usage.mjs')}` },
     });
     p.on('error', reject);
     p.on('close', resolve);
   });
-  if (code !== 0) throw new Error(`modpak extract exited with ${code}`);
-  const usage = JSON.parse(await readFile(usageFile, 'utf8')) as { ms: number; maxRssKb: number };
-  return { ...usage, bytes: (await listArchive(archive)).reduce((n, e) => n + e.size, 0) };
+  if (code !== 0) throw new Error(`modpak ${args[0]} exited with ${code}`);
+  return JSON.parse(await readFile(usageFile, 'utf8')) as { ms: number; maxRssKb: number };
 }
 
 /** Every LZ77 chunk payload of the archive (deciphered, unscrambled), up to `limit` compressed bytes. */
@@ -194,14 +193,21 @@ export async function run(): Promise<void> {
     figure(`  peak RSS of the extracting process`, `${(r.maxRssKb / 1024).toFixed(0)} MB`, '< 200 MB');
     await rm(target, { recursive: true, force: true });
   }
-  // The same extraction as a user runs it: `modpak extract` (the CLI's bundle, no TypeScript loader).
+  // The same work as a user runs it: `modpak extract` and `modpak pack` (the CLI's bundle, no TypeScript loader).
   for (const [label, archive] of [['LZ77', lz], ['zlib', zl]] as const) {
     const target = join(dir, `out-cli-${label}`);
     await rm(target, { recursive: true, force: true });
-    const r = await runCli(archive, target);
-    figure(`modpak extract (${label}), the CLI as shipped`, mbps(r.bytes, r.ms));
+    const r = await runCli(['extract', archive, '-t', target], dir);
+    figure(`modpak extract (${label}), the CLI as shipped`, mbps(corpus.bytes, r.ms));
     figure(`  peak RSS of the modpak process`, `${(r.maxRssKb / 1024).toFixed(0)} MB`, '< 200 MB');
     await rm(target, { recursive: true, force: true });
+  }
+  for (const method of ['lz77', 'zlib'] as const) {
+    const target = join(dir, `cli-pack-${method}.hpi`);
+    const r = await runCli(['pack', corpus.dir, '--target', target, '--method', method], dir);
+    figure(`modpak pack (${method}), the CLI as shipped`, mbps(corpus.bytes, r.ms));
+    figure(`  peak RSS of the modpak process`, `${(r.maxRssKb / 1024).toFixed(0)} MB`, '< 200 MB');
+    await rm(target, { force: true });
   }
   figure('archive sizes on disk', `${((await stat(lz)).size / MB).toFixed(1)} / ${((await stat(zl)).size / MB).toFixed(1)} MB`);
 }
