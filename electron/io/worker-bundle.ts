@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 /**
@@ -56,4 +57,13 @@ export function bundledWorker(entry: URL): Promise<URL> {
     bundles.set(key, pending);
   }
   return pending;
+}
+
+/**
+ * Worker threads to start beside the calling thread for work spread over every core: one per other core
+ * (at least one, at most three). The calling thread takes part too, so every core is busy and the process
+ * carries one isolate fewer than with a worker per core.
+ */
+export function workersBesideThisThread(): number {
+  return Math.max(1, Math.min(3, availableParallelism() - 1));
 }

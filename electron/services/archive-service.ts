@@ -6,7 +6,8 @@ import { FileSource } from '../io/byte-source.js';
 import { FormatError, fail } from '../formats/errors.js';
 import { pathKey, safeRelativePath } from '../../shared/paths.js';
 import { pathMatcher } from './globs.js';
-import { defaultWorkerCount, extractWithWorkers, WorkerStartError } from './extract-pool.js';
+import { extractWithWorkers, WorkerStartError } from './extract-pool.js';
+import { workersBesideThisThread } from '../io/worker-bundle.js';
 
 /**
  * Single-archive operations shared by the CLI (`modpak info/list/extract/cat/verify`) and the studio's
@@ -143,7 +144,7 @@ export async function extractArchive(path: string, target: string, options: Extr
     const plan = planExtraction(archive.entries, target, options, result);
     const refusedCount = result.refused.length;
     const total = plan.items.length + refusedCount;
-    const workers = options.workers ?? (plan.bytes >= PARALLEL_BYTES || plan.items.length >= PARALLEL_FILES ? defaultWorkerCount() : 0);
+    const workers = options.workers ?? (plan.bytes >= PARALLEL_BYTES || plan.items.length >= PARALLEL_FILES ? workersBesideThisThread() : 0);
     if (workers > 0 && plan.items.length > 1) {
       const indexOf = new Map(archive.entries.map((e, i) => [e, i] as const));
       const writer = new FolderWriter();

@@ -4,8 +4,7 @@
  * order, so memory stays bounded (one file in flight per worker) and both cores decode.
  */
 import { Worker } from 'node:worker_threads';
-import { availableParallelism } from 'node:os';
-import { bundledWorker } from '../io/worker-bundle.js';
+import { bundledWorker, workersBesideThisThread } from '../io/worker-bundle.js';
 import { FormatError, type FormatErrorCode, type FormatErrorDetails } from '../formats/errors.js';
 
 export type WorkerRequest = { type: 'batch'; items: { index: number; out: string }[] } | { type: 'close' };
@@ -41,11 +40,6 @@ export interface PoolJob {
   local?: (items: { index: number; out: string }[]) => Promise<[index: number, bytes: number][]>;
 }
 
-/** Worker threads besides this one: one per other core (at least one, at most three). */
-export function defaultWorkerCount(): number {
-  return Math.max(1, Math.min(3, availableParallelism() - 1));
-}
-
 function toError(reply: Extract<WorkerReply, { type: 'error' }>): Error {
   if (reply.format) return new FormatError(reply.format.code, reply.message, reply.format.details);
   const err = new Error(reply.message) as NodeJS.ErrnoException;
@@ -59,7 +53,7 @@ function toError(reply: Extract<WorkerReply, { type: 'error' }>): Error {
  * stopping every worker. Throws `WorkerStartError` when no worker could start (the caller falls back).
  */
 export async function extractWithWorkers(job: PoolJob): Promise<void> {
-  const count = Math.max(1, Math.min(job.workers ?? defaultWorkerCount(), job.items.length));
+  const count = Math.max(1, Math.min(job.workers ?? workersBesideThisThread(), job.items.length));
   const batches: { index: number; out: string }[][] = [];
   let current: { index: number; out: string }[] = [];
   let bytes = 0;

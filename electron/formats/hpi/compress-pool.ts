@@ -7,8 +7,7 @@
  * alone, with the same code and the same bytes out.
  */
 import { Worker } from 'node:worker_threads';
-import { availableParallelism } from 'node:os';
-import { bundledWorker } from '../../io/worker-bundle.js';
+import { bundledWorker, workersBesideThisThread } from '../../io/worker-bundle.js';
 import type { ChunkCache, PackFile } from '../archive.js';
 import { createHash } from 'node:crypto';
 import { fail } from '../errors.js';
@@ -97,11 +96,6 @@ export interface Compressed<T> {
   chunks: Uint8Array[] | null;
 }
 
-/** Compression threads besides this one: one per other core (at least one, at most three). */
-export function defaultCompressionWorkers(): number {
-  return Math.max(1, Math.min(3, availableParallelism() - 1));
-}
-
 /**
  * The items' files, read and compressed ahead, in order. `workers`: how many worker threads compress
  * beside this one (default: one per other core when the files add up to 16 MiB or more; 0 = this thread
@@ -114,7 +108,7 @@ export async function* compressInOrder<T extends { file: PackFile }>(
   cache?: ChunkCache,
 ): AsyncGenerator<Compressed<T>> {
   const total = items.reduce((n, i) => n + i.file.size, 0);
-  const count = workers ?? (total >= POOL_BYTES ? defaultCompressionWorkers() : 0);
+  const count = workers ?? (total >= POOL_BYTES ? workersBesideThisThread() : 0);
   const pool = count > 0 ? await Pool.start(count) : null;
   try {
     const pending: { item: T; data: Uint8Array; chunks: Promise<Uint8Array[] | null>; size: number }[] = [];
