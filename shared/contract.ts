@@ -14,6 +14,8 @@ import type { ExportImpact, OverrideDiff, WatchStatus } from './mods-types.js';
 
 const gameId = z.enum(['ta', 'tak', 'quake', 'quake2', 'daikatana']);
 const path = z.string().min(1).max(4096);
+/** A file name alone: no folder, no separator of either kind. */
+const fileName = z.string().min(1).max(255).regex(/^[^\\/\0]+$/, 'a file name without folders');
 const jobId = z.string().min(1).max(64).optional();
 const mountOptions = { game: gameId.optional(), disc: path.optional(), noDisc: z.boolean().optional() };
 
@@ -49,7 +51,8 @@ export const requests = {
   'workspace.writeText': z.object({ dir: path, path, text: z.string().max(16 << 20) }),
   'workspace.checkTdf': z.object({ text: z.string().max(16 << 20) }),
   'mods.diff': z.object({ dir: path, root: path, game: gameId.optional() }),
-  'mods.impact': z.object({ root: path, archive: path }),
+  // `name`: the file name a workspace folder would be exported under (its rank depends on it).
+  'mods.impact': z.object({ root: path, archive: path, name: fileName.optional() }),
   'mods.export': z.object({ dir: path, target: path, orderFrom: path.optional(), jobId }),
   'watch.start': z.object({ dir: path, target: path, debounceMs: z.number().int().min(0).max(60_000).optional() }),
   'watch.stop': z.object({ dir: path }),

@@ -126,6 +126,10 @@ export class ModsService {
     const { name: as, ...mount } = options;
     const info = await stat(archive);
     if (!info.isDirectory()) return exportImpact(root, archive, mount);
+    // A name only: the staged copy is written under it in a private folder, which it must not leave.
+    if (as !== undefined && (as !== basename(as) || as.includes('\\') || as === '.' || as === '..' || as === '')) {
+      throw new FormatError('bad-name', `${JSON.stringify(as)} is not a file name: give the name alone, without folders`);
+    }
     const name = as ?? (await this.exportName(archive));
     const scratch = await mkdtemp(join(tmpdir(), 'modpak-impact-'));
     try {

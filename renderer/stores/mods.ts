@@ -233,7 +233,9 @@ export const useModsStore = defineStore('mods', () => {
     if (!dir.value || !install) return;
     impactLoading.value = true;
     try {
-      impact.value = await api.call('mods.impact', { root: install, archive: dir.value });
+      // Under the name typed as the export target (the rank depends on it), else the workspace's own.
+      const name = targetName.value;
+      impact.value = await api.call('mods.impact', { root: install, archive: dir.value, ...(name ? { name } : {}) });
     } catch (error) {
       report(error, 'Working out the export impact');
     } finally {

@@ -93,4 +93,29 @@ describe('mods store', () => {
     expect(mods.check?.ok).toBe(true);
     expect(mods.dirty).toBe(true);
   });
+
+  it('works out the impact under the name typed as the export target, else the workspace\'s own', async () => {
+    const asked: unknown[] = [];
+    const impactOf = (name: string) => ({ archive: name, stage: 'ufo', rank: 0, pushesOut: null, hidden: [], wins: [], definitions: [] });
+    const { stop } = await openWorkspace({
+      'mods.impact': async (request) => {
+        asked.push(request);
+        return impactOf((request as { name?: string }).name ?? 'mod.ufo');
+      },
+    });
+    const mods = useModsStore();
+    await mods.previewImpact(); // the target opening filled in: the install folder, the workspace's name
+    mods.exportTarget = 'C:\\Games\\TA\\zz-mine.ufo';
+    await mods.previewImpact();
+    expect(mods.impact?.archive).toBe('zz-mine.ufo');
+    expect(mods.impactNameDiffers).toBe(false);
+    mods.exportTarget = '';
+    await mods.previewImpact();
+    expect(asked).toEqual([
+      { root: '/games/TA', archive: '/ws/mod', name: 'mod.ufo' },
+      { root: '/games/TA', archive: '/ws/mod', name: 'zz-mine.ufo' },
+      { root: '/games/TA', archive: '/ws/mod' },
+    ]);
+    stop();
+  });
 });

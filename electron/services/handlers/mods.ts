@@ -31,7 +31,7 @@ export function modsHandlers(mods: ModsService): Pick<CallTable, ModsCalls> {
     'workspace.writeText': async ({ dir, path, text }) => mods.writeText(dir, insideWorkspace(path), text),
     'workspace.checkTdf': async ({ text }) => mods.checkTdf(text),
     'mods.diff': async ({ dir, root, game }) => mods.diff(dir, root, game),
-    'mods.impact': async ({ root, archive }) => mods.impact(root, archive),
+    'mods.impact': async ({ root, archive, name }) => mods.impact(root, archive, name === undefined ? {} : { name }),
     'mods.export': async ({ dir, target, orderFrom }, ctx) =>
       mods.export({ dir, target, orderFrom, signal: ctx.signal, onProgress: abortable(ctx) }),
     'watch.start': async ({ dir, target, debounceMs }) => mods.watchStart(dir, target, debounceMs),

@@ -138,6 +138,23 @@ describe('workspace.* and mods.* over the mod workflow', () => {
     expect(diff.map((d) => [d.path, d.status, d.base?.archive])).toEqual([['units/ARMCOM.FBI', 'modified', 'alpha.ufo']]);
   });
 
+  it('mods.impact ranks a workspace under the name it will be exported as, and takes only a file name', async () => {
+    const ws = join(dir, 'mymod'); // the workspace of the test above: it overrides units/ARMCOM.FBI
+    type Impact = { archive: string; stage: string; rank: number; hidden: { path: string; by: string | null }[]; wins: { path: string; over: string | null }[] };
+    // Its own name sorts after ALPHA.UFO, which then hides the override...
+    const own = ok<Impact>(await host.call('mods.impact', { root, archive: ws }));
+    expect(own).toMatchObject({ archive: 'mymod.ufo', stage: 'ufo', rank: 2 });
+    expect(own.hidden).toEqual([{ path: 'units/ARMCOM.FBI', by: 'alpha.ufo' }]);
+    // ...while a name that sorts first wins over it: the answer follows the name typed for the export.
+    const first = ok<Impact>(await host.call('mods.impact', { root, archive: ws, name: '0first.ufo' }));
+    expect(first).toMatchObject({ archive: '0first.ufo', stage: 'ufo', rank: 0 });
+    expect(first.wins).toEqual([{ path: 'units/ARMCOM.FBI', over: 'alpha.ufo' }]);
+    for (const name of ['sub/x.ufo', '..\\x.ufo', '']) {
+      expect(await host.call('mods.impact', { root, archive: ws, name }), name).toMatchObject({ ok: false });
+    }
+    expect(await readdir(root)).not.toContain('0first.ufo');
+  });
+
   it('refuses workspace paths that climb out of it', async () => {
     const ws = join(dir, 'mymod');
     for (const path of ['../escape.txt', '/etc/passwd', 'C:/x.txt']) {

@@ -89,4 +89,21 @@ describe('export impact', () => {
     const listing = await runCli(['mount', 'archives', root, '--json']);
     expect((JSON.parse(listing.stdout) as { mounted: { archive: string }[] }).mounted.map((m) => m.archive)).not.toContain('mymod.ufo');
   });
+
+  it('refuses an export name with folders in it, before staging anything', async () => {
+    const mod = join(work, 'namedmod');
+    await mkdir(join(mod, 'units'), { recursive: true });
+    await writeFile(join(mod, 'units', 'U6.FBI'), unit('U6', 666));
+    for (const as of ['../../escaped.ufo', 'sub/x.ufo', '..\\escaped.ufo', '..']) {
+      const cli = await runCli(['mount', 'impact', root, mod, '--as', as]);
+      expect(cli.code, as).toBe(1);
+      expect(cli.stderr.trim().split('\n'), as).toHaveLength(1);
+      expect(cli.stderr, as).toMatch(/is not a file name/);
+    }
+    // Where '../../escaped.ufo' would land from the private staging folder (tmpdir/modpak-impact-XXXX).
+    const { existsSync } = await import('node:fs');
+    const { resolve } = await import('node:path');
+    expect(existsSync(resolve(tmpdir(), '..', 'escaped.ufo'))).toBe(false);
+    expect(existsSync(join(tmpdir(), 'escaped.ufo'))).toBe(false);
+  });
 });
