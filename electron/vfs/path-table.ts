@@ -128,7 +128,12 @@ export class PathTable {
     }
   }
 
-  /** The number of an exact key (already folded and canonical), or -1. */
+  /**
+   * The number of an exact key (already folded and canonical), or -1. The same probe as at the end of
+   * `find`, with an exact comparison instead of a folding one: one shared probe that folds only units
+   * below 128 made the first 100,000 lookups about 8 ms slower (A/B, 10 bench runs each), so the hot
+   * path keeps its own copy.
+   */
   findKey(key: string): number {
     const { slots, mask, starts, chars } = this;
     const h = hashKey(key);
