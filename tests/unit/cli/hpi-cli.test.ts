@@ -4,21 +4,12 @@ import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli, samplesDir } from '../../helpers/run-cli.js';
+import { filesUnder } from '../../helpers/files.js';
 import { modFiles, packFile, packToBytes } from '../formats/hpi/fixtures.js';
 
 let work: string;
 let src: string;
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
-
-async function walk(dir: string, prefix = ''): Promise<string[]> {
-  const out: string[] = [];
-  for (const item of await readdir(dir, { withFileTypes: true })) {
-    const rel = prefix + item.name;
-    if (item.isDirectory()) out.push(...(await walk(join(dir, item.name), rel + '/')));
-    else out.push(rel);
-  }
-  return out.sort();
-}
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'hpi-cli-'));
@@ -87,7 +78,7 @@ describe('modpak pack/list/extract/cat/verify with HPI', () => {
       const r = await runCli(['extract', join(samplesDir, name), '-t', out]);
       expect(r.code, r.stderr).toBe(0);
       const got: Record<string, string> = {};
-      for (const rel of await walk(out)) got[rel] = sha(await readFile(join(out, rel)));
+      for (const rel of await filesUnder(out)) got[rel] = sha(await readFile(join(out, rel)));
       expect(got).toEqual(expected[name]);
     }
   });
@@ -127,6 +118,6 @@ describe('modpak pack/list/extract/cat/verify with HPI', () => {
     const r = await runCli(['extract', target, '-t', out]);
     expect(r.code).toBe(0);
     expect(r.stderr.match(/refused to extract/g)).toHaveLength(3);
-    expect(await walk(join(work, 'evil-out'))).toEqual(['inside/b.txt', 'inside/good/ok.txt']);
+    expect(await filesUnder(join(work, 'evil-out'))).toEqual(['inside/b.txt', 'inside/good/ok.txt']);
   });
 });

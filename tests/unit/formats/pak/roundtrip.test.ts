@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join } from 'node:path';
 import { runCli } from '../../../helpers/run-cli.js';
+import { filesUnder } from '../../../helpers/files.js';
 import { prng } from '../../../helpers/prng.js';
 import { dkOps } from '../daikatana/dk-ops.js';
 
@@ -51,16 +52,6 @@ afterAll(async () => {
   await rm(work, { recursive: true, force: true });
 });
 
-async function walk(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const item of await readdir(dir, { withFileTypes: true })) {
-    const full = join(dir, item.name);
-    if (item.isDirectory()) out.push(...(await walk(full)));
-    else out.push(full);
-  }
-  return out.sort();
-}
-
 const totalBytes = () => [...files.values()].reduce((n, b) => n + b.length, 0);
 
 describe.each(['pak', 'sin', 'daikatana'] as const)('round trip through modpak pack --format %s', (format) => {
@@ -90,9 +81,9 @@ describe.each(['pak', 'sin', 'daikatana'] as const)('round trip through modpak p
   it('extracts the same bytes, cats one, verifies and reports info', async () => {
     const out = join(work, `x-${format}`);
     expect((await runCli(['extract', target, '--target', out])).code).toBe(0);
-    const got = await walk(out);
-    expect(got.map((f) => relative(out, f))).toEqual([...files.keys()].sort());
-    for (const f of got) expect(new Uint8Array(await readFile(f)), f).toEqual(files.get(relative(out, f)));
+    const got = await filesUnder(out);
+    expect(got).toEqual([...files.keys()].sort());
+    for (const rel of got) expect(new Uint8Array(await readFile(join(out, rel))), rel).toEqual(files.get(rel));
     const cat = await runCli(['cat', target, 'TEXTURES/SKY.TGA']);
     expect(new Uint8Array(cat.stdoutBytes)).toEqual(files.get('textures/sky.tga'));
     const verify = JSON.parse((await runCli(['verify', target, '--json'])).stdout);

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
-import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { runCli, samplesDir } from '../../../helpers/run-cli.js';
+import { filesUnder } from '../../../helpers/files.js';
 
 /**
  * Every Quake-family and Daikatana sample archive extracted through the CLI to the SHA-256s the peer readers
@@ -19,16 +20,6 @@ const archives = folders.flatMap((folder) =>
     .filter((d) => d.isFile())
     .map((d) => `${folder}/${d.name}`),
 );
-
-async function walk(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const item of await readdir(dir, { withFileTypes: true })) {
-    const full = join(dir, item.name);
-    if (item.isDirectory()) out.push(...(await walk(full)));
-    else out.push(full);
-  }
-  return out;
-}
 
 const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 
@@ -52,7 +43,7 @@ describe('PAK samples', () => {
       expect(run.stderr).not.toMatch(/^modpak:/m);
       expect(run.code).toBe(0);
       const got: Record<string, string> = {};
-      for (const f of await walk(target)) got[relative(target, f).split('\\').join('/')] = sha256(await readFile(f));
+      for (const rel of await filesUnder(target)) got[rel] = sha256(await readFile(join(target, rel)));
       expect(got).toEqual(expected[name]);
       const verify = await runCli(['verify', file, '--json']);
       expect(verify.code).toBe(0);
