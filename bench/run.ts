@@ -2,18 +2,34 @@
  * `npm run bench`: runs every bench/*.bench.ts in name order (or those named on the command line:
  * `npm run bench -- hpi vfs`). Each module exports `run(): Promise<void>` and prints its own figures.
  * Benchmarks build their corpora from code under .bench/ (git-ignored), never from timed tests.
+ *
+ * Each module runs in a process of its own (same node flags), so no figure carries the heap, caches or
+ * compiled code that an earlier benchmark left behind.
  */
+import { spawnSync } from 'node:child_process';
 import { readdir } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
-const wanted = process.argv.slice(2);
-const files = (await readdir(here)).filter((f) => f.endsWith('.bench.ts')).sort();
-for (const file of files) {
-  const name = file.replace(/\.bench\.ts$/, '');
-  if (wanted.length > 0 && !wanted.some((w) => name.includes(w))) continue;
-  console.log(`\n== ${name} ==`);
-  const mod = (await import(pathToFileURL(join(here, file)).href)) as { run: () => Promise<void> };
+const self = fileURLToPath(import.meta.url);
+const args = process.argv.slice(2);
+
+if (args[0] === '--module') {
+  const mod = (await import(pathToFileURL(join(here, args[1]!)).href)) as { run: () => Promise<void> };
   await mod.run();
+} else {
+  const files = (await readdir(here)).filter((f) => f.endsWith('.bench.ts')).sort();
+  let failed = 0;
+  for (const file of files) {
+    const name = file.replace(/\.bench\.ts$/, '');
+    if (args.length > 0 && !args.some((w) => name.includes(w))) continue;
+    console.log(`\n== ${name} ==`);
+    const child = spawnSync(process.execPath, [...process.execArgv, self, '--module', file], { stdio: 'inherit' });
+    if (child.status !== 0) {
+      failed++;
+      console.log(`${name}: failed (${child.signal ?? `exit ${child.status}`})`);
+    }
+  }
+  process.exitCode = failed > 0 ? 1 : 0;
 }

@@ -32,6 +32,8 @@ export class MountedInstall {
   private readonly defsCache = new Map<DefinitionKind, Promise<DefinitionWinner[]>>();
   private treeCache: MergedTree | null = null;
   private readonly winnerRows: Provider[];
+  /** Per path number, the frozen rows its winner hides (NOTHING_SHADOWED for most paths). */
+  private readonly shadowedLists: (readonly Provider[])[];
   /** Soft problems met while answering (an unreadable definition file, ...), for the CLI to print. */
   readonly warnings: string[] = [];
 
@@ -44,11 +46,16 @@ export class MountedInstall {
     /** Set when mounted with a hypothetical extra archive: where it landed (see MountOptions.extra). */
     readonly placement: Placement | null = null,
   ) {
-    // Every winner's row, made up front and in path order: side by side in memory (about 1.7 MB for
+    // Every answer's rows, made up front and in path order: side by side in memory (about 1.7 MB for
     // 60,000 paths) rather than scattered among what mount allocated, so the rows random lookups read
-    // stay in the last-level cache, and the first lookups do not pay for making them.
+    // stay in the last-level cache, and lookups neither make rows nor allocate lists.
     this.winnerRows = new Array<Provider>(index.size);
-    for (let n = 0; n < index.size; n++) this.winnerRows[n] = this.provider(index.hitsOf(n)[0]!);
+    this.shadowedLists = new Array<readonly Provider[]>(index.size);
+    for (let n = 0; n < index.size; n++) {
+      const hits = index.hitsOf(n);
+      this.winnerRows[n] = this.provider(hits[0]!);
+      this.shadowedLists[n] = hits.length > 1 ? Object.freeze(hits.slice(1).map((h) => this.provider(h))) : NOTHING_SHADOWED;
+    }
   }
 
   get game(): GameId {
@@ -95,15 +102,7 @@ export class MountedInstall {
     const shown = index.lastQueryCanonical ? path : normalizeArchivePath(path);
     if (n < 0) return { path: shown, winner: null, shadowed: NOTHING_SHADOWED };
     // The winner's row by path number: no walk through the provider list unless something is shadowed.
-    return { path: shown, winner: this.winnerRows[n]!, shadowed: index.isShadowed(n) ? this.shadowedRows(n) : NOTHING_SHADOWED };
-  }
-
-  /** The rows a path's winner hides, in priority order (kept out of resolve, which stays small). */
-  private shadowedRows(n: number): Provider[] {
-    const hits = this.index.hitsOf(n);
-    const shadowed: Provider[] = [];
-    for (let i = 1; i < hits.length; i++) shadowed.push(this.provider(hits[i]!));
-    return shadowed;
+    return { path: shown, winner: this.winnerRows[n]!, shadowed: index.isShadowed(n) ? this.shadowedLists[n]! : NOTHING_SHADOWED };
   }
 
   stats(): MountStats {

@@ -2,153 +2,194 @@ import { pathKey } from '../../shared/paths.js';
 import { fail } from '../formats/errors.js';
 
 /**
- * The merged index's key → path-number table: open addressing, hashed in the same pass that folds the
- * query to upper-case ASCII.
+ * The merged index's key → path-number table: open addressing over keys packed four bytes to a word,
+ * hashed in the same pass that folds the query to upper-case ASCII.
  *
- * Why this layout: a lookup on a full install is bound by memory, not arithmetic. Key strings and a
- * pointer array spread over the JS heap cost four dependent cache misses per lookup; here a lookup reads
- * three small typed arrays (about 2.4 MB for 60,000 paths, so they stay in the last-level cache): the slot,
- * which holds the path number and an 8-bit tag of the key's hash that rules out almost every wrong slot
- * without touching the key; the key's offset; and the keys' characters, back to back. A canonical query
- * (ASCII, `/` separators, no leading, trailing or doubled slash) allocates nothing and is checked without a
- * branch per character; other spellings take the general route (`pathKey`, then an exact probe).
+ * Why this layout: a lookup on a full install is bound by memory and by the work per character, not by
+ * the probe. Key strings and a pointer array spread over the JS heap cost four dependent cache misses per
+ * lookup; here a lookup reads two typed arrays. The slot holds an 8-bit tag of the key's hash, which rules
+ * out almost every wrong slot without touching the key, and the offset of the key's record; the record
+ * holds the key's byte length, its path number and its bytes, so one cache line usually answers. The
+ * query is folded and packed into words while it is hashed, and compared a word (four characters) at a
+ * time.
+ *
+ * Keys are stored as bytes: ASCII as itself, any other UTF-16 unit as three bytes (lead byte 0xE0–0xEF),
+ * which keeps distinct keys distinct. An ASCII query is looked up directly. A query that is not canonical
+ * (a `\`, a leading, trailing or doubled `/`) cannot equal a stored key, which is canonical, so only a
+ * miss needs checking for that; such a query, and any non-ASCII one, takes the general route (`pathKey`,
+ * then an exact probe).
  */
 
+/** FNV-1a's prime, one step per word; `mix` then spreads every word's bits over the slot index and tag. */
 const FNV_OFFSET = 0x811c9dc5;
 const FNV_PRIME = 0x01000193;
-/** Slots hold `tag << 24 | (n + 1)`; 0 is a free slot. */
-const MAX_KEYS = 0xfffffe;
+/** Slots hold `tag << 24 | (record offset + 1)`; 0 is a free slot. */
+const MAX_RECORD_WORDS = 0xfffffe;
+/** A record is [byte length, path number, the key's bytes four to a word, zero-padded]. */
+const RECORD_HEADER = 2;
 
 /** ASCII folded to upper case, by table: no branch on the letter case, which mixed-case paths mispredict. */
-const FOLD = new Uint8Array(128);
+const FOLD = new Int32Array(128);
 for (let c = 0; c < 128; c++) FOLD[c] = c >= 97 && c <= 122 ? c - 32 : c;
-/** Separator classes: 1 for `/`, 2 for `\` (which only the general route folds). */
-const SEPARATOR = new Uint8Array(128);
-SEPARATOR[47] = 1;
-SEPARATOR[92] = 2;
+
+/** The final avalanche of MurmurHash3: FNV moves a word's bits only upwards, the slot index is the low bits. */
+function mix(h: number): number {
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return h ^ (h >>> 16);
+}
+
+/** Byte length of a key in the table's encoding (see the class comment). */
+function encodedLength(key: string): number {
+  let bytes = key.length;
+  for (let i = 0; i < key.length; i++) if (key.charCodeAt(i) > 127) bytes += 2;
+  return bytes;
+}
 
 /**
- * FNV-1a over the code units of `key` (which must already be a key: folded, canonical), two units per
- * step: half the multiplications in the chain that bounds the hashing loop. The slot index comes from
- * the low bits, which FNV derives from the low bits of every step's input, i.e. from both units.
+ * Packs `key` (already a key: folded, canonical) into `out` from word 0, four bytes to a word, and
+ * returns its hash. `out` must hold `ceil(encodedLength(key) / 4)` words and be zero there.
  */
-function hashKey(key: string): number {
+function packKey(key: string, bytes: number, out: Int32Array, at: number): number {
   let h = FNV_OFFSET;
-  const length = key.length;
-  let i = 0;
-  for (; i + 1 < length; i += 2) h = Math.imul(h ^ (key.charCodeAt(i) | (key.charCodeAt(i + 1) << 16)), FNV_PRIME);
-  if (i < length) h = Math.imul(h ^ key.charCodeAt(i), FNV_PRIME);
-  return h;
+  let word = 0;
+  let shift = 0;
+  let k = at;
+  for (let i = 0; i < key.length; i++) {
+    const u = key.charCodeAt(i);
+    // The unit's bytes, first byte lowest: itself, or three bytes for a unit above 127.
+    let sequence = u;
+    let count = 1;
+    if (u > 127) {
+      sequence = (0xe0 | (u >>> 12)) | ((0x80 | ((u >>> 6) & 63)) << 8) | ((0x80 | (u & 63)) << 16);
+      count = 3;
+    }
+    for (; count > 0; count--, sequence >>>= 8) {
+      word |= (sequence & 0xff) << shift;
+      shift += 8;
+      if (shift === 32) {
+        out[k++] = word;
+        h = Math.imul(h ^ word, FNV_PRIME);
+        word = 0;
+        shift = 0;
+      }
+    }
+  }
+  if (shift > 0) {
+    out[k] = word;
+    h = Math.imul(h ^ word, FNV_PRIME);
+  }
+  return mix(h ^ bytes);
+}
+
+/** Whether `path` is in canonical form (no `\`, no leading, trailing or doubled `/`). */
+function isCanonical(path: string): boolean {
+  return !(path.includes('\\') || path.includes('//') || path.startsWith('/') || path.endsWith('/'));
 }
 
 export class PathTable {
   private readonly slots: Int32Array;
   private readonly mask: number;
-  /** Key n is `chars[starts[n] .. starts[n + 1])`. */
-  private readonly starts: Int32Array;
-  /** Every key's code units, back to back; one byte each unless some key needs more. */
-  private readonly chars: Uint8Array | Uint16Array;
+  /** Every key's record, back to back (see RECORD_HEADER). */
+  private readonly records: Int32Array;
+  /** The packed query of the current lookup. */
+  private query = new Int32Array(64);
   /** Whether the last `find` query was canonical (the caller then reports it back as it came). */
   lastQueryCanonical = true;
 
   /** `keys[n]` is the key (pathKey form) of path number n; keys must be distinct. */
   constructor(keys: readonly string[]) {
-    if (keys.length > MAX_KEYS) fail('unsupported', `${keys.length} paths are more than one index holds (${MAX_KEYS})`);
     let size = 16;
     while (size < keys.length * 2) size <<= 1;
     this.mask = size - 1;
     this.slots = new Int32Array(size);
-    this.starts = new Int32Array(keys.length + 1);
+    const lengths = keys.map(encodedLength);
     let total = 0;
-    let wide = false;
-    for (const key of keys) {
-      total += key.length;
-      for (let i = 0; i < key.length && !wide; i++) wide = key.charCodeAt(i) > 255;
-    }
-    const chars = (this.chars = wide ? new Uint16Array(total) : new Uint8Array(total));
-    let offset = 0;
+    for (const bytes of lengths) total += RECORD_HEADER + ((bytes + 3) >>> 2);
+    if (total > MAX_RECORD_WORDS) fail('unsupported', `${keys.length} paths are more than one index holds`);
+    const records = (this.records = new Int32Array(total));
+    let at = 0;
     for (let n = 0; n < keys.length; n++) {
-      const key = keys[n]!;
-      this.starts[n] = offset;
-      for (let i = 0; i < key.length; i++) chars[offset + i] = key.charCodeAt(i);
-      offset += key.length;
-      const h = hashKey(key);
+      const bytes = lengths[n]!;
+      records[at] = bytes;
+      records[at + 1] = n;
+      const h = packKey(keys[n]!, bytes, records, at + RECORD_HEADER);
       let slot = h & this.mask;
       while (this.slots[slot] !== 0) slot = (slot + 1) & this.mask;
-      this.slots[slot] = (h & 0xff000000) | (n + 1);
+      this.slots[slot] = (h & 0xff000000) | (at + 1);
+      at += RECORD_HEADER + ((bytes + 3) >>> 2);
     }
-    this.starts[keys.length] = offset;
   }
 
   /** The number of a path in any case and spelling, or -1. Sets `lastQueryCanonical`. */
   find(path: string): number {
-    // One pass folds a–z and hashes; what would make the path non-canonical is only collected here
-    // (units above 127, a backslash, a slash after a slash) and looked at once, after the loop.
     const length = path.length;
+    if (length > this.query.length * 4) this.query = new Int32Array((length + 3) >>> 2);
+    const query = this.query;
+    // One pass folds a–z, packs four characters to a word and hashes the words; units above 127 are
+    // only collected here and looked at once, after the loop.
     let h = FNV_OFFSET;
     let high = 0;
-    let bad = 0;
-    let afterSlash = 0;
+    let k = 0;
     let i = 0;
-    for (; i + 1 < length; i += 2) {
-      const c = path.charCodeAt(i);
-      const d = path.charCodeAt(i + 1);
-      high |= c | d;
-      const sc = SEPARATOR[c & 127]!;
-      const sd = SEPARATOR[d & 127]!;
-      bad |= (sc & 2) | (sc & afterSlash) | (sd & 2) | (sd & sc);
-      afterSlash = sd & 1;
-      h = Math.imul(h ^ (FOLD[c & 127]! | (FOLD[d & 127]! << 16)), FNV_PRIME);
+    for (; i + 3 < length; i += 4) {
+      const a = path.charCodeAt(i);
+      const b = path.charCodeAt(i + 1);
+      const c = path.charCodeAt(i + 2);
+      const d = path.charCodeAt(i + 3);
+      high |= a | b | c | d;
+      const word = FOLD[a & 127]! | (FOLD[b & 127]! << 8) | (FOLD[c & 127]! << 16) | (FOLD[d & 127]! << 24);
+      query[k++] = word;
+      h = Math.imul(h ^ word, FNV_PRIME);
     }
     if (i < length) {
-      const c = path.charCodeAt(i);
-      high |= c;
-      const sc = SEPARATOR[c & 127]!;
-      bad |= (sc & 2) | (sc & afterSlash);
-      afterSlash = sc & 1;
-      h = Math.imul(h ^ FOLD[c & 127]!, FNV_PRIME);
+      let word = 0;
+      for (let shift = 0; i < length; i++, shift += 8) {
+        const c = path.charCodeAt(i);
+        high |= c;
+        word |= FOLD[c & 127]! << shift;
+      }
+      query[k++] = word;
+      h = Math.imul(h ^ word, FNV_PRIME);
     }
-    if (high > 127 || bad !== 0 || (length > 0 && (path.charCodeAt(0) === 47 || afterSlash !== 0))) {
-      this.lastQueryCanonical = false;
-      return this.findKey(pathKey(path));
+    if (high > 127) return this.findGeneral(path);
+    const n = this.probe(mix(h ^ length), length, k);
+    // A hit equals a stored key, so it is canonical; a miss may be a non-canonical spelling of one.
+    if (n >= 0 || isCanonical(path)) {
+      this.lastQueryCanonical = true;
+      return n;
     }
-    this.lastQueryCanonical = true;
-    const { slots, mask, starts, chars } = this;
-    const tag = h & 0xff000000;
-    for (let slot = h & mask; ; slot = (slot + 1) & mask) {
-      const held = slots[slot]!;
-      if (held === 0) return -1;
-      if ((held & 0xff000000) !== tag) continue;
-      const n = (held & 0xffffff) - 1;
-      const start = starts[n]!;
-      if (starts[n + 1]! - start !== length) continue;
-      let i = 0;
-      while (i < length && FOLD[path.charCodeAt(i)] === chars[start + i]) i++;
-      if (i === length) return n;
-    }
+    return this.findGeneral(path);
   }
 
-  /**
-   * The number of an exact key (already folded and canonical), or -1. The same probe as at the end of
-   * `find`, with an exact comparison instead of a folding one: one shared probe that folds only units
-   * below 128 made the first 100,000 lookups about 8 ms slower (A/B, 10 bench runs each), so the hot
-   * path keeps its own copy.
-   */
+  private findGeneral(path: string): number {
+    this.lastQueryCanonical = false;
+    return this.findKey(pathKey(path));
+  }
+
+  /** The number of an exact key (already folded and canonical), or -1. */
   findKey(key: string): number {
-    const { slots, mask, starts, chars } = this;
-    const h = hashKey(key);
+    const bytes = encodedLength(key);
+    const words = (bytes + 3) >>> 2;
+    if (words > this.query.length) this.query = new Int32Array(words);
+    this.query.fill(0, 0, words);
+    return this.probe(packKey(key, bytes, this.query, 0), bytes, words);
+  }
+
+  /** The path number whose record matches the packed query (`words` words, `bytes` long), or -1. */
+  private probe(h: number, bytes: number, words: number): number {
+    const { slots, mask, records, query } = this;
     const tag = h & 0xff000000;
-    const length = key.length;
     for (let slot = h & mask; ; slot = (slot + 1) & mask) {
       const held = slots[slot]!;
       if (held === 0) return -1;
       if ((held & 0xff000000) !== tag) continue;
-      const n = (held & 0xffffff) - 1;
-      const start = starts[n]!;
-      if (starts[n + 1]! - start !== length) continue;
-      let i = 0;
-      while (i < length && key.charCodeAt(i) === chars[start + i]) i++;
-      if (i === length) return n;
+      const at = (held & 0xffffff) - 1;
+      if (records[at] !== bytes) continue;
+      const key = at + RECORD_HEADER;
+      let j = 0;
+      while (j < words && query[j] === records[key + j]) j++;
+      if (j === words) return records[at + 1]!;
     }
   }
 }

@@ -67,4 +67,32 @@ describe('PathTable', () => {
     expect(t.find('abc')).toBe(3);
     expect(t.find('abcd')).toBe(-1);
   });
+
+  it('tells keys apart that differ only by trailing NULs, in every length around a word boundary', () => {
+    const keys = Array.from({ length: 13 }, (_, n) => 'A'.repeat(n)).flatMap((k) => [k, `${k}\0`, `${k}\0\0\0`]);
+    const distinct = [...new Set(keys)];
+    const t = new PathTable(distinct);
+    distinct.forEach((k, n) => {
+      expect(t.findKey(k), JSON.stringify(k)).toBe(n);
+      expect(t.find(k.toLowerCase()), JSON.stringify(k)).toBe(n);
+    });
+  });
+
+  it('keeps keys distinct whose units above 127 could be mistaken for bytes of another key', () => {
+    // U+00E9 is stored as three bytes; a key made of the three units with those byte values must differ.
+    const keys = ['\u00e9', '\u00e0\u0083\u00a9', '\u00c3\u00a9', '\uffff', '\ud83d\ude00', '\ud83d', 'X\u00e9Y'];
+    const t = new PathTable(keys);
+    keys.forEach((k, n) => expect(t.findKey(k), JSON.stringify(k)).toBe(n));
+    expect(t.findKey('\u00ea')).toBe(-1);
+    expect(t.find('x\u00e9y')).toBe(6);
+  });
+
+  it('looks up queries longer than its packing buffer, and misses them exactly', () => {
+    const long = `${'DEEP/'.repeat(300)}FILE.TDF`;
+    const t = new PathTable(['SHORT', long]);
+    expect(t.find(long.toLowerCase())).toBe(1);
+    expect(t.find(`${long.slice(0, -1)}x`)).toBe(-1);
+    expect(t.find('short')).toBe(0); // the grown buffer still serves short queries
+    expect(t.findKey(long)).toBe(1);
+  });
 });
