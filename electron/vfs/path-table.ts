@@ -28,9 +28,16 @@ const MAX_RECORD_WORDS = 0xfffffe;
 /** A record is [byte length, path number, the key's bytes four to a word, zero-padded]. */
 const RECORD_HEADER = 2;
 
-/** ASCII folded to upper case, by table: no branch on the letter case, which mixed-case paths mispredict. */
-const FOLD = new Int32Array(128);
-for (let c = 0; c < 128; c++) FOLD[c] = c >= 97 && c <= 122 ? c - 32 : c;
+/**
+ * Four ASCII bytes folded to upper case at once, without a branch on the letter case (which mixed-case
+ * paths mispredict): adding 0x1f sets a byte's top bit from 'a' up, adding 0x05 from '{' up (no byte
+ * carries into the next, all being below 128), so the two differ exactly on a–z, whose 0x20 bit is
+ * then cleared. Bytes of 128 and above must not occur (callers check for them apart).
+ */
+function upperAscii(word: number): number {
+  const letters = ((word + 0x1f1f1f1f) & ~(word + 0x05050505) & 0x80808080) >>> 2;
+  return word ^ letters;
+}
 
 /** The final avalanche of MurmurHash3: FNV moves a word's bits only upwards, the slot index is the low bits. */
 function mix(h: number): number {
@@ -138,7 +145,7 @@ export class PathTable {
       const c = path.charCodeAt(i + 2);
       const d = path.charCodeAt(i + 3);
       high |= a | b | c | d;
-      const word = FOLD[a & 127]! | (FOLD[b & 127]! << 8) | (FOLD[c & 127]! << 16) | (FOLD[d & 127]! << 24);
+      const word = upperAscii(a | (b << 8) | (c << 16) | (d << 24));
       query[k++] = word;
       h = Math.imul(h ^ word, FNV_PRIME);
     }
@@ -147,8 +154,9 @@ export class PathTable {
       for (let shift = 0; i < length; i++, shift += 8) {
         const c = path.charCodeAt(i);
         high |= c;
-        word |= FOLD[c & 127]! << shift;
+        word |= c << shift;
       }
+      word = upperAscii(word);
       query[k++] = word;
       h = Math.imul(h ^ word, FNV_PRIME);
     }
