@@ -54,8 +54,8 @@ function encodedLength(key: string): number {
 }
 
 /**
- * Packs `key` (already a key: folded, canonical) into `out` from word 0, four bytes to a word, and
- * returns its hash. `out` must hold `ceil(encodedLength(key) / 4)` words and be zero there.
+ * Packs `key` (already a key: folded, canonical; `bytes` long in the table's encoding) into `out` from
+ * word `at`, four bytes to a word, zero-padded, and returns its hash.
  */
 function packKey(key: string, bytes: number, out: Int32Array, at: number): number {
   let h = FNV_OFFSET;

@@ -95,4 +95,16 @@ describe('PathTable', () => {
     expect(t.find('short')).toBe(0); // the grown buffer still serves short queries
     expect(t.findKey(long)).toBe(1);
   });
+
+  it('folds exactly a–z, in every position of a packed word (not the neighbours @ [ ` {)', () => {
+    const printable = Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i)).filter((c) => c !== '/' && c !== '\\');
+    const queries = [0, 1, 2, 3].flatMap((offset) => printable.map((c) => `${'q'.repeat(offset)}${c}z`));
+    const keys = [...new Set(queries.map(pathKey))];
+    const t = new PathTable(keys);
+    for (const q of queries) {
+      expect(t.find(q), q).toBe(keys.indexOf(pathKey(q)));
+      expect(t.lastQueryCanonical).toBe(true);
+    }
+    expect(keys.indexOf('`Z')).not.toBe(keys.indexOf('@Z'));
+  });
 });
