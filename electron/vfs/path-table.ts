@@ -99,8 +99,10 @@ export class PathTable {
   private readonly mask: number;
   /** Every key's record, back to back (see RECORD_HEADER). */
   private readonly records: Int32Array;
-  /** The packed query of the current lookup. */
-  private query = new Int32Array(64);
+  /** The longest key's byte length: a longer query is no key as it stands. */
+  private readonly longest: number;
+  /** The packed query of the current lookup (room for the longest key, so it never grows). */
+  private readonly query: Int32Array;
   /** Whether the last `find` query was canonical (the caller then reports it back as it came). */
   lastQueryCanonical = true;
 
@@ -112,7 +114,13 @@ export class PathTable {
     this.slots = new Int32Array(size);
     const lengths = keys.map(encodedLength);
     let total = 0;
-    for (const bytes of lengths) total += RECORD_HEADER + ((bytes + 3) >>> 2);
+    let longest = 0;
+    for (const bytes of lengths) {
+      total += RECORD_HEADER + ((bytes + 3) >>> 2);
+      longest = Math.max(longest, bytes);
+    }
+    this.longest = longest;
+    this.query = new Int32Array((longest + 3) >>> 2);
     if (total > MAX_RECORD_WORDS) fail('unsupported', `${keys.length} paths are more than one index holds`);
     const records = (this.records = new Int32Array(total));
     let at = 0;
@@ -131,7 +139,8 @@ export class PathTable {
   /** The number of a path in any case and spelling, or -1. Sets `lastQueryCanonical`. */
   find(path: string): number {
     const length = path.length;
-    if (length > this.query.length * 4) this.query = new Int32Array((length + 3) >>> 2);
+    // Longer than every key: only a spelling with extra slashes could still name one.
+    if (length > this.longest) return this.findGeneral(path);
     const query = this.query;
     // One pass folds a–z, packs four characters to a word and hashes the words; units above 127 are
     // only collected here and looked at once, after the loop.
@@ -178,8 +187,8 @@ export class PathTable {
   /** The number of an exact key (already folded and canonical), or -1. */
   findKey(key: string): number {
     const bytes = encodedLength(key);
+    if (bytes > this.longest) return -1;
     const words = (bytes + 3) >>> 2;
-    if (words > this.query.length) this.query = new Int32Array(words);
     this.query.fill(0, 0, words);
     return this.probe(packKey(key, bytes, this.query, 0), bytes, words);
   }

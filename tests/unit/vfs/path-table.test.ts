@@ -87,7 +87,17 @@ describe('PathTable', () => {
     expect(t.find('x\u00e9y')).toBe(6);
   });
 
-  it('looks up queries longer than its packing buffer, and misses them exactly', () => {
+  it('answers queries longer than every key without a buffer their size, and still folds their slashes', () => {
+    const t = new PathTable(['UNITS/ARMCOM.FBI']);
+    expect(t.find(`${'units/'.repeat(100_000)}armcom.fbi`)).toBe(-1);
+    expect(t.find(`${'/'.repeat(100_000)}units${'/'.repeat(100_000)}armcom.fbi`)).toBe(0);
+    expect(t.lastQueryCanonical).toBe(false);
+    expect(t.findKey(`${'UNITS/'.repeat(100_000)}ARMCOM.FBI`)).toBe(-1);
+    expect((t as unknown as { query: Int32Array }).query.length).toBe(4);
+    expect(new PathTable([]).find('anything')).toBe(-1);
+  });
+
+  it('looks up long keys, and misses near them exactly', () => {
     const long = `${'DEEP/'.repeat(300)}FILE.TDF`;
     const t = new PathTable(['SHORT', long]);
     expect(t.find(long.toLowerCase())).toBe(1);
