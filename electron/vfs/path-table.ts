@@ -140,7 +140,7 @@ export class PathTable {
   find(path: string): number {
     const length = path.length;
     // Longer than every key: only a spelling with extra slashes could still name one.
-    if (length > this.longest) return this.findGeneral(path);
+    if (length > this.longest) return this.missOrGeneral(path);
     const query = this.query;
     // One pass folds a–z, packs four characters to a word and hashes the words; units above 127 are
     // only collected here and looked at once, after the loop.
@@ -171,12 +171,17 @@ export class PathTable {
     }
     if (high > 127) return this.findGeneral(path);
     const n = this.probe(mix(h ^ length), length, k);
-    // A hit equals a stored key, so it is canonical; a miss may be a non-canonical spelling of one.
-    if (n >= 0 || isCanonical(path)) {
-      this.lastQueryCanonical = true;
-      return n;
-    }
-    return this.findGeneral(path);
+    if (n < 0) return this.missOrGeneral(path);
+    // A hit equals a stored key, so it is canonical.
+    this.lastQueryCanonical = true;
+    return n;
+  }
+
+  /** After a fast miss: -1 for a canonical query, else the general route (it may spell a key otherwise). */
+  private missOrGeneral(path: string): number {
+    if (!isCanonical(path)) return this.findGeneral(path);
+    this.lastQueryCanonical = true;
+    return -1;
   }
 
   private findGeneral(path: string): number {
