@@ -90,6 +90,7 @@ describe('PathTable', () => {
   it('answers queries longer than every key without a buffer their size, and still folds their slashes', () => {
     const t = new PathTable(['UNITS/ARMCOM.FBI']);
     expect(t.find(`${'units/'.repeat(100_000)}armcom.fbi`)).toBe(-1);
+    expect(t.lastQueryCanonical).toBe(true); // a canonical miss, answered without the general route
     expect(t.find(`${'/'.repeat(100_000)}units${'/'.repeat(100_000)}armcom.fbi`)).toBe(0);
     expect(t.lastQueryCanonical).toBe(false);
     expect(t.findKey(`${'UNITS/'.repeat(100_000)}ARMCOM.FBI`)).toBe(-1);
