@@ -101,7 +101,8 @@ export class MountedInstall {
     const n = index.find(path);
     const shown = index.lastQueryCanonical ? path : normalizeArchivePath(path);
     if (n < 0) return { path: shown, winner: null, shadowed: NOTHING_SHADOWED };
-    // The winner's row by path number: no walk through the provider list unless something is shadowed.
+    // The rows by path number. The shadowed flags (a byte a path, cache-resident) spare most lookups a
+    // random read of shadowedLists, whose entry for an unshadowed path is NOTHING_SHADOWED anyway.
     return { path: shown, winner: this.winnerRows[n]!, shadowed: index.isShadowed(n) ? this.shadowedLists[n]! : NOTHING_SHADOWED };
   }
 
