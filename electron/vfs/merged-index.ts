@@ -22,7 +22,8 @@ export interface Hit {
  */
 export class MergedIndex {
   private readonly keys: string[] = [];
-  private readonly table: PathTable;
+  /** Path key → path number (MountedInstall.resolve asks it directly: see there). */
+  readonly table: PathTable;
   private readonly lists: Hit[][] = [];
   private readonly shadowedFlags: Uint8Array;
   private entryCount = 0;
@@ -51,16 +52,6 @@ export class MergedIndex {
     this.table = new PathTable(keys);
   }
 
-  /** The number of a path (any case, either separator), or -1 when nothing provides it. */
-  find(path: string): number {
-    return this.table.find(path);
-  }
-
-  /** Whether the path given to the last `find` was canonical (so it can be reported back as it came). */
-  get lastQueryCanonical(): boolean {
-    return this.table.lastQueryCanonical;
-  }
-
   /** The number of an already computed key, or -1. */
   findKey(key: string): number {
     return this.table.findKey(key);
@@ -78,7 +69,7 @@ export class MergedIndex {
 
   /** Providers of a path (any case, either separator), winner first; undefined when nothing has it. */
   lookup(path: string): readonly Hit[] | undefined {
-    const n = this.find(path);
+    const n = this.table.find(path);
     return n < 0 ? undefined : this.lists[n];
   }
 

@@ -97,9 +97,13 @@ export class MountedInstall {
 
   resolve(path: string): ResolveResult {
     // One scan hashes the query and decides the path reported back (the canonical case copies nothing).
+    // The table is asked directly, not through a MergedIndex method: each wrapper the lookup passes
+    // through is one more function that the JIT compiles with the whole lookup inlined into it, on the
+    // same background thread, while the first lookups run unoptimized.
     const index = this.index;
-    const n = index.find(path);
-    const shown = index.lastQueryCanonical ? path : normalizeArchivePath(path);
+    const table = index.table;
+    const n = table.find(path);
+    const shown = table.lastQueryCanonical ? path : normalizeArchivePath(path);
     if (n < 0) return { path: shown, winner: null, shadowed: NOTHING_SHADOWED };
     // The rows by path number. The shadowed flags (a byte a path, cache-resident) spare most lookups a
     // random read of shadowedLists, whose entry for an unshadowed path is NOTHING_SHADOWED anyway.
