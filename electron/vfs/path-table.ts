@@ -139,46 +139,46 @@ export class PathTable {
   /** The number of a path in any case and spelling, or -1. Sets `lastQueryCanonical`. */
   find(path: string): number {
     const length = path.length;
-    // Longer than every key: only a spelling with extra slashes could still name one.
-    if (length > this.longest) return this.missOrGeneral(path);
-    const query = this.query;
-    // One pass folds a–z, packs four characters to a word and hashes the words; units above 127 are
-    // only collected here and looked at once, after the loop.
-    let h = FNV_OFFSET;
-    let high = 0;
-    let k = 0;
-    let i = 0;
-    for (; i + 3 < length; i += 4) {
-      const a = path.charCodeAt(i);
-      const b = path.charCodeAt(i + 1);
-      const c = path.charCodeAt(i + 2);
-      const d = path.charCodeAt(i + 3);
-      high |= a | b | c | d;
-      const word = upperAscii(a | (b << 8) | (c << 16) | (d << 24));
-      query[k++] = word;
-      h = Math.imul(h ^ word, FNV_PRIME);
-    }
-    if (i < length) {
-      let word = 0;
-      for (let shift = 0; i < length; i++, shift += 8) {
-        const c = path.charCodeAt(i);
-        high |= c;
-        word |= c << shift;
+    // A query longer than every key skips straight to the miss below: only a spelling with extra
+    // slashes could still name a key.
+    if (length <= this.longest) {
+      const query = this.query;
+      // One pass folds a–z, packs four characters to a word and hashes the words; units above 127 are
+      // only collected here and looked at once, after the loop.
+      let h = FNV_OFFSET;
+      let high = 0;
+      let k = 0;
+      let i = 0;
+      for (; i + 3 < length; i += 4) {
+        const a = path.charCodeAt(i);
+        const b = path.charCodeAt(i + 1);
+        const c = path.charCodeAt(i + 2);
+        const d = path.charCodeAt(i + 3);
+        high |= a | b | c | d;
+        const word = upperAscii(a | (b << 8) | (c << 16) | (d << 24));
+        query[k++] = word;
+        h = Math.imul(h ^ word, FNV_PRIME);
       }
-      word = upperAscii(word);
-      query[k++] = word;
-      h = Math.imul(h ^ word, FNV_PRIME);
+      if (i < length) {
+        let word = 0;
+        for (let shift = 0; i < length; i++, shift += 8) {
+          const c = path.charCodeAt(i);
+          high |= c;
+          word |= c << shift;
+        }
+        word = upperAscii(word);
+        query[k++] = word;
+        h = Math.imul(h ^ word, FNV_PRIME);
+      }
+      if (high > 127) return this.findGeneral(path);
+      const n = this.probe(mix(h ^ length), length, k);
+      if (n >= 0) {
+        // A hit equals a stored key, so it is canonical.
+        this.lastQueryCanonical = true;
+        return n;
+      }
     }
-    if (high > 127) return this.findGeneral(path);
-    const n = this.probe(mix(h ^ length), length, k);
-    if (n < 0) return this.missOrGeneral(path);
-    // A hit equals a stored key, so it is canonical.
-    this.lastQueryCanonical = true;
-    return n;
-  }
-
-  /** After a fast miss: -1 for a canonical query, else the general route (it may spell a key otherwise). */
-  private missOrGeneral(path: string): number {
+    // A miss: final for a canonical query; any other may be a spelling of a key.
     if (!isCanonical(path)) return this.findGeneral(path);
     this.lastQueryCanonical = true;
     return -1;
