@@ -13,7 +13,7 @@ export interface Hit {
 }
 
 /**
- * Every path of the install, layered: one Map from the path key (upper-case ASCII, `/` separators) to a
+ * Every path of the install, layered: one table from the path key (upper-case ASCII, `/` separators) to a
  * path number, and per number its providers in priority order. Built once at mount by walking the layers
  * highest first and each layer's entries in stored order, so the first hit is the winner (and, inside one
  * archive, the first stored entry beats a later duplicate). Lookups are O(1) through a PathTable (typed
