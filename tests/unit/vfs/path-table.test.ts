@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PathTable } from '../../../electron/vfs/path-table.js';
-import { pathKey } from '../../../shared/paths.js';
+import { normalizeArchivePath, pathKey } from '../../../shared/paths.js';
 
 describe('PathTable', () => {
   const paths = ['units/ARMCOM.fbi', 'Units/corak.FBI', 'features/urban/cars.tdf', 'gamedata/x.tdf', 'sounds/é.wav', 'a', ''];
@@ -117,5 +117,37 @@ describe('PathTable', () => {
       expect(t.lastQueryCanonical).toBe(true);
     }
     expect(keys.indexOf('`Z')).not.toBe(keys.indexOf('@Z'));
+  });
+
+  it('agrees with a Map over pathKey on random keys and spellings (ASCII, NUL, slashes, non-ASCII)', () => {
+    let seed = 7;
+    const next = (n: number) => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 8) % n;
+    const alphabet = ['a', 'B', 'z', '_', '.', '/', '\\', '\0', '@', '[', '`', '{', '\u00e9', '\u00c9', '\ud55c', '\ud83d', '\u00e0'];
+    const word = () => Array.from({ length: 1 + next(12) }, () => alphabet[next(alphabet.length)]).join('');
+    const raws = Array.from({ length: 3000 }, word);
+    const keys = [...new Set(raws.map(pathKey))];
+    const reference = new Map(keys.map((k, n) => [k, n]));
+    const t = new PathTable(keys);
+    const respell = (raw: string) =>
+      [...raw].map((c) => (c === '/' && next(3) === 0 ? '\\/' : next(2) ? c.toLowerCase() : c.toUpperCase())).join('');
+    for (const query of [...raws, ...raws.map(respell), ...Array.from({ length: 3000 }, word)]) {
+      expect(t.find(query), JSON.stringify(query)).toBe(reference.get(pathKey(query)) ?? -1);
+      // Reported back as it came only when that is its canonical spelling; for ASCII, exactly then.
+      const canonical = normalizeArchivePath(query) === query;
+      if (/^[\x00-\x7f]*$/.test(query)) expect(t.lastQueryCanonical, JSON.stringify(query)).toBe(canonical);
+      else if (t.lastQueryCanonical) expect(canonical, JSON.stringify(query)).toBe(true);
+    }
+    keys.forEach((k, n) => expect(t.findKey(k)).toBe(n));
+  });
+
+  it('compares lengths, not only words, when a key and its NUL-padded twin share a slot and tag', () => {
+    // Two-key tables have 16 slots: about one pair in 4,096 lands on the same slot with the same tag,
+    // and then only the stored length tells "K" from "K\0" (both pack to the same words).
+    for (let i = 0; i < 20_000; i++) {
+      const key = `K${i}`;
+      const t = new PathTable([`${key}\0`, key]);
+      if (t.find(key.toLowerCase()) !== 1) expect.fail(`${key} was mistaken for its NUL-padded twin`);
+      if (t.findKey(key) !== 1) expect.fail(`findKey(${key}) was mistaken for its NUL-padded twin`);
+    }
   });
 });
