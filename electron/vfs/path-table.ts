@@ -1,5 +1,6 @@
 import { pathKey } from '../../shared/paths.js';
 import { fail } from '../formats/errors.js';
+import { isCanonicalAscii } from './keys.js';
 
 /**
  * The merged index's key → path-number table: open addressing over keys packed four bytes to a word,
@@ -89,11 +90,6 @@ function packKey(key: string, bytes: number, out: Int32Array, at: number): numbe
   return mix(h ^ bytes);
 }
 
-/** Whether `path` is in canonical form (no `\`, no leading, trailing or doubled `/`). */
-function isCanonical(path: string): boolean {
-  return !(path.includes('\\') || path.includes('//') || path.startsWith('/') || path.endsWith('/'));
-}
-
 export class PathTable {
   private readonly slots: Int32Array;
   private readonly mask: number;
@@ -179,7 +175,7 @@ export class PathTable {
       }
     }
     // A miss: final for a canonical query; any other may be a spelling of a key.
-    if (!isCanonical(path)) return this.findGeneral(path);
+    if (!isCanonicalAscii(path)) return this.findGeneral(path);
     this.lastQueryCanonical = true;
     return -1;
   }
