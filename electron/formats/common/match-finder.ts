@@ -44,13 +44,12 @@ export class MatchFinder {
   private prev2 = new Int32Array(0);
   private mask = 0;
   private inserted = 0;
-  private data: Uint8Array;
+  private data: Uint8Array = new Uint8Array(0);
 
   constructor(
     data: Uint8Array,
     private readonly options: MatchFinderOptions,
   ) {
-    this.data = data;
     this.reset(data);
   }
 
