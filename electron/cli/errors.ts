@@ -1,4 +1,4 @@
-import { FormatError } from '../formats/errors.js';
+import { FormatError } from '../../shared/errors.js';
 
 /** A usage error: exit status 2. */
 export class UsageError extends Error {}

@@ -1,5 +1,5 @@
 import { FileSource, type ByteSource } from '../io/byte-source.js';
-import { FormatError, fail } from './errors.js';
+import { FormatError, fail } from '../../shared/errors.js';
 import type { Archive, FormatEngine, FormatId, PackFormatId, PackOptions } from './archive.js';
 import { formatEngines } from './registry.js';
 

@@ -1,5 +1,5 @@
 import { open, type FileHandle } from 'node:fs/promises';
-import { fail } from '../formats/errors.js';
+import { fail } from '../../shared/errors.js';
 
 /**
  * Random access to an archive's bytes. Readers never slurp: they ask for the ranges they need, and every

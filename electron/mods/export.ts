@@ -3,7 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { packFormatFor, packFormatFromExtension, type PackFile, type PackFormatId, type PackOptions } from '../formats/index.js';
 import { RebuildChunkCache, type ChunkCache } from '../formats/archive.js';
-import { fail } from '../formats/errors.js';
+import { fail } from '../../shared/errors.js';
 import { writeFileAtomically } from '../io/byte-sink.js';
 import { withArchive } from '../services/archive-service.js';
 import { orderByRecord, readRecord, workspaceFiles } from './workspace.js';

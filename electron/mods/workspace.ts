@@ -1,7 +1,7 @@
 import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { PackFile } from '../formats/index.js';
-import { fail } from '../formats/errors.js';
+import { fail } from '../../shared/errors.js';
 import { writeFileAtomically } from '../io/byte-sink.js';
 import { collectFolder } from '../services/pack-service.js';
 import { extractArchive, withArchive } from '../services/archive-service.js';

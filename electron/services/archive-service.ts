@@ -3,7 +3,7 @@ import { FolderWriter, forEachInFlight } from '../io/folder-writer.js';
 import { openArchive, detectFormat } from '../formats/index.js';
 import type { Archive, ArchiveEntry, ArchiveInfo } from '../formats/index.js';
 import { FileSource } from '../io/byte-source.js';
-import { FormatError, fail } from '../formats/errors.js';
+import { FormatError, fail } from '../../shared/errors.js';
 import { pathKey, safeRelativePath } from '../../shared/paths.js';
 import { pathMatcher } from './globs.js';
 import { extractWithWorkers, WorkerStartError } from './extract-pool.js';

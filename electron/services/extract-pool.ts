@@ -5,7 +5,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { bundledWorker, workersBesideThisThread } from '../io/worker-bundle.js';
-import { FormatError, type FormatErrorCode, type FormatErrorDetails } from '../formats/errors.js';
+import { FormatError, type FormatErrorCode, type FormatErrorDetails } from '../../shared/errors.js';
 
 export type WorkerRequest = { type: 'batch'; items: { index: number; out: string }[] } | { type: 'close' };
 export type WorkerReply =

@@ -10,7 +10,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { closeSync, fstatSync, mkdirSync, openSync, readSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { openArchiveSource } from '../formats/index.js';
-import { fail, FormatError } from '../formats/errors.js';
+import { fail, FormatError } from '../../shared/errors.js';
 import type { ByteSource } from '../io/byte-source.js';
 import type { WorkerReply, WorkerRequest } from './extract-pool.js';
 

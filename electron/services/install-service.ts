@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import type {
   ConflictReport, DefinitionKind, DefinitionWinner, GameId, MergedTree, MountReport, MountStats, ResolveResult,
 } from '../../shared/vfs-types.js';
-import { fail } from '../formats/errors.js';
+import { fail } from '../../shared/errors.js';
 import { extractPaths, flattenInstall, mountInstall, type MountedInstall, type WriteOptions, type WriteResult } from '../vfs/index.js';
 import type { Placement } from '../vfs/index.js';
 

@@ -4,7 +4,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import type { ResponseOf, TdfCheck } from '../../shared/contract.js';
 import type { ExportImpact, OverrideDiff, WatchStatus } from '../../shared/mods-types.js';
 import type { GameId } from '../../shared/vfs-types.js';
-import { FormatError } from '../formats/errors.js';
+import { FormatError } from '../../shared/errors.js';
 import { pathKey } from '../../shared/paths.js';
 import { checkTdf } from '../tdf/parse.js';
 import { mountInstall } from '../vfs/mount.js';

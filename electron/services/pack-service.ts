@@ -3,7 +3,7 @@ import { join, resolve, sep } from 'node:path';
 import { packFormatFor, packFormatFromExtension, openArchive } from '../formats/index.js';
 import type { PackFile, PackFormatId, PackOptions } from '../formats/index.js';
 import { writeFileAtomically } from '../io/byte-sink.js';
-import { fail } from '../formats/errors.js';
+import { fail } from '../../shared/errors.js';
 import { pathKey } from '../../shared/paths.js';
 import type { ProgressFn } from './archive-service.js';
 

@@ -1,5 +1,5 @@
 import type { ConflictReport, DefinitionKind, DefinitionWinner } from '../../shared/vfs-types.js';
-import { FormatError } from '../formats/errors.js';
+import { FormatError } from '../../shared/errors.js';
 import { DEFINITION_KINDS, definedNamesIn, definitionWinners, isDefinitionFile, type DefinitionFile } from '../tdf/definitions.js';
 import type { MountedInstall } from './mounted-install.js';
 import type { Hit } from './merged-index.js';

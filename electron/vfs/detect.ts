@@ -3,7 +3,7 @@ import type { GameId } from '../../shared/vfs-types.js';
 import { pathKey } from '../../shared/paths.js';
 import { FileSource } from '../io/byte-source.js';
 import { detectFormat } from '../formats/index.js';
-import { FormatError, fail } from '../formats/errors.js';
+import { FormatError, fail } from '../../shared/errors.js';
 import { HPI_EXTENSIONS, extensionOf, sortNames } from './names.js';
 import { pakNumber } from './rules/index.js';
 

@@ -2,7 +2,7 @@ import { mkdir, readdir, realpath } from 'node:fs/promises';
 import { FolderWriter, forEachInFlight } from '../io/folder-writer.js';
 import { join, relative, resolve, sep, isAbsolute } from 'node:path';
 import { pathKey, safeRelativePath } from '../../shared/paths.js';
-import { fail } from '../formats/errors.js';
+import { fail } from '../../shared/errors.js';
 import type { Hit } from './merged-index.js';
 import type { MountedInstall } from './mounted-install.js';
 

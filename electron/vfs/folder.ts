@@ -1,7 +1,7 @@
 import { readFile, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ArchiveEntry } from '../formats/index.js';
-import { fail } from '../formats/errors.js';
+import { fail } from '../../shared/errors.js';
 import { compareNames } from './names.js';
 import type { Layer } from './layers.js';
 import { flatString } from '../formats/common/flat-string.js';

@@ -2,7 +2,7 @@ import type {
   ConflictReport, DefinitionKind, DefinitionWinner, GameId, MergedTree, MountReport, MountStats, Provider, ResolveResult,
 } from '../../shared/vfs-types.js';
 import { normalizeArchivePath, pathKey } from '../../shared/paths.js';
-import { fail } from '../formats/errors.js';
+import { fail } from '../../shared/errors.js';
 import type { Layer } from './layers.js';
 import type { Hit, MergedIndex } from './merged-index.js';
 import type { MountPlan } from './rules/index.js';

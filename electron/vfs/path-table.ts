@@ -1,5 +1,5 @@
 import { pathKey } from '../../shared/paths.js';
-import { fail } from '../formats/errors.js';
+import { fail } from '../../shared/errors.js';
 import { isCanonicalAscii } from './keys.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { GameId } from '../../shared/vfs-types.js';
 import type { Archive, FormatEngine } from '../formats/index.js';
 import { engineFor } from '../formats/index.js';
-import { FormatError } from '../formats/errors.js';
+import { FormatError } from '../../shared/errors.js';
 import { FileSource, type ByteSource } from '../io/byte-source.js';
 import { taMountStatus } from '../formats/hpi/index.js';
 import type { MountStatus } from './rules/index.js';

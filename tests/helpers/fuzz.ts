@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import { MemorySource } from '../../electron/io/byte-source.js';
 import { openArchiveSource } from '../../electron/formats/index.js';
-import { FormatError } from '../../electron/formats/errors.js';
+import { FormatError } from '../../shared/errors.js';
 import { prng } from './prng.js';
 
 /**

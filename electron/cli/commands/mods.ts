@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { stat } from 'node:fs/promises';
-import { fail } from '../../formats/errors.js';
+import { fail } from '../../../shared/errors.js';
 import type { CliContext } from '../context.js';
 import { oneOf, parseInteger } from '../options.js';
 import { repackBuilder } from '../../mods/export.js';

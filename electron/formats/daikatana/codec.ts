@@ -1,4 +1,4 @@
-import { fail } from '../errors.js';
+import { fail } from '../../../shared/errors.js';
 import { MatchFinder, type MatchFinderOptions } from '../common/match-finder.js';
 
 /**

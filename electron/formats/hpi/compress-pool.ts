@@ -10,7 +10,7 @@ import { Worker } from 'node:worker_threads';
 import { bundledWorker, workersBesideThisThread } from '../../io/worker-bundle.js';
 import type { ChunkCache, PackFile } from '../archive.js';
 import { createHash } from 'node:crypto';
-import { fail } from '../errors.js';
+import { fail } from '../../../shared/errors.js';
 import { encodeFileChunks } from './chunks.js';
 import { readAhead } from './read-ahead.js';
 import type { ChunkMethod } from './sqsh.js';

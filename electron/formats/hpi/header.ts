@@ -7,7 +7,7 @@
  *   0x18 Data (0x20) 0x1C Last78
  */
 import type { ByteSource } from '../../io/byte-source.js';
-import { checkRange, fail } from '../errors.js';
+import { checkRange, fail } from '../../../shared/errors.js';
 
 export const HAPI = 0x49504148; // 'HAPI'
 export const BANK = 0x4b4e4142; // 'BANK'

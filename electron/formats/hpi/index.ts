@@ -4,7 +4,7 @@
  * and reported as such, not parsed.
  */
 import type { FormatEngine } from '../archive.js';
-import { fail } from '../errors.js';
+import { fail } from '../../../shared/errors.js';
 import { sniffHpi } from './header.js';
 import { HpiV1Archive } from './v1-reader.js';
 import { writeHpiV1 } from './v1-writer.js';

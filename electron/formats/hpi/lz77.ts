@@ -9,7 +9,7 @@
  * array: index `off` read at output position q is the byte `((q + 1 - off) & 0xFFF) || 4096` back, and
  * anything before the chunk's start is one of the ring's initial zeros.
  */
-import { fail } from '../errors.js';
+import { fail } from '../../../shared/errors.js';
 import { MatchFinder, type MatchFinderOptions } from '../common/match-finder.js';
 
 const RING_MASK = 0xfff;

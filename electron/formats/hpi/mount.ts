@@ -3,7 +3,7 @@
  * the Cavedog trailer (nothing after it) and whose directory reads; anything else the game skips silently.
  */
 import type { ByteSource } from '../../io/byte-source.js';
-import { FormatError } from '../errors.js';
+import { FormatError } from '../../../shared/errors.js';
 import { deriveKey } from './cipher.js';
 import { readV1Header, sniffHpi } from './header.js';
 import { TAIL_SIZE } from './trailer.js';

@@ -3,7 +3,7 @@
  * value reachable both ways: the five bytes 1252 leaves undefined map to the C1 control characters of the
  * same value, as Windows does, so decoding then encoding gives back the stored bytes.
  */
-import { fail } from '../errors.js';
+import { fail } from '../../../shared/errors.js';
 
 // Windows-1252 0x80–0x9F; the undefined 0x81 0x8D 0x8F 0x90 0x9D stay as U+0081... (identity).
 const HIGH = [

@@ -8,7 +8,7 @@
  */
 import { constants, inflateRawSync, inflateSync } from 'node:zlib';
 import { deflate } from 'pako';
-import { fail, FormatError } from '../errors.js';
+import { fail, FormatError } from '../../../shared/errors.js';
 import { byteSum } from './checksums.js';
 import { scrambleInPlace, unscramble } from './cipher.js';
 import { decodeLz77, encodeLz77, LZ77_MAX_RATIO } from './lz77.js';

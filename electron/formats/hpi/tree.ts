@@ -5,7 +5,7 @@
  * paths differ only in case are both stored (the caller warns about them).
  */
 import type { PackFile } from '../archive.js';
-import { fail } from '../errors.js';
+import { fail } from '../../../shared/errors.js';
 import { pathKey } from '../../../shared/paths.js';
 
 export interface TreeFile {

@@ -7,7 +7,7 @@
  * All offsets are absolute file offsets; every one must land inside [start, end) of the directory.
  * Entries come out in stored order, depth first, a folder before its contents.
  */
-import { fail } from '../errors.js';
+import { fail } from '../../../shared/errors.js';
 import { readName } from './names.js';
 import { CHUNK_SIZE, SQSH_HEADER_SIZE } from './sqsh.js';
 import type { ArchiveEntry } from '../archive.js';

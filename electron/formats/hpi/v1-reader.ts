@@ -5,7 +5,7 @@
 import type { Archive, ArchiveEntry, ArchiveInfo } from '../archive.js';
 import { countEntries } from '../archive.js';
 import type { ByteSource } from '../../io/byte-source.js';
-import { checkRange, fail, FormatError } from '../errors.js';
+import { checkRange, fail, FormatError } from '../../../shared/errors.js';
 import { positionCipher, deriveKey } from './cipher.js';
 import { readV1Header, type V1Header } from './header.js';
 import { chunkCount, readV1Directory, type RawV1Entry, type V1Entry } from './v1-directory.js';

@@ -7,7 +7,7 @@
  */
 import type { PackFile, PackOptions } from '../archive.js';
 import type { ByteSink } from '../../io/byte-sink.js';
-import { fail } from '../errors.js';
+import { fail } from '../../../shared/errors.js';
 import { deriveKey, positionCipherInPlace } from './cipher.js';
 import { HAPI, V1_HEADER_SIZE, VERSION_1 } from './header.js';
 import { encodeName } from './names.js';

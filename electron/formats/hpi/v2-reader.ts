@@ -10,7 +10,7 @@
 import type { Archive, ArchiveEntry, ArchiveInfo } from '../archive.js';
 import { countEntries } from '../archive.js';
 import type { ByteSource } from '../../io/byte-source.js';
-import { checkRange, fail } from '../errors.js';
+import { checkRange, fail } from '../../../shared/errors.js';
 import { entryChecksum } from './checksums.js';
 import { readV2Header, type V2Header } from './header.js';
 import { readName } from './names.js';

@@ -7,7 +7,7 @@
  */
 import type { PackFile, PackOptions } from '../archive.js';
 import type { ByteSink } from '../../io/byte-sink.js';
-import { fail } from '../errors.js';
+import { fail } from '../../../shared/errors.js';
 import { entryChecksum } from './checksums.js';
 import { HAPI, V2_HEADER_SIZE, VERSION_2 } from './header.js';
 import { encodeName } from './names.js';

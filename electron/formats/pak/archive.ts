@@ -1,6 +1,6 @@
 import type { ByteSource } from '../../io/byte-source.js';
 import type { Archive, ArchiveEntry, ArchiveInfo } from '../archive.js';
-import { fail } from '../errors.js';
+import { fail } from '../../../shared/errors.js';
 import { pathKey } from '../../../shared/paths.js';
 import type { PackLayout, PackRecord } from './layout.js';
 import { recordsFor } from './recognition.js';

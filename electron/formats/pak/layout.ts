@@ -1,5 +1,5 @@
 import type { ByteSource } from '../../io/byte-source.js';
-import { checkRange, fail } from '../errors.js';
+import { checkRange, fail } from '../../../shared/errors.js';
 
 /**
  * The 'PACK' family: Quake / Half-Life / Quake 2 (64-byte entries), SiN (128-byte entries) and Daikatana

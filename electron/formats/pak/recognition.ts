@@ -1,6 +1,6 @@
 import type { ByteSource } from '../../io/byte-source.js';
 import type { DetectResult } from '../archive.js';
-import { FormatError, fail } from '../errors.js';
+import { FormatError, fail } from '../../../shared/errors.js';
 import { HEADER_SIZE, PACK_LAYOUTS, hasPackMagic, readLayout, readPackDirectory, readPackHeader, type PackHeader, type PackLayout, type PackRecord } from './layout.js';
 
 /**

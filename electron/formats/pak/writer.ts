@@ -1,6 +1,6 @@
 import type { ByteSink } from '../../io/byte-sink.js';
 import type { PackFile, PackOptions } from '../archive.js';
-import { fail } from '../errors.js';
+import { fail } from '../../../shared/errors.js';
 import { encodeName, packHeaderBytes, type PackLayout, type PackRecord } from './layout.js';
 
 /**

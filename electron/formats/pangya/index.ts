@@ -1,5 +1,5 @@
 import type { FormatEngine } from '../archive.js';
-import { FormatError } from '../errors.js';
+import { FormatError } from '../../../shared/errors.js';
 import { openPangya, readTable } from './reader.js';
 import { TRAILER_SIZE, parseTrailer } from './layout.js';
 import { packPangya } from './writer.js';

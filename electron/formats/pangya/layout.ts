@@ -1,4 +1,4 @@
-import { fail } from '../errors.js';
+import { fail } from '../../../shared/errors.js';
 import { xteaEncipher, xteaEncipherWords, type XteaKey } from './xtea.js';
 import { xorBytes, xorSize } from './xor.js';
 

@@ -1,4 +1,4 @@
-import { fail } from '../errors.js';
+import { fail } from '../../../shared/errors.js';
 
 /**
  * Pangya's LZ77, types 1 and 3. A stream is groups of one flag byte and up to eight tokens; flag bits are

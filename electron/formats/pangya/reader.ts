@@ -1,7 +1,7 @@
 import type { Archive, ArchiveEntry, ArchiveInfo } from '../archive.js';
 import { countEntries } from '../archive.js';
 import type { ByteSource } from '../../io/byte-source.js';
-import { FormatError, checkRange, fail } from '../errors.js';
+import { FormatError, checkRange, fail } from '../../../shared/errors.js';
 import { ENTRY_HEADER_SIZE, KIND_DIR, KIND_LZ77X, KIND_STORED, MAX_NAME_LENGTH, TRAILER_SIZE, parseTrailer, walkTable, type RawEntry, type Trailer } from './layout.js';
 import { lz77Decode } from './lz77.js';
 import { decodeTable, type DecodedTable, type PangyaEntry } from './table.js';

@@ -1,5 +1,5 @@
 import type { ArchiveEntry } from '../archive.js';
-import { fail } from '../errors.js';
+import { fail } from '../../../shared/errors.js';
 import { normalizeArchivePath } from '../../../shared/paths.js';
 import { KIND_DIR, KIND_STORED, type MetadataCipher, type RawEntry, type StorageKind } from './layout.js';
 import { LZ_MAX_RATIO } from './lz77.js';

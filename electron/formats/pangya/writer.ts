@@ -1,6 +1,6 @@
 import type { PackFile, PackOptions } from '../archive.js';
 import type { ByteSink } from '../../io/byte-sink.js';
-import { fail } from '../errors.js';
+import { fail } from '../../../shared/errors.js';
 import { pathKey } from '../../../shared/paths.js';
 import { KIND_DIR, KIND_LZ77, KIND_LZ77X, KIND_STORED, MAX_NAME_LENGTH, U32_MAX, encodeEntry, encodeTrailer, storedNameLength, type MetadataCipher, type PlainEntry, type StorageKind } from './layout.js';
 import { lz77Encode } from './lz77-encode.js';

@@ -1,6 +1,6 @@
 import { ZodError } from 'zod';
 import type { ContractError } from '../../../shared/contract.js';
-import { FormatError } from '../../formats/errors.js';
+import { FormatError } from '../../../shared/errors.js';
 
 /** An error a handler or the host throws on purpose, carrying the contract's code. */
 export class HostError extends Error {

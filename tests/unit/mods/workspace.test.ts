@@ -7,7 +7,7 @@ import {
   readWorkspaceText, workspaceFiles, workspacePath, writeWorkspaceText,
 } from '../../../electron/mods/workspace.js';
 import { decodeTdf } from '../../../electron/tdf/parse.js';
-import { FormatError } from '../../../electron/formats/errors.js';
+import { FormatError } from '../../../shared/errors.js';
 
 let work: string;
 beforeEach(async () => {
@@ -82,7 +82,7 @@ describe('workspace files', () => {
 describe('an archive opened as a workspace', () => {
   it('leaves the folder as it was when the archive turns out corrupt part-way', async () => {
     const { packFolder } = await import('../../../electron/services/pack-service.js');
-    const { FormatError: Err } = await import('../../../electron/formats/errors.js');
+    const { FormatError: Err } = await import('../../../shared/errors.js');
     const { workspaceFromArchive } = await import('../../../electron/mods/workspace.js');
     const src = join(work, 'src');
     await mkdir(join(src, 'units'), { recursive: true });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { dkCompress, dkDecompress } from '../../../../electron/formats/daikatana/codec.js';
-import { FormatError } from '../../../../electron/formats/errors.js';
+import { FormatError } from '../../../../shared/errors.js';
 import { prng } from '../../../helpers/prng.js';
 import { samplesDir } from '../../../helpers/run-cli.js';
 import { dkOps } from './dk-ops.js';

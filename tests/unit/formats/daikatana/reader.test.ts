@@ -3,7 +3,7 @@ import { MemorySource, type ByteSource } from '../../../../electron/io/byte-sour
 import { MemorySink } from '../../../../electron/io/byte-sink.js';
 import { openArchiveSource } from '../../../../electron/formats/index.js';
 import { daikatanaEngine } from '../../../../electron/formats/daikatana/index.js';
-import { FormatError } from '../../../../electron/formats/errors.js';
+import { FormatError } from '../../../../shared/errors.js';
 import type { PackFile } from '../../../../electron/formats/archive.js';
 import { Craft, assemble } from '../pak/craft.js';
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli, samplesDir } from '../../../helpers/run-cli.js';
 import { openArchive } from '../../../../electron/formats/index.js';
-import { FormatError } from '../../../../electron/formats/errors.js';
+import { FormatError } from '../../../../shared/errors.js';
 
 const dk = (name: string) => join(samplesDir, 'pak/daikatana', name);
 

@@ -3,7 +3,7 @@ import { deriveKey, positionCipher, scrambleInPlace, unscramble } from '../../..
 import { byteSum, entryChecksum } from '../../../../electron/formats/hpi/checksums.js';
 import { decodeLz77, encodeLz77, encodeLz77Greedy } from '../../../../electron/formats/hpi/lz77.js';
 import { decodeChunk, decodeChunkAt, encodeChunk, readChunkHeader, wrapChunk } from '../../../../electron/formats/hpi/sqsh.js';
-import { FormatError } from '../../../../electron/formats/errors.js';
+import { FormatError } from '../../../../shared/errors.js';
 import { corpusFiles } from '../../../../bench/corpus.js';
 import { sameBytes, sampleBytes } from './fixtures.js';
 import { deflateSync } from 'node:zlib';

@@ -6,7 +6,7 @@ import { exerciseArchive, fuzzArchive, mutations } from '../../../helpers/fuzz.j
 import { runCli } from '../../../helpers/run-cli.js';
 import { MemorySink } from '../../../../electron/io/byte-sink.js';
 import { writeHpiV1 } from '../../../../electron/formats/hpi/v1-writer.js';
-import { FormatError } from '../../../../electron/formats/errors.js';
+import { FormatError } from '../../../../shared/errors.js';
 import { hpiEngine } from '../../../../electron/formats/hpi/index.js';
 import { MemorySource } from '../../../../electron/io/byte-source.js';
 import { packFile, packToBytes, sampleBytes } from './fixtures.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MemorySource } from '../../../../electron/io/byte-source.js';
 import { hpiEngine, taMountStatus } from '../../../../electron/formats/hpi/index.js';
 import { deriveKey, positionCipher } from '../../../../electron/formats/hpi/cipher.js';
-import { FormatError } from '../../../../electron/formats/errors.js';
+import { FormatError } from '../../../../shared/errors.js';
 import { modFiles, openBytes, packFile, packToBytes, readAll, sameBytes, sampleBytes } from './fixtures.js';
 
 const hex = (s: string) => Uint8Array.from(s.trim().split(/\s+/), (h) => parseInt(h, 16));

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exerciseArchive, fuzzArchive, mutations } from '../../../helpers/fuzz.js';
 import { runCli } from '../../../helpers/run-cli.js';
-import { FormatError } from '../../../../electron/formats/errors.js';
+import { FormatError } from '../../../../shared/errors.js';
 import { detectFormat } from '../../../../electron/formats/index.js';
 import { MemorySource } from '../../../../electron/io/byte-source.js';
 import { fuzzSeedArchive } from './fuzz-fixtures.js';

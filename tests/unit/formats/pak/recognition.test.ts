@@ -6,7 +6,7 @@ import { MemorySource } from '../../../../electron/io/byte-source.js';
 import { MemorySink } from '../../../../electron/io/byte-sink.js';
 import { detectFormat, engineFor, openArchiveSource } from '../../../../electron/formats/index.js';
 import { formatEngines } from '../../../../electron/formats/registry.js';
-import { FormatError } from '../../../../electron/formats/errors.js';
+import { FormatError } from '../../../../shared/errors.js';
 import { PACK_LAYOUTS } from '../../../../electron/formats/pak/layout.js';
 import type { FormatId, PackFile } from '../../../../electron/formats/archive.js';
 import { runCli } from '../../../helpers/run-cli.js';

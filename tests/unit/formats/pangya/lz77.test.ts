@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { lz77Decode, LZ77X_PAD } from '../../../../electron/formats/pangya/lz77.js';
 import { lz77Encode } from '../../../../electron/formats/pangya/lz77-encode.js';
-import { FormatError } from '../../../../electron/formats/errors.js';
+import { FormatError } from '../../../../shared/errors.js';
 import { withAllocationLimit } from '../../../helpers/fuzz.js';
 import { prng } from '../../../helpers/prng.js';
 import { fixtureFiles } from './fixtures.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decodeName, encodeName, trimNamePadding } from '../../../../electron/formats/pangya/names.js';
-import { FormatError } from '../../../../electron/formats/errors.js';
+import { FormatError } from '../../../../shared/errors.js';
 import { MemorySource } from '../../../../electron/io/byte-source.js';
 import { pangyaEngine } from '../../../../electron/formats/pangya/index.js';
 import type { PangyaEntry } from '../../../../electron/formats/pangya/table.js';

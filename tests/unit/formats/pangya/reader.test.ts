@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MemorySource, type ByteSource } from '../../../../electron/io/byte-source.js';
-import { FormatError } from '../../../../electron/formats/errors.js';
+import { FormatError } from '../../../../shared/errors.js';
 import { detectFormat } from '../../../../electron/formats/index.js';
 import { pangyaEngine } from '../../../../electron/formats/pangya/index.js';
 import { KIND_DIR, KIND_STORED, encodeEntry, encodeTrailer, type PlainEntry } from '../../../../electron/formats/pangya/layout.js';
