@@ -86,7 +86,7 @@ function isTemporaryOf(name: string, target: string | null): boolean {
 export async function orderLike(files: PackFile[], archivePath: string): Promise<{ files: PackFile[]; carry: Record<string, Uint8Array> }> {
   const archive = await openArchive(archivePath);
   const rank = new Map<string, number>();
-  let carry: Record<string, Uint8Array> = {};
+  let carry: Record<string, Uint8Array>;
   try {
     archive.entries.forEach((e, i) => {
       if (!e.dir && !rank.has(pathKey(e.path))) rank.set(pathKey(e.path), i);

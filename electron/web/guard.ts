@@ -49,7 +49,7 @@ export function checkRequest(input: GuardInput, port: number, token: string): Re
   if (typeof host !== 'string' || !hosts.has(host.toLowerCase())) return { status: 421, reason: 'foreign Host header' };
   const origin = input.headers.origin;
   if (origin !== undefined) {
-    let originHost: string | null = null;
+    let originHost: string | null;
     try {
       const parsed = new URL(String(origin));
       originHost = parsed.protocol === 'http:' ? parsed.host.toLowerCase() : null;

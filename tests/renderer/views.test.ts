@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { mount, type VueWrapper } from '@vue/test-utils';
-import { defineComponent, h, markRaw } from 'vue';
+import { defineComponent, markRaw } from 'vue';
 import type { Pinia } from 'pinia';
 import { freshStudio, giveElementsSize, settle } from './harness';
 import { DEMO_ROOT, type FakeStudioApi } from './fake-api';

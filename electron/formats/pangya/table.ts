@@ -131,7 +131,7 @@ export function decodeTable(raws: readonly RawEntry[], dataLimit: number): Decod
   const byIndex = new Map<number, Decoded>();
   if (xtea.length > 0) {
     // The best level any key reaches decides; every key reaching it is a candidate.
-    let fits: { region: PangyaRegion; decoded: Decoded[] | null }[] = [];
+    let fits: { region: PangyaRegion; decoded: Decoded[] | null }[];
     let level = 3;
     for (;;) {
       fits = REGIONS.map((r) => ({ region: r, decoded: tryKey(xtea, REGION_KEYS[r], dataLimit, level) })).filter((f) => f.decoded);

@@ -134,7 +134,7 @@ describe('PathTable', () => {
       expect(t.find(query), JSON.stringify(query)).toBe(reference.get(pathKey(query)) ?? -1);
       // Reported back as it came only when that is its canonical spelling; for ASCII, exactly then.
       const canonical = normalizeArchivePath(query) === query;
-      if (/^[\x00-\x7f]*$/.test(query)) expect(t.lastQueryCanonical, JSON.stringify(query)).toBe(canonical);
+      if ([...query].every((c) => c.charCodeAt(0) < 0x80)) expect(t.lastQueryCanonical, JSON.stringify(query)).toBe(canonical);
       else if (t.lastQueryCanonical) expect(canonical, JSON.stringify(query)).toBe(true);
     }
     keys.forEach((k, n) => expect(t.findKey(k)).toBe(n));
