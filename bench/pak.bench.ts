@@ -10,7 +10,7 @@ import { corpusFiles, corpusFolder } from './corpus.js';
 import { figure, mbps, scratch, time } from './util.js';
 import { dkCompress, dkDecompress } from '../electron/formats/daikatana/codec.js';
 import { daikatanaEngine } from '../electron/formats/daikatana/index.js';
-import { collectFolder } from '../electron/services/pack-service.js';
+import { collectFolder } from '../electron/mods/pack.js';
 import { openArchive } from '../electron/formats/index.js';
 import { writeFileAtomically } from '../electron/io/byte-sink.js';
 

@@ -11,7 +11,7 @@ import { figure, mbps, scratch, time } from './util.js';
 import { lz77Decode, type PangyaLzType } from '../electron/formats/pangya/lz77.js';
 import { lz77Encode } from '../electron/formats/pangya/lz77-encode.js';
 import { pangyaEngine } from '../electron/formats/pangya/index.js';
-import { collectFolder } from '../electron/services/pack-service.js';
+import { collectFolder } from '../electron/mods/pack.js';
 import { openArchive } from '../electron/formats/index.js';
 import { writeFileAtomically } from '../electron/io/byte-sink.js';
 

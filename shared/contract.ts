@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ArchiveReport } from './archive-info.js';
 import type {
   ConflictReport, DefinitionWinner, GameId, MergedTree, MountReport, MountStats, ResolveResult,
 } from './vfs-types.js';
@@ -64,7 +65,7 @@ export type RequestOf<K extends CallName> = z.input<(typeof requests)[K]>;
 
 export interface ArchiveListing {
   path: string;
-  info: Record<string, unknown> & { format: string; files: number; dirs: number; bytes: number };
+  info: ArchiveReport;
   entries: { path: string; size: number; packedSize: number; method: string; dir?: true }[];
 }
 

@@ -16,6 +16,12 @@ export interface MountedArchive {
   files: number;
 }
 
+/** Whether a game would mount an archive, and why (TA 3.1c's test, or the game's engine opening it). */
+export interface MountStatus {
+  ok: boolean;
+  reason: string;
+}
+
 export interface IgnoredArchive {
   archive: string;
   reason: string;

@@ -1,3 +1,4 @@
+import type { ArchiveInfo, FormatId } from '../../shared/archive-info.js';
 import type { ByteSource } from '../io/byte-source.js';
 import type { ByteSink } from '../io/byte-sink.js';
 
@@ -7,7 +8,7 @@ import type { ByteSink } from '../io/byte-sink.js';
  * nothing of mounting. Paths use forward slashes and keep the stored case; lookups elsewhere are
  * case-insensitive.
  */
-export type FormatId = 'hpi' | 'pak' | 'sin' | 'daikatana' | 'pangya';
+export type { ArchiveInfo, FormatId };
 
 /** What `pack --format` accepts: the format ids plus `hpi2` (HPI v2, TA: Kingdoms). */
 export type PackFormatId = 'hpi' | 'hpi2' | 'pak' | 'sin' | 'daikatana' | 'pangya';
@@ -25,15 +26,6 @@ export interface ArchiveEntry {
   readonly method: string;
 }
 
-export interface ArchiveInfo {
-  format: FormatId;
-  files: number;
-  dirs: number;
-  /** Total unpacked bytes of all files. */
-  bytes: number;
-  /** Format-specific facts (HPI: version, key, trailer, taMount; Pangya: cipher, region; ...). */
-  [key: string]: unknown;
-}
 
 export interface VerifyIssue {
   path: string | null;
@@ -85,6 +77,11 @@ export interface PackOptions {
    * and repack): a file whose bytes did not change is not compressed again. Output is byte-identical.
    */
   chunkCache?: ChunkCache;
+  /**
+   * Compression beside the writer's thread for a build of `totalBytes` (null: none). Threads belong to the
+   * layer that packs (mods/compress-pool.ts); without this the writer compresses in its own thread.
+   */
+  startWorkers?: (totalBytes: number) => Promise<ChunkWorkers | null>;
   /** Opaque blocks carried over from the archive being rewritten (see Archive.carryOver). */
   carry?: Record<string, Uint8Array>;
   /** Progress in files done out of total. */
@@ -92,41 +89,21 @@ export interface PackOptions {
   onWarning?: (message: string) => void;
 }
 
-/** What `PackOptions.chunkCache` needs: a Map does. Values must be treated as read-only by the cache. */
+/**
+ * What `PackOptions.chunkCache` needs: chunks by file content and method. Values must be treated as
+ * read-only by the cache. The one implementation, keyed by a digest, is mods/chunk-cache.ts.
+ */
 export interface ChunkCache {
-  get(key: string): Uint8Array[] | undefined;
-  set(key: string, chunks: Uint8Array[]): void;
+  get(data: Uint8Array, method: number): Uint8Array[] | undefined;
+  set(data: Uint8Array, method: number, chunks: Uint8Array[]): void;
 }
 
-/**
- * A ChunkCache for repeated builds: it keeps what the last build used (its hits and new entries) and forgets
- * the rest when the next build starts, so it holds one build's worth of chunks at most.
- */
-export class RebuildChunkCache implements ChunkCache {
-  private previous = new Map<string, Uint8Array[]>();
-  private current = new Map<string, Uint8Array[]>();
-  hits = 0;
-
-  /** Call before each build. */
-  nextBuild(): this {
-    this.previous = this.current.size > 0 ? this.current : this.previous;
-    this.current = new Map();
-    this.hits = 0;
-    return this;
-  }
-
-  get(key: string): Uint8Array[] | undefined {
-    const chunks = this.current.get(key) ?? this.previous.get(key);
-    if (chunks) {
-      this.hits++;
-      this.current.set(key, chunks);
-    }
-    return chunks;
-  }
-
-  set(key: string, chunks: Uint8Array[]): void {
-    this.current.set(key, chunks);
-  }
+/** Threads that compress chunks beside the writer's (see `PackOptions.startWorkers`). */
+export interface ChunkWorkers {
+  /** Files handed over and not yet back. */
+  readonly queued: number;
+  compress(data: Uint8Array, method: number): Promise<Uint8Array[]>;
+  close(): Promise<void>;
 }
 
 export interface DetectResult {

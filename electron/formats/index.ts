@@ -34,6 +34,16 @@ export async function openArchiveSource(source: ByteSource): Promise<Archive> {
   return engine.open(source);
 }
 
+/** Run `fn` on the archive at `path`, closing it afterwards whatever happens. */
+export async function withArchive<T>(path: string, fn: (archive: Archive) => Promise<T>): Promise<T> {
+  const archive = await openArchive(path);
+  try {
+    return await fn(archive);
+  } finally {
+    await archive.close();
+  }
+}
+
 /** Open an archive file read-only, recognising its format from its bytes. */
 export async function openArchive(path: string): Promise<Archive> {
   const source = await FileSource.open(path);

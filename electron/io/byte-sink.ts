@@ -88,6 +88,7 @@ const STAGING_BYTES = 1 << 20;
  */
 export async function writeFileAtomically(target: string, produce: (sink: ByteSink) => Promise<void>): Promise<void> {
   const tmp = join(dirname(target), `.${basename(target)}.${randomBytes(6).toString('hex')}.tmp`);
+  // The name is the one isTemporaryFileOf recognises: packing a folder that holds its own target skips it.
   const handle = await open(tmp, 'wx');
   let ok = false;
   try {
@@ -106,4 +107,9 @@ export async function writeFileAtomically(target: string, produce: (sink: ByteSi
     await rm(tmp, { force: true });
     throw err;
   }
+}
+
+/** Whether the file `name` (a base name) is one of the temporary files writeFileAtomically writes for `target`. */
+export function isTemporaryFileOf(name: string, target: string): boolean {
+  return name.endsWith('.tmp') && name.startsWith(`.${basename(target)}.`);
 }

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { createStudioHost } from '../services/handlers/index.js';
 import type { StudioHost } from '../services/host/host.js';
 import type { Dialogs } from '../services/handlers/app.js';
-import { ensureDemoInstall } from '../web/demo.js';
-import { staticFile, contentTypeOf } from '../web/static.js';
+import { ensureDemoInstall } from '../services/studio-demo.js';
+import { staticFile, contentTypeOf } from '../services/host/static.js';
 import { forwardEvents, registerCallHandlers } from './ipc.js';
 import { APP_ENTRY, APP_SCHEME, CONTENT_SECURITY_POLICY, appRelativePath, isAppUrl, mayNavigate, secureWebPreferences } from './policy.js';
 

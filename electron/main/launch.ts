@@ -1,8 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
-import { CliFailure } from '../cli/errors.js';
-import { repoRoot } from '../web/locations.js';
+import { repoRoot } from '../services/locations.js';
 import { buildStudio, mainBundlePath } from './bundle.js';
 
 /**
@@ -11,6 +10,13 @@ import { buildStudio, mainBundlePath } from './bundle.js';
  */
 export const ELECTRON_MISSING =
   'the Electron binary is missing (it could not be downloaded here): open the studio in a browser instead with `npm run web`';
+
+/** No Electron binary to start (the CLI reports it as a failed operation, `npm start` as its one line). */
+export class ElectronMissingError extends Error {
+  constructor() {
+    super(ELECTRON_MISSING);
+  }
+}
 
 export function electronBinary(repo = repoRoot()): string | null {
   const pkg = join(repo, 'node_modules', 'electron');
@@ -29,7 +35,7 @@ export interface LaunchOptions {
 export async function launchElectronStudio(options: LaunchOptions): Promise<number> {
   const repo = options.repo ?? repoRoot();
   const binary = electronBinary(repo);
-  if (!binary) throw new CliFailure(null, ELECTRON_MISSING);
+  if (!binary) throw new ElectronMissingError();
   options.log('building the studio…');
   await buildStudio(repo);
   const args = [mainBundlePath(repo), ...(options.root ? [`--modpak-root=${options.root}`] : [])];

@@ -4,6 +4,7 @@ import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { WatchStatus } from '../../shared/mods-types.js';
 import { isWorkspaceJunk } from './junk.js';
+import { isTemporaryFileOf } from '../io/byte-sink.js';
 
 /**
  * Watch a folder and rebuild an archive from it on every change.
@@ -147,7 +148,7 @@ export class RepackWatcher {
     if (abs === this.target) return true;
     if (dirname(abs) === dirname(this.target)) {
       const name = basename(abs);
-      if (name.startsWith(`.${basename(this.target)}.`) && name.endsWith('.tmp')) return true;
+      if (isTemporaryFileOf(name, this.target)) return true;
     }
     const rel = relative(this.dir, abs);
     if (rel.startsWith('..')) return true;

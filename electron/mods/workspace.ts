@@ -1,10 +1,9 @@
-import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { PackFile } from '../formats/index.js';
 import { fail } from '../../shared/errors.js';
 import { writeFileAtomically } from '../io/byte-sink.js';
-import { collectFolder } from '../services/pack-service.js';
-import { extractArchive, withArchive } from '../services/archive-service.js';
+import { collectFolder } from './pack.js';
 import { pathKey, safeRelativePath } from '../../shared/paths.js';
 import { decodeTdf } from '../tdf/parse.js';
 import { isWorkspaceJunk } from './junk.js';
@@ -157,43 +156,4 @@ export function encodeTaText(text: string): Uint8Array {
 
 export async function writeWorkspaceText(dir: string, path: string, text: string): Promise<{ path: string; bytes: number }> {
   return writeWorkspaceFile(dir, path, encodeTaText(text));
-}
-
-/**
- * Open an existing archive as a workspace: extract it into `dir` (a new or empty folder: nothing of the
- * modder's is ever overwritten) and remember its stored order for the re-export.
- */
-export async function workspaceFromArchive(archive: string, dir: string, root?: string): Promise<{ dir: string; files: string[] }> {
-  const abs = resolve(dir);
-  const existing = await readdir(abs).catch((err: NodeJS.ErrnoException) => {
-    if (err.code === 'ENOENT') return [] as string[];
-    throw err;
-  });
-  if (existing.length > 0) fail('refused', `${dir} is not empty: open an archive into a new or empty folder`);
-  const existed = (await stat(abs).catch(() => null)) !== null;
-  const order = await withArchive(archive, async (a) => a.entries.filter((e) => !e.dir).map((e) => e.path));
-  await mkdir(abs, { recursive: true });
-  try {
-    const result = await extractArchive(archive, abs);
-    if (result.refused.length > 0) fail('refused', `${archive} holds names that would land outside the folder: ${result.refused.slice(0, 3).join(', ')}`);
-  } catch (err) {
-    // The folder was new or empty: a failed extraction leaves it as it was, not half full.
-    await rm(abs, { recursive: true, force: true });
-    if (existed) await mkdir(abs);
-    throw err;
-  }
-  await writeRecord(abs, { version: 1, source: resolve(archive), order, ...(root ? { root: resolve(root) } : {}) });
-  return { dir: abs, files: (await workspaceFiles(abs)).map((f) => f.path) };
-}
-
-/** Files in the recorded stored order (case-insensitive); files the archive did not have follow in name order. */
-export function orderByRecord(files: PackFile[], order: readonly string[]): PackFile[] {
-  const rank = new Map<string, number>();
-  order.forEach((p, i) => {
-    if (!rank.has(pathKey(p))) rank.set(pathKey(p), i);
-  });
-  const known = files.filter((f) => rank.has(pathKey(f.path)));
-  const fresh = files.filter((f) => !rank.has(pathKey(f.path)));
-  known.sort((a, b) => rank.get(pathKey(a.path))! - rank.get(pathKey(b.path))!);
-  return [...known, ...fresh];
 }

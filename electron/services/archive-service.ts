@@ -1,7 +1,9 @@
 import { join, resolve } from 'node:path';
 import { FolderWriter, forEachInFlight } from '../io/folder-writer.js';
-import { openArchive, detectFormat } from '../formats/index.js';
-import type { Archive, ArchiveEntry, ArchiveInfo } from '../formats/index.js';
+import { detectFormat, withArchive } from '../formats/index.js';
+import type { Archive, ArchiveEntry, FormatId } from '../formats/index.js';
+import type { ArchiveReport } from '../../shared/archive-info.js';
+import { taMountVerdict } from '../vfs/rules/ta-mount.js';
 import { FileSource } from '../io/byte-source.js';
 import { FormatError, fail } from '../../shared/errors.js';
 import { pathKey, safeRelativePath } from '../../shared/paths.js';
@@ -16,40 +18,45 @@ import { workersBesideThisThread } from '../io/worker-bundle.js';
 
 export type ProgressFn = (done: number, total: number, label?: string) => void;
 
-export async function withArchive<T>(path: string, fn: (archive: Archive) => Promise<T>): Promise<T> {
-  const archive = await openArchive(path);
-  try {
-    return await fn(archive);
-  } finally {
-    await archive.close();
-  }
-}
+export { withArchive };
 
-export interface InfoResult extends ArchiveInfo {
-  /** Other formats whose layout also fits the bytes (only for the shared 'PACK' magic). */
-  alsoMatches?: string[];
+/** An open archive with what recognising it said (other formats that fit the bytes, a note). */
+export interface OpenedArchive {
+  archive: Archive;
+  alternatives: FormatId[];
   note?: string;
-  warnings?: string[];
 }
 
-export async function archiveInfo(path: string): Promise<InfoResult> {
+/** Open an archive once, keeping what detection found (for `info`). */
+export async function openDetected(path: string): Promise<OpenedArchive> {
   const source = await FileSource.open(path);
-  let alternatives: string[] = [];
-  let note: string | undefined;
   try {
-    const detected = await detectFormat(source);
-    alternatives = detected.alternatives;
-    note = detected.note;
-  } finally {
+    const { engine, alternatives, note } = await detectFormat(source);
+    return { archive: await engine.open(source), alternatives, note };
+  } catch (err) {
     await source.close();
+    throw err;
   }
-  return withArchive(path, async (archive) => {
-    const info: InfoResult = { ...archive.info() };
-    if (alternatives.length > 0) info.alsoMatches = alternatives;
-    if (note) info.note = note;
-    if (archive.warnings.length > 0) info.warnings = [...archive.warnings];
-    return info;
-  });
+}
+
+/** What `modpak info` and the Archive screen show: the format's facts, TA 3.1c's verdict for HPI, detection, warnings. */
+export function reportOf({ archive, alternatives, note }: OpenedArchive): ArchiveReport {
+  const info = archive.info();
+  const report: ArchiveReport = { ...info };
+  if (info.format === 'hpi') report.taMount = taMountVerdict(info);
+  if (alternatives.length > 0) report.alsoMatches = alternatives;
+  if (note) report.note = note;
+  if (archive.warnings.length > 0) report.warnings = [...archive.warnings];
+  return report;
+}
+
+export async function archiveInfo(path: string): Promise<ArchiveReport> {
+  const opened = await openDetected(path);
+  try {
+    return reportOf(opened);
+  } finally {
+    await opened.archive.close();
+  }
 }
 
 export interface ListedEntry {

@@ -1,10 +1,10 @@
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { ResponseOf, TdfCheck } from '../../shared/contract.js';
 import type { ExportImpact, OverrideDiff, WatchStatus } from '../../shared/mods-types.js';
 import type { GameId } from '../../shared/vfs-types.js';
-import { FormatError } from '../../shared/errors.js';
+import { FormatError, fail } from '../../shared/errors.js';
 import { pathKey } from '../../shared/paths.js';
 import { checkTdf } from '../tdf/parse.js';
 import { mountInstall } from '../vfs/mount.js';
@@ -14,9 +14,10 @@ import { exportWorkspace, type ExportResult } from '../mods/export.js';
 import { exportImpact, type ImpactOptions } from '../mods/impact.js';
 import { WatchRegistry } from '../mods/watch-registry.js';
 import {
-  openWorkspace, overrideIntoWorkspace, readRecord, readWorkspaceText, workspaceFiles, workspaceFromArchive,
-  writeRecord, writeWorkspaceText,
+  openWorkspace, overrideIntoWorkspace, readRecord, readWorkspaceText, workspaceFiles, writeRecord, writeWorkspaceText,
 } from '../mods/workspace.js';
+import { storedOrder } from '../mods/pack.js';
+import { extractArchive } from './archive-service.js';
 
 /**
  * The mod workflow as one class shared by the CLI and the studio host (the contract's workspace.*, mods.*
@@ -199,3 +200,29 @@ export async function winnerOf(install: MountedInstall, path: string, except?: s
   }
 }
 
+/**
+ * Open an existing archive as a workspace: extract it into `dir` (a new or empty folder: nothing of the
+ * modder's is ever overwritten, on every core) and remember its stored order for the re-export.
+ */
+export async function workspaceFromArchive(archive: string, dir: string, root?: string): Promise<{ dir: string; files: string[] }> {
+  const abs = resolve(dir);
+  const existing = await readdir(abs).catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'ENOENT') return [] as string[];
+    throw err;
+  });
+  if (existing.length > 0) fail('refused', `${dir} is not empty: open an archive into a new or empty folder`);
+  const existed = (await stat(abs).catch(() => null)) !== null;
+  const { order } = await storedOrder(archive);
+  await mkdir(abs, { recursive: true });
+  try {
+    const result = await extractArchive(archive, abs);
+    if (result.refused.length > 0) fail('refused', `${archive} holds names that would land outside the folder: ${result.refused.slice(0, 3).join(', ')}`);
+  } catch (err) {
+    // The folder was new or empty: a failed extraction leaves it as it was, not half full.
+    await rm(abs, { recursive: true, force: true });
+    if (existed) await mkdir(abs);
+    throw err;
+  }
+  await writeRecord(abs, { version: 1, source: resolve(archive), order, ...(root ? { root: resolve(root) } : {}) });
+  return { dir: abs, files: (await workspaceFiles(abs)).map((f) => f.path) };
+}

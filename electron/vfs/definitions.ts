@@ -1,8 +1,20 @@
 import type { ConflictReport, DefinitionKind, DefinitionWinner } from '../../shared/vfs-types.js';
 import { FormatError } from '../../shared/errors.js';
 import { DEFINITION_KINDS, definedNamesIn, definitionWinners, isDefinitionFile, type DefinitionFile } from '../tdf/definitions.js';
-import type { MountedInstall } from './mounted-install.js';
-import type { Hit } from './merged-index.js';
+import { forEachInFlight } from '../io/folder-writer.js';
+import type { Layer } from './layers.js';
+import type { Hit, MergedIndex } from './merged-index.js';
+
+/**
+ * What the definitions need of a mounted install. MountedInstall is one, and calls in here for its `defs`
+ * and `conflicts`, so this module names the few members it reads instead of importing it back.
+ */
+export interface DefinitionSource {
+  readonly index: Pick<MergedIndex, 'all'>;
+  readonly layers: readonly Layer[];
+  readonly warnings: string[];
+  defs(kind: DefinitionKind): Promise<DefinitionWinner[]>;
+}
 
 /**
  * Definition winners over a mounted install. The game walks its folder listing (loose files, then each
@@ -17,22 +29,22 @@ const READ_AHEAD = 8;
  * in the order the walk first met it (layers by priority, entries in stored order), with that first
  * provider, the winner, at the head of its list.
  */
-export function definitionFiles(install: MountedInstall, kind: DefinitionKind): Hit[] {
+export function definitionFiles(install: DefinitionSource, kind: DefinitionKind): Hit[] {
   const out: Hit[] = [];
   for (const [key, hits] of install.index.all()) if (isDefinitionFile(kind, key)) out.push(hits[0]!);
   return out;
 }
 
-export async function collectDefinitions(install: MountedInstall, kind: DefinitionKind): Promise<DefinitionWinner[]> {
+export async function collectDefinitions(install: DefinitionSource, kind: DefinitionKind): Promise<DefinitionWinner[]> {
   const hits = definitionFiles(install, kind);
   const files: (DefinitionFile | null)[] = new Array(hits.length).fill(null);
-  let next = 0;
   // A few reads in flight at once; results land in their walk position, so order never depends on timing.
-  const worker = async () => {
-    while (next < hits.length) {
-      const i = next++;
-      const hit = hits[i]!;
-      const layer = install.layers[hit.layer]!;
+  await forEachInFlight(
+    hits.map((hit, i) => ({ hit, i })),
+    READ_AHEAD,
+    async ({ hit, i }) => {
+      const layer = install.layers[hit.layer];
+      if (!layer) throw new Error(`definition hit names layer ${hit.layer} of ${install.layers.length}`);
       try {
         const bytes = await layer.read(hit.entry);
         files[i] = { file: hit.entry.path, archive: layer.archive, names: definedNamesIn(kind, bytes) };
@@ -40,13 +52,12 @@ export async function collectDefinitions(install: MountedInstall, kind: Definiti
         if (!(err instanceof FormatError)) throw err;
         install.warnings.push(`${layer.archive ?? 'loose file'}: ${hit.entry.path}: ${err.message} (its definitions are skipped)`);
       }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(READ_AHEAD, hits.length) }, worker));
+    },
+  );
   return definitionWinners(files.filter((f): f is DefinitionFile => f !== null));
 }
 
-export async function definitionConflicts(install: MountedInstall): Promise<ConflictReport['definitions']> {
+export async function definitionConflicts(install: DefinitionSource): Promise<ConflictReport['definitions']> {
   const out: ConflictReport['definitions'] = [];
   for (const kind of DEFINITION_KINDS) {
     for (const row of await install.defs(kind)) {

@@ -3,6 +3,7 @@ import type { GameId } from '../../shared/vfs-types.js';
 import { pathKey } from '../../shared/paths.js';
 import { FileSource } from '../io/byte-source.js';
 import { detectFormat } from '../formats/index.js';
+import { sniffHpi } from '../formats/hpi/index.js';
 import { FormatError, fail } from '../../shared/errors.js';
 import { HPI_EXTENSIONS, extensionOf, sortNames } from './names.js';
 import { pakNumber } from './rules/index.js';
@@ -55,16 +56,13 @@ export function decideGame(facts: GameFacts): DetectedGame | null {
   return null;
 }
 
-/** The HPI version from the 8-byte header ('HAPI' + u32), or 0. */
+/** The HPI version the HPI engine's sniffer reads from the header, or 0 (not HPI, a saved game, unreadable). */
 async function hpiVersion(path: string): Promise<number> {
   let source: FileSource | null = null;
   try {
     source = await FileSource.open(path);
-    if (source.size < 8) return 0;
-    const head = await source.read(0, 8);
-    if (head[0] !== 0x48 || head[1] !== 0x41 || head[2] !== 0x50 || head[3] !== 0x49) return 0;
-    const version = head[4]! | (head[5]! << 8) | (head[6]! << 16) | (head[7]! << 24);
-    return version === 0x00010000 ? 1 : version === 0x00020000 ? 2 : 0;
+    const kind = await sniffHpi(source);
+    return kind === 'v1' ? 1 : kind === 'v2' ? 2 : 0;
   } catch {
     return 0;
   } finally {

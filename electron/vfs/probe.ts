@@ -3,15 +3,16 @@ import type { Archive, FormatEngine } from '../formats/index.js';
 import { engineFor } from '../formats/index.js';
 import { FormatError } from '../../shared/errors.js';
 import { FileSource, type ByteSource } from '../io/byte-source.js';
-import { taMountStatus } from '../formats/hpi/index.js';
+import { sniffHpi } from '../formats/hpi/index.js';
 import type { MountStatus } from './rules/index.js';
+import { taMountVerdict } from './rules/ta-mount.js';
 
 /**
- * The mount test of one candidate archive, done with the format engines. For TA it is the HPI engine's
- * 3.1c test (v1, an intact Cavedog trailer as the last 36 bytes, a readable directory): an archive that
- * opens reports that verdict as `info().taMount` from the directory it has just read, so the directory is
- * parsed once; one that does not open gets `taMountStatus` for the reason. For the other games the test
- * is whether that game's engine opens it. A passing archive stays open for the layer.
+ * The mount test of one candidate archive, done with the format engines. For TA it is the 3.1c rule
+ * (rules/ta-mount.ts: v1, an intact Cavedog trailer as the last 36 bytes, a readable directory) over the
+ * facts of the archive the HPI engine has just opened, so the directory is parsed once; one that does not
+ * open is refused with the reason. For the other games the test is whether that game's engine opens it.
+ * A passing archive stays open for the layer.
  */
 export interface ProbeResult extends MountStatus {
   archive: Archive | null;
@@ -24,20 +25,34 @@ function engineOf(game: GameId): FormatEngine {
 
 const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
-function isMountStatus(value: unknown): value is MountStatus {
-  return typeof value === 'object' && value !== null && typeof (value as MountStatus).ok === 'boolean' && typeof (value as MountStatus).reason === 'string';
+/** Why TA 3.1c skips an archive the HPI engine could not open (`failure`: what the engine said). */
+async function taRefusal(source: ByteSource, failure: { reason: string; error?: string }): Promise<MountStatus> {
+  const kind = await sniffHpi(source);
+  if (kind === null) return { ok: false, reason: 'not an HPI archive' };
+  if (kind === 'bank') return { ok: false, reason: 'a TA saved game (BANK), not an archive' };
+  if (kind === 'v2') return { ok: false, reason: 'HPI v2 (TA: Kingdoms): TA 3.1c mounts only v1 archives' };
+  return { ok: false, reason: failure.error === undefined ? failure.reason : `the directory does not read: ${failure.error}` };
 }
 
-async function openWith(engine: FormatEngine, source: ByteSource): Promise<Archive | string> {
+/** TA 3.1c's verdict on one file: the rule over its facts when the HPI engine opens it, else why not. */
+export async function taMountStatus(source: ByteSource): Promise<MountStatus> {
+  const opened = await openWith(engineFor('hpi'), source);
+  return isArchive(opened) ? taMountVerdict(opened.info()) : taRefusal(source, opened);
+}
+
+/** The archive, or why the engine does not open it (`error`: the FormatError's message, when it threw one). */
+async function openWith(engine: FormatEngine, source: ByteSource): Promise<Archive | { reason: string; error?: string }> {
   try {
     const detected = await engine.detect(source);
-    if (!detected.match) return `not recognised as ${engine.label}`;
+    if (!detected.match) return { reason: `not recognised as ${engine.label}` };
     return await engine.open(source);
   } catch (err) {
-    if (err instanceof FormatError) return `unreadable: ${err.message}`;
+    if (err instanceof FormatError) return { reason: `unreadable: ${err.message}`, error: err.message };
     throw err;
   }
 }
+
+const isArchive = (opened: Archive | { reason: string }): opened is Archive => !('reason' in opened);
 
 export async function probeArchive(game: GameId, path: string): Promise<ProbeResult> {
   let source: FileSource;
@@ -49,15 +64,14 @@ export async function probeArchive(game: GameId, path: string): Promise<ProbeRes
   try {
     const opened = await openWith(engineOf(game), source);
     if (game === 'ta') {
-      const verdict = typeof opened === 'string' ? null : opened.info().taMount;
-      const status = isMountStatus(verdict) ? verdict : await taMountStatus(source);
-      if (status.ok && typeof opened !== 'string') return { ok: true, reason: status.reason, archive: opened };
+      const status = isArchive(opened) ? taMountVerdict(opened.info()) : await taRefusal(source, opened);
+      if (status.ok && isArchive(opened)) return { ok: true, reason: status.reason, archive: opened };
       await source.close();
-      return { ok: false, reason: status.ok ? (opened as string) : status.reason, archive: null };
+      return { ok: false, reason: status.reason, archive: null };
     }
-    if (typeof opened === 'string') {
+    if (!isArchive(opened)) {
       await source.close();
-      return { ok: false, reason: opened, archive: null };
+      return { ok: false, reason: opened.reason, archive: null };
     }
     if (game === 'tak' && opened.format !== 'hpi') {
       await source.close();

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { StudioHost } from '../services/host/host.js';
 import { CONTENT_SECURITY_POLICY } from '../services/host/csp.js';
 import { checkRequest, tokenCookie } from './guard.js';
-import { contentTypeOf, staticFile } from './static.js';
+import { contentTypeOf, staticFile } from '../services/host/static.js';
 import { EventStream } from './events.js';
 
 /**

@@ -4,7 +4,7 @@ import { terminalProgress } from '../progress.js';
 import { collect, oneOf, parseInteger } from '../options.js';
 import { CliFailure, UsageError } from '../errors.js';
 import { archiveInfo, catEntry, extractArchive, listArchive, verifyArchive } from '../../services/archive-service.js';
-import { packFolder } from '../../services/pack-service.js';
+import { packFolder } from '../../mods/pack.js';
 import type { PackFormatId, PackOptions } from '../../formats/index.js';
 
 /** info, list, extract, cat, verify, pack: one archive at a time, any format. */

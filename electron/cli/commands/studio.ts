@@ -7,10 +7,10 @@ import { parseInteger } from '../options.js';
 import { CliFailure } from '../errors.js';
 import { createStudioHost } from '../../services/handlers/index.js';
 import { startWebHost } from '../../web/server.js';
-import { defaultRendererDir, repoRoot, stateDir, studioVersion } from '../../web/locations.js';
+import { defaultRendererDir, repoRoot, stateDir, studioVersion } from '../../services/locations.js';
 import { buildRenderer } from '../../main/bundle.js';
-import { ensureDemoInstall } from '../../web/demo.js';
-import { launchElectronStudio } from '../../main/launch.js';
+import { ensureDemoInstall } from '../../services/studio-demo.js';
+import { ElectronMissingError, launchElectronStudio } from '../../main/launch.js';
 
 /**
  * `modpak serve [ROOT] [--port N]`: the studio in a browser (local web host, token-guarded).
@@ -57,7 +57,11 @@ export function registerStudioCommands(program: Command, ctx: CliContext): void 
     .description('open the studio in Electron (where its binary is missing, use `npm run web`)')
     .argument('[root]', 'the game install to open (default: a generated demo install)')
     .action(async (root: string | undefined) => {
-      const code = await launchElectronStudio({ root: root === undefined ? null : resolve(root), log: (line) => ctx.stderr.write(`${line}\n`) });
+      const code = await launchElectronStudio({ root: root === undefined ? null : resolve(root), log: (line) => ctx.stderr.write(`${line}\n`) }).catch(
+        (err: unknown) => {
+          throw err instanceof ElectronMissingError ? new CliFailure(null, err.message) : err;
+        },
+      );
       if (code !== 0) throw new CliFailure(null, `Electron exited with status ${code}`);
     });
 }

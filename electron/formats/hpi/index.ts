@@ -11,8 +11,7 @@ import { writeHpiV1 } from './v1-writer.js';
 import { HpiV2Archive } from './v2-reader.js';
 import { writeHpiV2 } from './v2-writer.js';
 
-export { taMountStatus } from './mount.js';
-export type { MountStatus } from './v1-reader.js';
+export { sniffHpi, type HpiKind } from './header.js';
 
 export const hpiEngine: FormatEngine = {
   id: 'hpi',

@@ -106,7 +106,8 @@ class TokenWriter {
 
   match(ringIndex: number, length: number): void {
     this.nextFlag();
-    this.out[this.flagAt] |= 1 << this.bit++;
+    // flagAt is the flag byte nextFlag() just reserved inside `out`.
+    this.out[this.flagAt] = this.out[this.flagAt]! | (1 << this.bit++);
     const v = (ringIndex << 4) | (length - 2);
     this.out[this.o++] = v & 0xff;
     this.out[this.o++] = v >>> 8;

@@ -6,8 +6,8 @@
  *
  * The chunk's own method decides how it decodes, whatever the file's flag says.
  */
-import { constants, inflateRawSync, inflateSync } from 'node:zlib';
 import { deflate } from 'pako';
+import { inflateRaw, inflateZlib } from '../../io/zlib.js';
 import { fail, FormatError } from '../../../shared/errors.js';
 import { byteSum } from './checksums.js';
 import { scrambleInPlace, unscramble } from './cipher.js';
@@ -101,28 +101,24 @@ function scratchFor(length: number): Uint8Array {
   return scratch;
 }
 
-function asBytes(buf: Buffer): Uint8Array {
-  return new Uint8Array(buf.buffer, buf.byteOffset, buf.length);
-}
-
 /**
  * zlib with the Adler-32 checked by zlib itself; if that fails, raw-inflate after the 2 header bytes, which
  * reads streams whose Adler-32 is missing or wrong (an old packer wrote such chunks and the game loads them).
  */
 function inflateChunk(plain: Uint8Array, size: number, where: number, onWarning?: (m: string) => void): Uint8Array {
-  let out: Buffer | null = null;
+  let out: Uint8Array;
   try {
-    out = inflateSync(plain, { maxOutputLength: Math.max(size, 1) });
+    out = inflateZlib(plain, size);
   } catch {
     try {
-      out = inflateRawSync(plain.subarray(2), { finishFlush: constants.Z_SYNC_FLUSH, maxOutputLength: Math.max(size, 1) });
+      out = inflateRaw(plain.subarray(2), size);
       onWarning?.(`zlib chunk at ${where} has a missing or bad Adler-32 (tolerated)`);
     } catch (err) {
       fail('bad-stream', `zlib chunk at ${where} does not inflate: ${(err as Error).message}`, { offset: where });
     }
   }
   if (out.length !== size) fail('size-mismatch', `zlib chunk at ${where} inflated to ${out.length} bytes, expected ${size}`, { offset: where, expected: size, actual: out.length });
-  return asBytes(out);
+  return out;
 }
 
 /**

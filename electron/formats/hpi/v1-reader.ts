@@ -2,7 +2,8 @@
  * HPI v1 (Total Annihilation: .hpi .ufo .ccx .gp3) reader. Opening reads the header, the directory and the
  * file's last 4 KiB (for the trailer); file data is read on demand with positioned reads, one file at a time.
  */
-import type { Archive, ArchiveEntry, ArchiveInfo } from '../archive.js';
+import type { Archive, ArchiveEntry } from '../archive.js';
+import type { HpiV1Info } from '../../../shared/archive-info.js';
 import { countEntries } from '../archive.js';
 import type { ByteSource } from '../../io/byte-source.js';
 import { checkRange, fail, FormatError } from '../../../shared/errors.js';
@@ -11,11 +12,6 @@ import { readV1Header, type V1Header } from './header.js';
 import { chunkCount, readV1Directory, type RawV1Entry, type V1Entry } from './v1-directory.js';
 import { CHUNK_SIZE, decodeChunkAt, joinParts, SQSH_HEADER_SIZE } from './sqsh.js';
 import { bytesAfterTrailer, TAIL_SIZE, trailerText, TRAILER_SIZE } from './trailer.js';
-
-export interface MountStatus {
-  ok: boolean;
-  reason: string;
-}
 
 /** Read bytes at an absolute position and remove the position cipher (a copy when enciphered). */
 async function readPlain(source: ByteSource, offset: number, length: number, key: number): Promise<Uint8Array> {
@@ -29,19 +25,6 @@ export async function readV1Tree(source: ByteSource, header: V1Header, key: numb
   return readV1Directory(dir, header.start, header.directoryEnd, source.size);
 }
 
-/** The TA 3.1c verdict from what the reader already knows. */
-export function v1MountStatus(tail: Uint8Array, headerKey: number, directoryReadsPlain: boolean | null): MountStatus {
-  if (trailerText(tail) === null) {
-    const after = bytesAfterTrailer(tail);
-    if (after !== null) return { ok: false, reason: `${after} bytes follow the Cavedog trailer: TA 3.1c wants it to be the last 36 bytes` };
-    return { ok: false, reason: 'no Cavedog trailer ("Copyright ____ Cavedog Entertainment") in the last 36 bytes' };
-  }
-  if (headerKey === 0xff && directoryReadsPlain === false) {
-    return { ok: false, reason: 'HeaderKey 0xFF: TA 3.1c reads the directory as unenciphered, and it does not read that way' };
-  }
-  return { ok: true, reason: 'HPI v1 with the Cavedog trailer and a readable directory' };
-}
-
 export class HpiV1Archive implements Archive {
   readonly format = 'hpi' as const;
 
@@ -52,7 +35,7 @@ export class HpiV1Archive implements Archive {
     readonly entries: readonly V1Entry[],
     readonly warnings: readonly string[],
     private readonly tail: Uint8Array,
-    private readonly mount: MountStatus,
+    private readonly directoryReadsPlain: boolean | null,
   ) {}
 
   static async open(source: ByteSource): Promise<HpiV1Archive> {
@@ -81,12 +64,23 @@ export class HpiV1Archive implements Archive {
     const tail = await source.read(source.size - tailLength, tailLength);
     const dataEnd = trailerText(tail) !== null ? source.size - TRAILER_SIZE : source.size;
     const entries = await withPackedSizes(source, raw, dataEnd, key);
-    return new HpiV1Archive(source, header, key, entries, warnings, tail, v1MountStatus(tail, header.headerKey, readsPlain));
+    return new HpiV1Archive(source, header, key, entries, warnings, tail, readsPlain);
   }
 
-  info(): ArchiveInfo {
+  info(): HpiV1Info {
     const { files, dirs, bytes } = countEntries(this.entries);
-    return { format: 'hpi', version: 1, files, dirs, bytes, key: this.header.headerKey, trailer: trailerText(this.tail), taMount: this.mount };
+    const trailer = trailerText(this.tail);
+    return {
+      format: 'hpi',
+      version: 1,
+      files,
+      dirs,
+      bytes,
+      key: this.header.headerKey,
+      trailer,
+      bytesAfterTrailer: trailer === null ? bytesAfterTrailer(this.tail) : null,
+      directoryReadsPlain: this.directoryReadsPlain,
+    };
   }
 
   async read(entry: ArchiveEntry, onWarning?: (message: string) => void): Promise<Uint8Array> {

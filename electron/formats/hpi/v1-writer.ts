@@ -14,7 +14,7 @@ import { encodeName } from './names.js';
 import type { ChunkMethod } from './sqsh.js';
 import { trailerBytes } from './trailer.js';
 import { buildTree, type TreeDir, type TreeFile } from './tree.js';
-import { compressInOrder } from './compress-pool.js';
+import { compressInOrder } from './compress-order.js';
 
 export const DEFAULT_HEADER_KEY = 0x7d;
 
@@ -87,8 +87,6 @@ function layoutDirectory(root: TreeDir, start: number, methodOf: (file: PackFile
 export interface WriterTuning {
   /** A method per file (tests build archives mixing stored, LZ77 and zlib files, as real ones do). */
   methodOf?: (file: PackFile) => ChunkMethod;
-  /** Compressing worker threads beside this one (default: one per other core from 16 MiB of input; 0 = this thread alone). */
-  workers?: number;
 }
 
 /** Write `files` as HPI v1, every file with the options' method unless `tuning.methodOf` says otherwise. */
@@ -117,7 +115,7 @@ export async function writeHpiV1(files: readonly PackFile[], sink: ByteSink, opt
   const dirView = new DataView(directory.buffer);
   let done = 0;
   const items = placed.map((p) => ({ record: p.record, node: p.node, file: p.node.file }));
-  for await (const { item, data, chunks } of compressInOrder(items, (it) => pick(it.file), tuning.workers, options.chunkCache)) {
+  for await (const { item, data, chunks } of compressInOrder(items, (it) => pick(it.file), options)) {
     dirView.setUint32(item.record - V1_HEADER_SIZE, sink.position, true);
     // Stored bytes are enciphered in place: copy them first, the caller's array is not ours.
     if (chunks === null) await put(data.slice());

@@ -7,7 +7,8 @@
  *
  * A compressed payload is one or more consecutive SQSH chunks, decoded until `size` bytes are out.
  */
-import type { Archive, ArchiveEntry, ArchiveInfo } from '../archive.js';
+import type { Archive, ArchiveEntry } from '../archive.js';
+import type { HpiV2Info } from '../../../shared/archive-info.js';
 import { countEntries } from '../archive.js';
 import type { ByteSource } from '../../io/byte-source.js';
 import { checkRange, fail } from '../../../shared/errors.js';
@@ -124,7 +125,7 @@ export class HpiV2Archive implements Archive {
     return new HpiV2Archive(source, header, entries, warnings);
   }
 
-  info(): ArchiveInfo {
+  info(): HpiV2Info {
     const { files, dirs, bytes } = countEntries(this.entries);
     const last78 = this.header.last78 !== 0 && this.header.last78 + LAST78_SIZE <= this.source.size;
     return {
@@ -133,10 +134,7 @@ export class HpiV2Archive implements Archive {
       files,
       dirs,
       bytes,
-      key: null,
-      trailer: null,
       last78,
-      taMount: { ok: false, reason: 'HPI v2 (TA: Kingdoms): TA 3.1c mounts only v1 archives' },
     };
   }
 

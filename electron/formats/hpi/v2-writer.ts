@@ -13,7 +13,7 @@ import { HAPI, V2_HEADER_SIZE, VERSION_2 } from './header.js';
 import { encodeName } from './names.js';
 import { encodeChunk, type ChunkMethod } from './sqsh.js';
 import { buildTree, type TreeDir, type TreeFile } from './tree.js';
-import { compressInOrder } from './compress-pool.js';
+import { compressInOrder } from './compress-order.js';
 import { LAST78_SIZE } from './v2-reader.js';
 
 const DIR2_SIZE = 20;
@@ -97,7 +97,7 @@ function blockOf(raw: Uint8Array): Uint8Array {
   return chunk.length < raw.length ? chunk : raw;
 }
 
-export async function writeHpiV2(files: readonly PackFile[], sink: ByteSink, options: PackOptions, tuning: { workers?: number } = {}): Promise<void> {
+export async function writeHpiV2(files: readonly PackFile[], sink: ByteSink, options: PackOptions): Promise<void> {
   const method = resolveV2Method(options);
   if (sink.position !== 0) throw new Error('the HPI writer needs an empty sink: its offsets are absolute');
   const root = buildTree(files);
@@ -109,7 +109,7 @@ export async function writeHpiV2(files: readonly PackFile[], sink: ByteSink, opt
 
   const ordered = readerOrder(root);
   let done = 0;
-  for await (const { item: node, data, chunks } of compressInOrder(ordered, () => method, tuning.workers, options.chunkCache)) {
+  for await (const { item: node, data, chunks } of compressInOrder(ordered, () => method, options)) {
     const rec = fileRecords.get(node)!;
     const { parts, compressedSize } = payloadOf(data, chunks);
     dv.setUint32(rec + 4, sink.position, true);

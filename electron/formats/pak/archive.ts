@@ -49,9 +49,9 @@ class PackArchive implements Archive {
       bytes += r.length;
       if (r.compressed) compressed++;
     }
-    const info: ArchiveInfo = { format: this.layout.id, files: this.entries.length, dirs: 0, bytes, entrySize: this.layout.entrySize };
-    if (this.layout.id === 'daikatana') info.compressed = compressed;
-    return info;
+    const counts = { files: this.entries.length, dirs: 0, bytes, entrySize: this.layout.entrySize };
+    const id = this.layout.id;
+    return id === 'daikatana' ? { format: id, ...counts, compressed } : { format: id, ...counts };
   }
 
   async read(entry: ArchiveEntry): Promise<Uint8Array> {

@@ -1,4 +1,5 @@
-import type { Archive, ArchiveEntry, ArchiveInfo } from '../archive.js';
+import type { Archive, ArchiveEntry } from '../archive.js';
+import type { PangyaInfo } from '../../../shared/archive-info.js';
 import { countEntries } from '../archive.js';
 import type { ByteSource } from '../../io/byte-source.js';
 import { FormatError, checkRange, fail } from '../../../shared/errors.js';
@@ -39,9 +40,9 @@ export class PangyaArchive implements Archive {
     this.known = new WeakSet(table.entries);
   }
 
-  info(): ArchiveInfo {
+  info(): PangyaInfo {
     const { files, dirs, bytes } = countEntries(this.entries);
-    const info: ArchiveInfo = {
+    const info: PangyaInfo = {
       format: 'pangya',
       files,
       dirs,

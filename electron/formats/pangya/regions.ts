@@ -1,10 +1,11 @@
+import type { PangyaRegion } from '../../../shared/archive-info.js';
 import { xteaKey, type XteaKey } from './xtea.js';
 
 /**
  * The six XTEA keys the Pangya clients use for table metadata, one per regional publisher. The order is
  * the preference when more than one key decodes a table (the US key first: it is the writer's default).
  */
-export type PangyaRegion = 'us' | 'jp' | 'th' | 'eu' | 'id' | 'kr';
+export type { PangyaRegion };
 
 export const REGION_KEYS: Readonly<Record<PangyaRegion, XteaKey>> = {
   us: xteaKey(0x03f607a9, 0x036f5a3e, 0x011002b4, 0x04ab00ea),

@@ -1,17 +1,21 @@
-import { archiveInfo, catEntry, extractArchive, listArchive, verifyArchive } from '../archive-service.js';
+import { extractArchive, findEntry, reportOf, toListedEntry, verifyArchive } from '../archive-service.js';
+import type { OpenArchiveCache } from '../archive-cache.js';
+import { fail } from '../../../shared/errors.js';
 import type { ArchiveListing } from '../../../shared/contract.js';
 import type { CallContext, CallTable } from '../host/types.js';
 import { toPreview } from './preview.js';
 
 /** The Archive screen: one archive of any supported format, through the same service as the CLI. */
-export function archiveHandlers(): Pick<CallTable, 'archive.open' | 'archive.read' | 'archive.extract' | 'archive.verify'> {
+export function archiveHandlers(open: OpenArchiveCache): Pick<CallTable, 'archive.open' | 'archive.read' | 'archive.extract' | 'archive.verify'> {
   return {
-    'archive.open': async ({ path }): Promise<ArchiveListing> => {
-      const info = await archiveInfo(path);
-      const entries = await listArchive(path);
-      return { path, info, entries };
-    },
-    'archive.read': async ({ path, entry, maxBytes }) => toPreview(entry, await catEntry(path, entry), path, maxBytes),
+    'archive.open': async ({ path }): Promise<ArchiveListing> =>
+      open.use(path, async (opened) => ({ path, info: reportOf(opened), entries: opened.archive.entries.map(toListedEntry) })),
+    'archive.read': async ({ path, entry, maxBytes }) =>
+      open.use(path, async ({ archive }) => {
+        const found = findEntry(archive, entry);
+        if (!found) fail('not-found', `no file ${entry} in the archive`);
+        return toPreview(entry, await archive.read(found), path, maxBytes);
+      }),
     'archive.extract': async ({ path, target, globs }, ctx) =>
       extractArchive(path, target, { globs, signal: ctx.signal, onProgress: abortable(ctx) }),
     'archive.verify': async ({ path }, ctx) => verifyArchive(path, abortable(ctx)),

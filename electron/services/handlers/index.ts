@@ -4,6 +4,7 @@ import { StudioHost } from '../host/host.js';
 import type { CallTable } from '../host/types.js';
 import { appHandlers, RecentInstalls, type AppFacts, type Dialogs } from './app.js';
 import { archiveHandlers } from './archive.js';
+import { OpenArchiveCache } from '../archive-cache.js';
 import { jobHandlers } from './jobs.js';
 import { installHandlers, InstallOpener } from './install.js';
 import { InstallService } from '../install-service.js';
@@ -32,6 +33,7 @@ export interface StudioServices {
   opener: InstallOpener;
   mods: ModsService;
   recent: RecentInstalls;
+  archives: OpenArchiveCache;
 }
 
 /** Events from services that run outside any call (watch builds) go through `emit`. */
@@ -51,6 +53,7 @@ export function createServices(options: StudioOptions, emit: EventSink): StudioS
     opener: new InstallOpener(installs),
     mods: new ModsService({ mount, onWatchStatus: (status) => emit('watch', status) }),
     recent: new RecentInstalls(options.recentFile),
+    archives: new OpenArchiveCache(),
   };
 }
 
@@ -61,7 +64,7 @@ export function createCallTable(options: StudioOptions, services: StudioServices
   return {
     ...appHandlers(options.facts, recent, options.dialogs ?? null),
     ...jobHandlers(jobs),
-    ...archiveHandlers(),
+    ...archiveHandlers(services.archives),
     ...installHandlers(installs, services.opener, recent),
     ...modsHandlers(mods),
   };
@@ -76,6 +79,7 @@ export async function createStudioHost(options: StudioOptions): Promise<StudioHo
   host = new StudioHost(createCallTable(options, services), { allowlist, jobs: services.jobs });
   host.onClose(() => services.mods.close());
   host.onClose(() => services.installs.closeAll());
+  host.onClose(() => services.archives.closeAll());
   // The initial install is mounted while the page loads, so the renderer's first install.open finds it.
   if (options.facts.initialRoot && options.warm !== false) void services.opener.warm(options.facts.initialRoot);
   return host;

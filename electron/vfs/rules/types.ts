@@ -1,4 +1,6 @@
-import type { GameId, IgnoredArchive, MountStage } from '../../../shared/vfs-types.js';
+import type { GameId, IgnoredArchive, MountStage, MountStatus } from '../../../shared/vfs-types.js';
+
+export type { MountStatus };
 
 /**
  * The pure half of mounting: from a folder listing and each candidate's mount-test result to the mount
@@ -16,10 +18,6 @@ export interface FolderListing {
   disc: readonly string[] | 'install' | null;
 }
 
-export interface MountStatus {
-  ok: boolean;
-  reason: string;
-}
 
 /** The mount test of one candidate (precomputed by the caller, so planning stays synchronous). */
 export type Probe = (root: Root, name: string) => MountStatus;

@@ -36,7 +36,7 @@ describe('extraction on worker threads', () => {
     const bytes = await packToBytes(files, { key: 0 });
     // Break the first chunk's magic of the first file: its data starts right after the directory.
     const dirEnd = new DataView(bytes.buffer).getUint32(8, true);
-    bytes[dirEnd + 4] ^= 0xff;
+    bytes[dirEnd + 4] = bytes[dirEnd + 4]! ^ 0xff;
     const archive = join(work, 'bad.ufo');
     await writeFile(archive, bytes);
     await expect(extractArchive(archive, join(work, 'bad'), { workers: 2 })).rejects.toMatchObject({ name: 'FormatError', message: expect.stringMatching(/no SQSH chunk at/) });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtemp, mkdir, readFile, writeFile, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { packFolder } from '../../../electron/services/pack-service.js';
+import { packFolder } from '../../../electron/mods/pack.js';
 import { createStudioHost } from '../../../electron/services/handlers/index.js';
 import type { StudioHost } from '../../../electron/services/host/host.js';
 import type { Envelope } from '../../../electron/services/host/host.js';

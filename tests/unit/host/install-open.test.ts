@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { mkdtemp, mkdir, writeFile, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { packFolder } from '../../../electron/services/pack-service.js';
+import { packFolder } from '../../../electron/mods/pack.js';
 import { InstallService } from '../../../electron/services/install-service.js';
 import { InstallOpener } from '../../../electron/services/handlers/install.js';
 import { createStudioHost } from '../../../electron/services/handlers/index.js';

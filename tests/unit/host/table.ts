@@ -34,7 +34,7 @@ export function recordingTable(calls: { name: CallName; request: unknown }[], ov
     'archive.open': async (request) => {
       calls.push({ name: 'archive.open', request });
       const bytes = await readFile(request.path);
-      return { path: request.path, info: { format: 'test', files: 1, dirs: 0, bytes: bytes.length }, entries: [] };
+      return { path: request.path, info: { format: 'pak' as const, files: 1, dirs: 0, bytes: bytes.length, entrySize: 64 }, entries: [] };
     },
   };
   const table = {} as Record<CallName, unknown>;

@@ -52,7 +52,7 @@ describe('mod workflow through the CLI', () => {
     await writeFile(join(mod, 'units/ARMCOM.FBI'), ARMCOM_FBI.replace('MaxDamage=3000', 'MaxDamage=4500'), 'latin1');
     expect((await runCli(['override', mod, fx.root, 'unitpics/ARMCOM.PCX'])).code).toBe(0);
     const pcx = PCX.slice();
-    pcx[10] ^= 0xff;
+    pcx[10] = pcx[10]! ^ 0xff;
     await writeFile(join(mod, 'unitpics/ARMCOM.PCX'), pcx);
     await writeFile(join(mod, 'units/ARMNEW.FBI'), '[UNITINFO]\r\n{\r\n\tUnitName=ARMNEW;\r\n}\r\n');
     const r = await runCli(['diff', mod, fx.root, '--json']);

@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { packFolder } from '../../../electron/services/pack-service.js';
+import { packFolder } from '../../../electron/mods/pack.js';
 
 /**
  * A small TA install built with the real HPI writer: two .hpi archives (totala2.hpi's copy of ARMCOM.FBI

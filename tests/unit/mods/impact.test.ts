@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exportImpact } from '../../../electron/mods/impact.js';
-import { packFolder } from '../../../electron/services/pack-service.js';
+import { packFolder } from '../../../electron/mods/pack.js';
 import { ModsService } from '../../../electron/services/mods-service.js';
 import { runCli } from '../../helpers/run-cli.js';
 import { crlf, packTree } from './fixture.js';

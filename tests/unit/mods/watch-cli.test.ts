@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { modpakBin } from '../../helpers/run-cli.js';
 import { openArchive } from '../../../electron/formats/index.js';
-import { collectFolder } from '../../../electron/services/pack-service.js';
+import { collectFolder } from '../../../electron/mods/pack.js';
 
 /**
  * `modpak watch` as a user runs it (the real bin, a child process): files are changed, added and deleted

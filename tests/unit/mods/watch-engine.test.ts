@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RepackWatcher } from '../../../electron/mods/watch.js';
 import { writeFileAtomically } from '../../../electron/io/byte-sink.js';
-import { collectFolder } from '../../../electron/services/pack-service.js';
+import { collectFolder } from '../../../electron/mods/pack.js';
 import { isWorkspaceJunk } from '../../../electron/mods/junk.js';
 
 /**

@@ -3,9 +3,10 @@ import { mkdtemp, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  encodeTaText, openWorkspace, orderByRecord, overrideIntoWorkspace, placeInWorkspace, readRecord,
+  encodeTaText, openWorkspace, overrideIntoWorkspace, placeInWorkspace, readRecord,
   readWorkspaceText, workspaceFiles, workspacePath, writeWorkspaceText,
 } from '../../../electron/mods/workspace.js';
+import { orderLike } from '../../../electron/mods/pack.js';
 import { decodeTdf } from '../../../electron/tdf/parse.js';
 import { FormatError } from '../../../shared/errors.js';
 
@@ -75,15 +76,15 @@ describe('workspace files', () => {
   it('orders files by a recorded stored order, case-insensitively, new files after', () => {
     const f = (path: string) => ({ path, size: 0, read: async () => new Uint8Array() });
     const files = [f('a.txt'), f('units/B.FBI'), f('units/c.fbi'), f('z.txt')];
-    expect(orderByRecord(files, ['UNITS/C.FBI', 'gone.txt', 'units/b.fbi']).map((x) => x.path)).toEqual(['units/c.fbi', 'units/B.FBI', 'a.txt', 'z.txt']);
+    expect(orderLike(files, ['UNITS/C.FBI', 'gone.txt', 'units/b.fbi']).map((x) => x.path)).toEqual(['units/c.fbi', 'units/B.FBI', 'a.txt', 'z.txt']);
   });
 });
 
 describe('an archive opened as a workspace', () => {
   it('leaves the folder as it was when the archive turns out corrupt part-way', async () => {
-    const { packFolder } = await import('../../../electron/services/pack-service.js');
+    const { packFolder } = await import('../../../electron/mods/pack.js');
     const { FormatError: Err } = await import('../../../shared/errors.js');
-    const { workspaceFromArchive } = await import('../../../electron/mods/workspace.js');
+    const { workspaceFromArchive } = await import('../../../electron/services/mods-service.js');
     const src = join(work, 'src');
     await mkdir(join(src, 'units'), { recursive: true });
     for (let i = 0; i < 6; i++) await writeFile(join(src, 'units', `U${i}.FBI`), `[UNITINFO]{UnitName=U${i};}`.repeat(50));

@@ -50,7 +50,7 @@ describe('bad archives in an install never stop the mount', () => {
     // Damage the last file's compressed bytes (just before the trailer); the directory stays intact.
     const path = join(dir, 'rev31.gp3');
     const bytes = new Uint8Array(await readFile(path));
-    for (let i = bytes.length - 36 - 40; i < bytes.length - 36 - 4; i++) bytes[i] ^= 0x5a;
+    for (let i = bytes.length - 36 - 40; i < bytes.length - 36 - 4; i++) bytes[i] = bytes[i]! ^ 0x5a;
     await writeFile(path, bytes);
     const vfs = await mountInstall(dir, { game: 'ta' });
     try {

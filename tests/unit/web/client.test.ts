@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createHttpApi, ApiError, tokenFromLocation } from '../../../renderer/api/transport.js';
-import { packFolder } from '../../../electron/services/pack-service.js';
+import { packFolder } from '../../../electron/mods/pack.js';
 import { serveForTest, NodeEventSource, type Served } from './helpers.js';
 import { mkdir } from 'node:fs/promises';
 import type { Events } from '../../../shared/contract.js';

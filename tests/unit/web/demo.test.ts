@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { mkdtemp, readdir, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensureDemoInstall, demoFingerprint } from '../../../electron/web/demo.js';
+import { ensureDemoInstall, demoFingerprint } from '../../../electron/services/studio-demo.js';
 import { createStudioHost } from '../../../electron/services/handlers/index.js';
 
 describe('the demo install behind `modpak serve` with no ROOT', () => {

@@ -11,7 +11,7 @@ import { startWebHost, type WebHost } from '../../../electron/web/server.js';
 import { buildElectronBundles } from '../../../electron/main/bundle.js';
 import { forwardEvents, registerCallHandlers, type IpcMainLike } from '../../../electron/main/ipc.js';
 import { isAppUrl } from '../../../electron/main/policy.js';
-import { packFolder } from '../../../electron/services/pack-service.js';
+import { packFolder } from '../../../electron/mods/pack.js';
 import { NodeEventSource } from './helpers.js';
 
 /**

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { RebuildChunkCache, type PackOptions } from '../../../../electron/formats/archive.js';
+import type { PackOptions } from '../../../../electron/formats/archive.js';
+import { RebuildChunkCache } from '../../../../electron/mods/chunk-cache.js';
 import { packFile, packToBytes, sampleBytes } from './fixtures.js';
 
 const files = (changed: string) => [

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MemorySink } from '../../../../electron/io/byte-sink.js';
 import { writeHpiV1 } from '../../../../electron/formats/hpi/v1-writer.js';
 import { writeHpiV2 } from '../../../../electron/formats/hpi/v2-writer.js';
-import { compressionWorkersAvailable } from '../../../../electron/formats/hpi/compress-pool.js';
+import { compressionWorkers, compressionWorkersAvailable } from '../../../../electron/mods/compress-pool.js';
 import { modFiles, openBytes, packFile, readAll, sameBytes, sampleBytes } from './fixtures.js';
 
 describe('HPI compression on worker threads', () => {
@@ -13,8 +13,8 @@ describe('HPI compression on worker threads', () => {
       for (const write of [writeHpiV1, writeHpiV2]) {
         const one = new MemorySink();
         const many = new MemorySink();
-        await write(files, one, { method }, { workers: 0 });
-        await write(files, many, { method }, { workers: 2 });
+        await write(files, one, { method, startWorkers: compressionWorkers(0) });
+        await write(files, many, { method, startWorkers: compressionWorkers(2) });
         expect(sameBytes(many.toBytes(), one.toBytes()), `${write.name} ${method}`).toBe('same');
         const got = await readAll(await openBytes(many.toBytes()));
         for (const f of files) expect(sameBytes(got.get(f.path), await f.read())).toBe('same');
@@ -29,8 +29,8 @@ describe('HPI compression on worker threads', () => {
     for (const write of [writeHpiV1, writeHpiV2]) {
       const one = new MemorySink();
       const mixed = new MemorySink();
-      await write(files, one, { method: 'lz77' }, { workers: 0 });
-      await write(files, mixed, { method: 'lz77' }, { workers: 1 });
+      await write(files, one, { method: 'lz77' });
+      await write(files, mixed, { method: 'lz77', startWorkers: compressionWorkers(1) });
       expect(sameBytes(mixed.toBytes(), one.toBytes()), write.name).toBe('same');
     }
   });

@@ -84,7 +84,8 @@ describe('HPI v1 HeaderKey 0xFF', () => {
   it('reads an archive enciphered with K = 0xFF (old tools), and says TA 3.1c would not mount it', async () => {
     const { packToBytes, packFile } = await import('./fixtures.js');
     const { positionCipher } = await import('../../../../electron/formats/hpi/cipher.js');
-    const { taMountStatus } = await import('../../../../electron/formats/hpi/index.js');
+    const { taMountStatus } = await import('../../../../electron/vfs/probe.js');
+    const { taMountVerdict } = await import('../../../../electron/vfs/rules/ta-mount.js');
     const { MemorySource } = await import('../../../../electron/io/byte-source.js');
     const plain = await packToBytes([packFile('units/A.FBI', 'hello hello hello')], { key: 0 });
     const old = plain.slice();
@@ -92,7 +93,7 @@ describe('HPI v1 HeaderKey 0xFF', () => {
     new DataView(old.buffer).setUint32(12, 0xff, true);
     const archive = await openBytes(old);
     expect(new TextDecoder().decode(await archive.read(archive.entries[1]!))).toBe('hello hello hello');
-    expect(archive.info().taMount).toEqual({ ok: false, reason: expect.stringMatching(/HeaderKey 0xFF/) });
+    expect(taMountVerdict(archive.info())).toEqual({ ok: false, reason: expect.stringMatching(/HeaderKey 0xFF/) });
     expect(await taMountStatus(new MemorySource(old))).toMatchObject({ ok: false });
     // The same archive left plain with HeaderKey 0xFF: the game reads it as plain, and so do we.
     const asGame = plain.slice();
@@ -100,7 +101,7 @@ describe('HPI v1 HeaderKey 0xFF', () => {
     const read = await openBytes(asGame);
     expect(read.warnings.join()).toMatch(/unenciphered/);
     expect(new TextDecoder().decode(await read.read(read.entries[1]!))).toBe('hello hello hello');
-    expect(read.info().taMount).toMatchObject({ ok: true });
+    expect(taMountVerdict(read.info())).toMatchObject({ ok: true });
     expect(await taMountStatus(new MemorySource(asGame))).toMatchObject({ ok: true });
   });
 });

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { MemorySource } from '../../../../electron/io/byte-source.js';
-import { hpiEngine, taMountStatus } from '../../../../electron/formats/hpi/index.js';
+import { hpiEngine } from '../../../../electron/formats/hpi/index.js';
+import { taMountStatus } from '../../../../electron/vfs/probe.js';
+import { taMountVerdict } from '../../../../electron/vfs/rules/ta-mount.js';
+
 import { deriveKey, positionCipher } from '../../../../electron/formats/hpi/cipher.js';
 import { FormatError } from '../../../../shared/errors.js';
 import { modFiles, openBytes, packFile, packToBytes, readAll, sameBytes, sampleBytes } from './fixtures.js';
@@ -51,7 +54,7 @@ describe('HPI v1 writer and reader', () => {
       const archive = await openBytes(bytes);
       const info = archive.info();
       expect(info).toMatchObject({ format: 'hpi', version: 1, files: files.length, key: options.key ?? 0x7d, trailer: 'Copyright 1997 Cavedog Entertainment' });
-      expect(info.taMount).toEqual({ ok: true, reason: expect.any(String) });
+      expect(taMountVerdict(info)).toEqual({ ok: true, reason: expect.any(String) });
       const method = options.method === 'none' ? 'stored' : (options.method ?? 'lz77');
       expect(archive.entries.filter((e) => !e.dir).map((e) => e.method)).toEqual(files.map(() => method));
       const got = await readAll(archive);
@@ -92,7 +95,8 @@ describe('HPI v1 writer and reader', () => {
   it('writes no trailer when asked, and TA would not mount that', async () => {
     const bytes = await packToBytes(modFiles().slice(0, 2), { trailer: false });
     const archive = await openBytes(bytes);
-    expect(archive.info()).toMatchObject({ trailer: null, taMount: { ok: false, reason: expect.stringMatching(/no Cavedog trailer/) } });
+    expect(archive.info()).toMatchObject({ trailer: null });
+    expect(taMountVerdict(archive.info())).toMatchObject({ ok: false, reason: expect.stringMatching(/no Cavedog trailer/) });
     expect(await taMountStatus(new MemorySource(bytes))).toMatchObject({ ok: false });
   });
 
@@ -100,7 +104,7 @@ describe('HPI v1 writer and reader', () => {
     const bytes = await packToBytes(modFiles().slice(0, 2));
     const longer = new Uint8Array(bytes.length + 5);
     longer.set(bytes);
-    expect((await openBytes(longer)).info().taMount).toEqual({ ok: false, reason: expect.stringMatching(/^5 bytes follow the Cavedog trailer/) });
+    expect(taMountVerdict((await openBytes(longer)).info())).toEqual({ ok: false, reason: expect.stringMatching(/^5 bytes follow the Cavedog trailer/) });
     expect(await taMountStatus(new MemorySource(longer))).toMatchObject({ ok: false, reason: expect.stringMatching(/5 bytes follow/) });
     expect(await taMountStatus(new MemorySource(bytes))).toEqual({ ok: true, reason: expect.any(String) });
   });

@@ -1,0 +1,94 @@
+/**
+ * Compression on every core for the HPI writers: worker threads (one per other core) that turn a file's
+ * bytes into its SQSH chunks. The writers take them through `PackOptions.startWorkers` and keep the
+ * archive's order themselves (formats/hpi/compress-order.ts); small archives, and builds where no worker
+ * can start, compress in the writer's thread alone, with the same bytes out.
+ */
+import { Worker } from 'node:worker_threads';
+import { bundledWorker, workersBesideThisThread } from '../io/worker-bundle.js';
+import type { ChunkWorkers } from '../formats/archive.js';
+
+export interface CompressRequest {
+  id: number;
+  data: Uint8Array;
+  method: number;
+}
+export type CompressReply = { id: number; chunks: Uint8Array[] } | { id: number; error: string };
+
+/** Below this many bytes a pool costs more to start than it saves. */
+const POOL_BYTES = 16 << 20;
+
+const workerScript = () => bundledWorker(new URL('./compress-worker.ts', import.meta.url));
+
+class Pool implements ChunkWorkers {
+  private next = 0;
+  private readonly waiting = new Map<number, { resolve: (c: Uint8Array[]) => void; reject: (e: Error) => void }>();
+  private constructor(private readonly workers: Worker[]) {
+    for (const w of workers) {
+      w.on('message', (m: CompressReply) => {
+        const job = this.waiting.get(m.id);
+        if (!job) return;
+        this.waiting.delete(m.id);
+        if ('error' in m) job.reject(new Error(m.error));
+        else job.resolve(m.chunks);
+      });
+      w.on('error', (err) => this.failAll(err));
+    }
+  }
+
+  static async start(count: number): Promise<Pool | null> {
+    try {
+      const script = await workerScript();
+      const workers = Array.from({ length: count }, () => new Worker(script));
+      await Promise.all(workers.map((w) => new Promise<void>((resolve, reject) => {
+        w.once('online', resolve);
+        w.once('error', reject);
+      })));
+      return new Pool(workers);
+    } catch {
+      return null;
+    }
+  }
+
+  private failAll(err: Error): void {
+    for (const job of this.waiting.values()) job.reject(err);
+    this.waiting.clear();
+  }
+
+  /** Files sent to the workers and not yet back. */
+  get queued(): number {
+    return this.waiting.size;
+  }
+
+  compress(data: Uint8Array, method: number): Promise<Uint8Array[]> {
+    const id = this.next++;
+    return new Promise((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject });
+      const worker = this.workers[id % this.workers.length];
+      if (!worker) return reject(new Error('the compression pool has no workers'));
+      worker.postMessage({ id, data, method } satisfies CompressRequest);
+    });
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.workers.map((w) => w.terminate()));
+  }
+}
+
+/**
+ * `PackOptions.startWorkers` for packing on every core: `workers` threads beside the writer's (default:
+ * one per other core when the files add up to 16 MiB or more; 0 = the writer's thread alone).
+ */
+export function compressionWorkers(workers?: number): (totalBytes: number) => Promise<ChunkWorkers | null> {
+  return async (totalBytes) => {
+    const count = workers ?? (totalBytes >= POOL_BYTES ? workersBesideThisThread() : 0);
+    return count > 0 ? Pool.start(count) : null;
+  };
+}
+
+/** Whether compression workers can start here (not without a prebuilt worker bundle or esbuild to make one). */
+export async function compressionWorkersAvailable(): Promise<boolean> {
+  const pool = await Pool.start(1);
+  await pool?.close();
+  return pool !== null;
+}
