@@ -115,6 +115,9 @@ export interface DetectResult {
   confidence?: number;
 }
 
+/** The pack options a user sets (the CLI's `pack` flags). */
+export type UserPackOption = 'method' | 'key' | 'trailer' | 'cipher' | 'region';
+
 export interface FormatEngine {
   readonly id: FormatId;
   /** What the format is called in messages: "HPI", "Quake PAK", ... */
@@ -122,6 +125,11 @@ export interface FormatEngine {
   /** Cheap structural check from the bytes (never the extension). */
   detect(source: ByteSource): Promise<DetectResult>;
   open(source: ByteSource): Promise<Archive>;
+  /**
+   * The user-set options its writer reads, given the options the format implies (HPI v1 and v2 differ).
+   * Any other given option is refused, never silently ignored.
+   */
+  packOptions?(implied: Partial<PackOptions>): readonly UserPackOption[];
   /** Write `files` (in this order) as an archive of this format into `sink`. */
   pack?(files: readonly PackFile[], sink: ByteSink, options: PackOptions): Promise<void>;
 }

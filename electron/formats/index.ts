@@ -1,9 +1,9 @@
 import { FileSource, type ByteSource } from '../io/byte-source.js';
 import { FormatError, fail } from '../../shared/errors.js';
-import type { Archive, FormatEngine, FormatId, PackFormatId, PackOptions } from './archive.js';
+import type { Archive, FormatEngine, FormatId, PackFormatId, PackOptions, UserPackOption } from './archive.js';
 import { formatEngines } from './registry.js';
 
-export type { Archive, ArchiveEntry, ArchiveInfo, FormatEngine, FormatId, PackFormatId, PackFile, PackOptions } from './archive.js';
+export type { Archive, ArchiveEntry, ArchiveInfo, FormatEngine, FormatId, PackFormatId, PackFile, PackOptions, UserPackOption } from './archive.js';
 
 /**
  * Recognise a file from its bytes. Every engine validates its own layout; several may match ('PACK' is
@@ -66,6 +66,23 @@ export function packFormatFor(format: PackFormatId): { engine: FormatEngine; opt
   if (format === 'hpi2') return { engine: engineFor('hpi'), options: { version: 2 } };
   if (format === 'hpi') return { engine: engineFor('hpi'), options: { version: 1 } };
   return { engine: engineFor(format), options: {} };
+}
+
+/**
+ * The options in `given` that the format's writer does not take (a `--key` for a PAK, a `--cipher` for an
+ * HPI). `trailer` counts only when turned off: on is every writer's default.
+ */
+export function foreignPackOptions(format: PackFormatId, given: Partial<Pick<PackOptions, UserPackOption>>): UserPackOption[] {
+  const { engine, options } = packFormatFor(format);
+  const takes = new Set(engine.packOptions?.(options) ?? []);
+  const user: readonly UserPackOption[] = ['method', 'key', 'trailer', 'cipher', 'region'];
+  const set = user.filter((k) => (k === 'trailer' ? given.trailer === false : given[k] !== undefined));
+  return set.filter((k) => !takes.has(k));
+}
+
+/** What a format is called where a user reads it ("HPI v2", "Quake PAK"). */
+export function packFormatLabel(format: PackFormatId): string {
+  return format === 'hpi2' ? 'HPI v2' : format === 'hpi' ? 'HPI v1' : engineFor(format).label;
 }
 
 export function packFormatFromExtension(target: string): PackFormatId | null {

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { createTwoFilesPatch } from 'diff';
 import type { OverrideDiff } from '../../shared/mods-types.js';
-import { decodeTdf } from '../tdf/parse.js';
+import { decodeTdf } from '../../shared/tdf/parse.js';
 import { tdfChanges } from './tdf-diff.js';
+import { isTdfSyntax, isTextFile } from '../../shared/file-kinds.js';
 
 /**
  * What one workspace file does to the install: adds a path, modifies the file it shadows, or repeats it
@@ -17,24 +18,14 @@ export interface OverrideBase {
   bytes: Uint8Array;
 }
 
-const TDF_SYNTAX = new Set(['TDF', 'FBI', 'GUI', 'OTA']);
-const TEXT = new Set([...TDF_SYNTAX, 'TXT', 'BOS', 'H', 'INI', 'CFG', 'LST', 'BAT', 'SCR', 'MD', 'JSON', 'CSV']);
 /** Beyond this a line diff costs more than it tells; such files are compared as binary. */
 const MAX_TEXT_DIFF_BYTES = 4 << 20;
 
-function extensionOf(path: string): string {
-  const m = /\.([^./]+)$/.exec(path);
-  return m ? m[1]!.toUpperCase() : '';
-}
-
-export function isTdfSyntax(path: string): boolean {
-  return TDF_SYNTAX.has(extensionOf(path));
-}
+export { isTdfSyntax };
 
 /** Text by extension; for an unknown extension, text when the first 8 KiB hold no NUL and few control bytes. */
 export function looksLikeText(path: string, bytes: Uint8Array): boolean {
-  const ext = extensionOf(path);
-  if (TEXT.has(ext)) return true;
+  if (isTextFile(path)) return true;
   const n = Math.min(bytes.length, 8192);
   let control = 0;
   for (let i = 0; i < n; i++) {

@@ -1,6 +1,6 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { packFormatFor, packFormatFromExtension, withArchive } from '../formats/index.js';
+import { foreignPackOptions, packFormatFor, packFormatFromExtension, packFormatLabel, withArchive } from '../formats/index.js';
 import type { PackFile, PackFormatId, PackOptions } from '../formats/index.js';
 import { isTemporaryFileOf, writeFileAtomically } from '../io/byte-sink.js';
 import { fail } from '../../shared/errors.js';
@@ -111,6 +111,8 @@ export async function writeArchive(request: WriteArchiveRequest): Promise<{ form
   const target = resolve(request.target);
   const format = request.format ?? packFormatFromExtension(target);
   if (!format) fail('unsupported', `cannot tell the archive format from ${request.target}: ${request.formatHint}`);
+  const foreign = foreignPackOptions(format, request.options);
+  if (foreign.length > 0) fail('unsupported', `${packFormatLabel(format)} archives take no ${foreign.join(', ')} option`);
   const { engine, options } = packFormatFor(format);
   const pack = engine.pack;
   if (!pack) fail('unsupported', `writing ${engine.label} archives is not supported`);

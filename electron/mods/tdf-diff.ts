@@ -1,5 +1,5 @@
 import type { TdfChange } from '../../shared/mods-types.js';
-import { parseTdf, upperAscii, type TdfSection } from '../tdf/parse.js';
+import { parseTdf, upperAscii, type TdfSection } from '../../shared/tdf/parse.js';
 
 /**
  * A diff of two TDF/FBI texts by section and key, so that a modder reads "UNITINFO MaxDamage 120 → 250"

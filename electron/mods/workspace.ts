@@ -5,7 +5,8 @@ import { fail } from '../../shared/errors.js';
 import { writeFileAtomically } from '../io/byte-sink.js';
 import { collectFolder } from './pack.js';
 import { pathKey, safeRelativePath } from '../../shared/paths.js';
-import { decodeTdf } from '../tdf/parse.js';
+import { decodeTdf } from '../../shared/tdf/parse.js';
+import { encodeCp1252 } from '../../shared/text/cp1252.js';
 import { isWorkspaceJunk } from './junk.js';
 import type { OverrideBase } from './diff.js';
 
@@ -134,24 +135,13 @@ export async function readWorkspaceText(dir: string, path: string): Promise<{ pa
   return { path, text: decodeTdf(new Uint8Array(await readFile(abs))) };
 }
 
-/** Windows-1252 back to bytes, the exact inverse of the TDF parser's decoding. */
-const cp1252Back = (() => {
-  const map = new Map<number, number>();
-  for (let b = 0x80; b < 0xa0; b++) map.set(decodeTdf(new Uint8Array([b])).charCodeAt(0), b);
-  return map;
-})();
-
+/** Text back to Windows-1252 bytes, the exact inverse of the TDF parser's decoding. */
 export function encodeTaText(text: string): Uint8Array {
-  const out = new Uint8Array(text.length);
-  let line = 1;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 10) line++;
-    const b = c < 0x80 || (c >= 0xa0 && c <= 0xff) ? c : cp1252Back.get(c);
-    if (b === undefined) fail('refused', `line ${line}: ${JSON.stringify(text[i])} cannot be stored in a TA text file (Windows-1252)`);
-    out[i] = b;
-  }
-  return out;
+  const encoded = encodeCp1252(text);
+  if ('bytes' in encoded) return encoded.bytes;
+  const at = encoded.unencodable;
+  const line = text.slice(0, at).split('\n').length;
+  fail('refused', `line ${line}: ${JSON.stringify(text[at])} cannot be stored in a TA text file (Windows-1252)`);
 }
 
 export async function writeWorkspaceText(dir: string, path: string, text: string): Promise<{ path: string; bytes: number }> {

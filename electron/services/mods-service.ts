@@ -6,7 +6,7 @@ import type { ExportImpact, OverrideDiff, WatchStatus } from '../../shared/mods-
 import type { GameId } from '../../shared/vfs-types.js';
 import { FormatError, fail } from '../../shared/errors.js';
 import { pathKey } from '../../shared/paths.js';
-import { checkTdf } from '../tdf/parse.js';
+import { checkTdf } from '../../shared/tdf/parse.js';
 import { mountInstall } from '../vfs/mount.js';
 import type { MountedInstall } from '../vfs/mounted-install.js';
 import { diffOverride, type OverrideBase } from '../mods/diff.js';

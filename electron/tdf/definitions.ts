@@ -1,5 +1,5 @@
 import type { DefinitionKind, DefinitionSource, DefinitionWinner } from '../../shared/vfs-types.js';
-import { findSection, getValue, parseTdf, upperAscii, type TdfDocument } from './parse.js';
+import { findSection, getValue, parseTdf, upperAscii, type TdfDocument } from '../../shared/tdf/parse.js';
 
 /**
  * Which definitions TA loads and which one wins. The game lists `features/**\/*.tdf` (with subfolders),

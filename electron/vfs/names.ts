@@ -16,12 +16,7 @@ export function sortNames(names: Iterable<string>): string[] {
   return [...names].sort(compareNames);
 }
 
-/** The extension in upper case without the dot ('' when there is none). */
-export function extensionOf(name: string): string {
-  const slash = name.lastIndexOf('/');
-  const dot = name.lastIndexOf('.');
-  return dot > slash ? pathKey(name.slice(dot + 1)) : '';
-}
+export { extensionOf } from '../../shared/file-kinds.js';
 
 /** The archives TA and TA: Kingdoms mount: byte-identical HPI containers under four extensions. */
 export const HPI_EXTENSIONS: ReadonlySet<string> = new Set(['HPI', 'UFO', 'CCX', 'GP3']);

@@ -25,8 +25,9 @@ const MAX_RLE_EXPANSION = 32;
 /** Previews stop at 64 megapixels: more is a damaged header, not a game texture. */
 const MAX_PIXELS = 64 << 20;
 
+/** Header fields only: readPcxHeader has checked the 128 header bytes are there. */
 function u16(bytes: Uint8Array, at: number): number {
-  return bytes[at] | (bytes[at + 1] << 8);
+  return bytes[at]! | (bytes[at + 1]! << 8);
 }
 
 export interface PcxHeader {
@@ -40,11 +41,11 @@ export interface PcxHeader {
 
 export function readPcxHeader(bytes: Uint8Array): PcxHeader {
   if (bytes.length < HEADER_SIZE) codecFail('truncated', `PCX header needs ${HEADER_SIZE} bytes, file has ${bytes.length}`);
-  if (bytes[0] !== 0x0a) codecFail('bad-header', `not a PCX file: first byte is 0x${bytes[0].toString(16).padStart(2, '0')}, expected 0x0a`);
-  const encoding = bytes[2];
-  const bitsPerPixel = bytes[3];
+  if (bytes[0] !== 0x0a) codecFail('bad-header', `not a PCX file: first byte is 0x${bytes[0]!.toString(16).padStart(2, '0')}, expected 0x0a`);
+  const encoding = bytes[2]!;
+  const bitsPerPixel = bytes[3]!;
   const xMin = u16(bytes, 4), yMin = u16(bytes, 6), xMax = u16(bytes, 8), yMax = u16(bytes, 10);
-  const planes = bytes[65];
+  const planes = bytes[65]!;
   const bytesPerLine = u16(bytes, 66);
   if (xMax < xMin || yMax < yMin) codecFail('bad-header', `PCX window is inverted: x ${xMin}..${xMax}, y ${yMin}..${yMax}`);
   const width = xMax - xMin + 1;
@@ -76,11 +77,12 @@ function unpack(bytes: Uint8Array, start: number, end: number, size: number, enc
   let dst = 0;
   while (dst < size) {
     if (src >= end) codecFail('truncated', `PCX RLE data ends at byte ${src} with ${size - dst} of ${size} pixel bytes missing`);
-    const b = bytes[src++];
+    // src < end <= bytes.length, checked just above.
+    const b = bytes[src++]!;
     // Top two bits set: a run of (b & 0x3f) copies of the next byte; anything else is a literal byte.
     if ((b & 0xc0) === 0xc0) {
       if (src >= end) codecFail('truncated', `PCX RLE run at byte ${src - 1} has no value byte`);
-      const value = bytes[src++];
+      const value = bytes[src++]!;
       const count = Math.min(b & 0x3f, size - dst);
       out.fill(value, dst, dst + count);
       dst += count;
@@ -107,10 +109,11 @@ export function decodePcx(bytes: Uint8Array): DecodedImage {
     for (let y = 0; y < height; y++) {
       const row = y * rowBytes;
       for (let x = 0; x < width; x++) {
-        const p = pixels[row + x] * 3;
-        rgba[o] = palette[p];
-        rgba[o + 1] = palette[p + 1];
-        rgba[o + 2] = palette[p + 2];
+        // pixels holds rowBytes * height bytes and x < width <= bytesPerLine; p + 2 < 768, the palette's size.
+        const p = pixels[row + x]! * 3;
+        rgba[o] = palette[p]!;
+        rgba[o + 1] = palette[p + 1]!;
+        rgba[o + 2] = palette[p + 2]!;
         rgba[o + 3] = 255;
         o += 4;
       }
@@ -124,9 +127,10 @@ export function decodePcx(bytes: Uint8Array): DecodedImage {
       const g = r + bytesPerLine;
       const b = g + bytesPerLine;
       for (let x = 0; x < width; x++) {
-        rgba[o] = pixels[r + x];
-        rgba[o + 1] = pixels[g + x];
-        rgba[o + 2] = pixels[b + x];
+        // Each plane line is bytesPerLine >= width bytes inside the unpacked rowBytes * height.
+        rgba[o] = pixels[r + x]!;
+        rgba[o + 1] = pixels[g + x]!;
+        rgba[o + 2] = pixels[b + x]!;
         rgba[o + 3] = 255;
         o += 4;
       }

@@ -63,7 +63,7 @@ export function tokenizeTdf(text: string): TdfToken[][] {
       }
       m = KEY_VALUE.exec(rest);
       if (m) {
-        tokens.push({ kind: 'key', text: m[1] }, { kind: 'punct', text: m[2] });
+        tokens.push({ kind: 'key', text: m[1] ?? '' }, { kind: 'punct', text: m[2] ?? '' });
         if (m[3]) tokens.push({ kind: 'value', text: m[3] });
         if (m[4]) tokens.push({ kind: 'punct', text: m[4] });
         rest = rest.slice(m[0].length);

@@ -23,7 +23,7 @@ export interface WavInfo {
 const FORMAT_NAMES: Record<number, string> = { 1: 'PCM', 2: 'MS ADPCM', 3: 'IEEE float', 6: 'A-law', 7: 'µ-law', 0x11: 'IMA ADPCM', 0x55: 'MP3', 0xfffe: 'extensible' };
 
 function fourcc(bytes: Uint8Array, at: number): string {
-  return String.fromCharCode(bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]);
+  return String.fromCharCode(bytes[at] ?? 0, bytes[at + 1] ?? 0, bytes[at + 2] ?? 0, bytes[at + 3] ?? 0);
 }
 
 export function parseWavHeader(bytes: Uint8Array): WavInfo {

@@ -26,8 +26,8 @@ export function hexDump(bytes: Uint8Array, maxBytes = 16 * 1024): string {
     let hex = '';
     let ascii = '';
     for (let i = row; i < row + 16; i++) {
-      if (i < n) {
-        const b = bytes[i];
+      const b = bytes[i];
+      if (i < n && b !== undefined) {
         hex += b.toString(16).padStart(2, '0') + (i - row === 7 ? '  ' : ' ');
         ascii += b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : '.';
       } else {
@@ -40,4 +40,4 @@ export function hexDump(bytes: Uint8Array, maxBytes = 16 * 1024): string {
 }
 
 /** Text as the game wrote it: Windows-1252, which every byte decodes in. */
-export { decodeCp1252 as decodeText } from './cp1252';
+export { decodeCp1252 as decodeText } from '../../shared/text/cp1252';

@@ -1,23 +1,17 @@
 /** What preview a path gets, from its extension. */
 export type PreviewKind = 'tdf' | 'text' | 'pcx' | 'image' | 'audio' | 'hex';
 
-const TDF = new Set(['tdf', 'fbi', 'ota', 'gui', 'tdt']);
-const TEXT = new Set(['txt', 'cfg', 'ini', 'bat', 'htm', 'html', 'lst', 'map', 'shader', 'def', 'qc', 'rc', 'bos', 'h', 'json', 'xml', 'csv', 'mnu', 'ai', 'ovr']);
-const IMAGES: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', bmp: 'image/bmp', gif: 'image/gif', tga: 'image/x-tga' };
+import { extensionOf, isTdfSyntax, isTextFile } from '../../shared/file-kinds';
 
-export function extensionOf(path: string): string {
-  const name = path.slice(path.lastIndexOf('/') + 1);
-  const dot = name.lastIndexOf('.');
-  return dot <= 0 ? '' : name.slice(dot + 1).toLowerCase();
-}
+const IMAGES: Record<string, string> = { PNG: 'image/png', JPG: 'image/jpeg', JPEG: 'image/jpeg', BMP: 'image/bmp', GIF: 'image/gif', TGA: 'image/x-tga' };
 
 export function previewKindOf(path: string): PreviewKind {
   const ext = extensionOf(path);
-  if (TDF.has(ext)) return 'tdf';
-  if (TEXT.has(ext)) return 'text';
-  if (ext === 'pcx') return 'pcx';
-  if (ext in IMAGES && ext !== 'tga') return 'image';
-  if (ext === 'wav') return 'audio';
+  if (isTdfSyntax(path)) return 'tdf';
+  if (isTextFile(path)) return 'text';
+  if (ext === 'PCX') return 'pcx';
+  if (ext in IMAGES && ext !== 'TGA') return 'image';
+  if (ext === 'WAV') return 'audio';
   return 'hex';
 }
 

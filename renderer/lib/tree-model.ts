@@ -56,7 +56,7 @@ export function buildTreeModel(paths: readonly string[]): TreeModel {
     return node;
   };
   for (let i = 0; i < paths.length; i++) {
-    const p = paths[i];
+    const p = paths[i]!;
     const slash = p.lastIndexOf('/');
     const dir = slash < 0 ? root : ensureDir(p.slice(0, slash));
     dir.files.push(i);
@@ -64,7 +64,7 @@ export function buildTreeModel(paths: readonly string[]): TreeModel {
   const lowerNames = paths.map((p) => p.slice(p.lastIndexOf('/') + 1).toLowerCase());
   const finish = (node: DirNode): number => {
     node.dirs.sort((a, b) => byName(a.key, b.key));
-    node.files.sort((a, b) => byName(lowerNames[a], lowerNames[b]));
+    node.files.sort((a, b) => byName(lowerNames[a]!, lowerNames[b]!));
     let total = node.files.length;
     for (const child of node.dirs) total += finish(child);
     node.total = total;
@@ -88,7 +88,8 @@ export function visibleRows(model: TreeModel, expanded: ReadonlySet<string>): Tr
       if (open) walk(dir, depth + 1);
     }
     for (const i of node.files) {
-      rows.push({ id: 'f:' + i, kind: 'file', depth, name: fileName(model.paths[i]), path: model.paths[i], index: i, expanded: false, count: 0 });
+      const path = model.paths[i]!;
+      rows.push({ id: 'f:' + i, kind: 'file', depth, name: fileName(path), path, index: i, expanded: false, count: 0 });
     }
   };
   walk(model.root, 0);
@@ -97,10 +98,10 @@ export function visibleRows(model: TreeModel, expanded: ReadonlySet<string>): Tr
 
 /** A filter's matches as a flat list of full paths. */
 export function matchRows(model: TreeModel, indices: readonly number[]): TreeRow[] {
-  const rows = new Array<TreeRow>(indices.length);
-  for (let r = 0; r < indices.length; r++) {
-    const i = indices[r];
-    rows[r] = { id: 'f:' + i, kind: 'file', depth: 0, name: model.paths[i], path: model.paths[i], index: i, expanded: false, count: 0 };
+  const rows: TreeRow[] = [];
+  for (const i of indices) {
+    const path = model.paths[i];
+    if (path !== undefined) rows.push({ id: 'f:' + i, kind: 'file', depth: 0, name: path, path, index: i, expanded: false, count: 0 });
   }
   return rows;
 }

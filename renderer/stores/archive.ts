@@ -7,6 +7,7 @@ import { formatBytes, formatCount } from '../lib/bytes';
 import { useErrorsStore } from './errors';
 import { useJobsStore } from './jobs';
 import { useArchivePreviewStore } from './preview';
+import { isGlob } from '../../shared/globs';
 
 export type VerifyResult = ResponseOf<'archive.verify'>;
 
@@ -22,8 +23,11 @@ function literalGlob(path: string): string {
 function extractGlobs(query: string, listing: ArchiveListing | null, visible: number[]): string[] | undefined {
   const q = query.trim();
   if (q === '' || !listing) return undefined;
-  if (/[*?[{]/.test(q)) return [q];
-  return visible.filter((i) => !listing.entries[i].dir).map((i) => literalGlob(listing.entries[i].path));
+  if (isGlob(q)) return [q];
+  return visible.flatMap((i) => {
+    const entry = listing.entries[i];
+    return entry && !entry.dir ? [literalGlob(entry.path)] : [];
+  });
 }
 
 /** The Archive screen: one archive of any format, its entries in stored order, extract and verify. */

@@ -100,10 +100,11 @@ export const useFilesStore = defineStore('files', () => {
   /** Clear the filter and show a file in the tree, its folders expanded. */
   function reveal(path: string): void {
     const index = tree.value?.paths.findIndex((p) => p.toLowerCase() === path.toLowerCase()) ?? -1;
-    if (index < 0) return;
+    const found = tree.value?.paths[index];
+    if (found === undefined) return;
     query.value = '';
     const want = new Set(expanded.value);
-    for (const key of ancestorKeys(tree.value!.paths[index])) want.add(key);
+    for (const key of ancestorKeys(found)) want.add(key);
     expanded.value = [...want];
     const row = rows.value.find((r) => r.id === 'f:' + index);
     if (row) select(row);
@@ -116,8 +117,9 @@ export const useFilesStore = defineStore('files', () => {
     if (!t || !m) return [];
     const row = activeRow.value;
     if (row?.kind === 'file') return [row.path];
-    if (row?.kind === 'dir') return filesUnder(m, row.id.slice(2)).map((i) => t.paths[i]);
-    return matches.value ? matches.value.map((i) => t.paths[i]) : [];
+    const pathsOf = (indices: readonly number[]) => indices.flatMap((i) => t.paths[i] ?? []);
+    if (row?.kind === 'dir') return pathsOf(filesUnder(m, row.id.slice(2)));
+    return matches.value ? pathsOf(matches.value) : [];
   });
 
   async function extract(target: string, paths: string[] = extractPaths.value): Promise<boolean> {

@@ -96,7 +96,7 @@ describe('WAV header', () => {
 describe('TDF tokens', () => {
   it('splits sections, keys, values and comments', () => {
     const lines = tokenizeTdf('[UNITINFO]\r\n{\n\tMaxDamage = 5000; // hp\n/* a\nb */ Name=Commander;\n}');
-    const kinds = (n: number) => lines[n].filter((t) => t.kind !== 'text').map((t) => `${t.kind}:${t.text}`);
+    const kinds = (n: number) => lines[n]!.filter((t) => t.kind !== 'text').map((t) => `${t.kind}:${t.text}`);
     expect(kinds(0)).toEqual(['section:[UNITINFO]']);
     expect(kinds(1)).toEqual(['brace:{']);
     expect(kinds(2)).toEqual(['key:MaxDamage', 'punct: = ', 'value:5000', 'punct:;', 'comment:// hp']);
@@ -108,7 +108,7 @@ describe('TDF tokens', () => {
 
   it('keeps unrecognised text as text', () => {
     const lines = tokenizeTdf('garbage ] here');
-    expect(lines[0].map((t) => t.text).join('')).toBe('garbage ] here');
-    expect(lines[0].every((t) => t.kind === 'text')).toBe(true);
+    expect(lines[0]!.map((t) => t.text).join('')).toBe('garbage ] here');
+    expect(lines[0]!.every((t) => t.kind === 'text')).toBe(true);
   });
 });

@@ -135,7 +135,7 @@ describe('JobsPanel', () => {
     const release = api.hold('install.extract');
     const running = jobs.run('Extracting 4 files', (jobId) => api.call('install.extract', { root: DEMO_ROOT, paths: ['a', 'b', 'c', 'd'], target: '/t', jobId }), () => 'ok');
     await settle(1);
-    api.emit('progress', { jobId: jobs.jobs[0].id, done: 1, total: 4 });
+    api.emit('progress', { jobId: jobs.jobs[0]!.id, done: 1, total: 4 });
     await settle(1);
     const bar = w.get('progress[aria-label="Extracting 4 files"]');
     expect((bar.element as HTMLProgressElement).value).toBe(1);
@@ -195,7 +195,7 @@ describe('VirtualList', () => {
     const rows = w.findAll('[role="option"]');
     expect(rows.length).toBeGreaterThan(10);
     expect(rows.length).toBeLessThan(100);
-    expect(rows[0].text()).toBe('row 0');
+    expect(rows[0]!.text()).toBe('row 0');
   });
 
   it('moves the active row with the keyboard and announces it', async () => {
@@ -223,7 +223,7 @@ describe('PathField', () => {
     await w.get('form').trigger('submit');
     expect(w.emitted('submit')).toEqual([['/games/TotalA']]);
     const browse = mount(PathField, { props: { label: 'x', action: 'Open', canBrowse: true } });
-    await browse.findAll('button')[1].trigger('click');
+    await browse.findAll('button')[1]!.trigger('click');
     expect(browse.emitted('browse')).toHaveLength(1);
   });
 });

@@ -31,7 +31,7 @@ function text(s: string): Uint8Array {
 
 function base64(bytes: Uint8Array): string {
   let s = '';
-  for (let i = 0; i < bytes.length; i++) s += String.fromCharCode(bytes[i]);
+  for (let i = 0; i < bytes.length; i++) s += String.fromCharCode(bytes[i]!);
   return btoa(s);
 }
 
@@ -135,8 +135,9 @@ export class FakeStudioApi implements StudioApi {
     const tree: MergedTree = { paths: [], winners: [], sizes: [], layers: [], archives };
     for (const [path, providers] of this.files) {
       tree.paths.push(path);
-      tree.winners.push(providers[0].archive === null ? -1 : archives.indexOf(providers[0].archive));
-      tree.sizes.push(providers[0].size);
+      const winner = providers[0]!;
+      tree.winners.push(winner.archive === null ? -1 : archives.indexOf(winner.archive));
+      tree.sizes.push(winner.size);
       tree.layers.push(providers.length);
     }
     for (const path of this.extraPaths) {
@@ -200,7 +201,7 @@ export class FakeStudioApi implements StudioApi {
       const providers = this.find(path);
       if (!providers) return { path, winner: null, shadowed: [] };
       const strip = ({ bytes: _bytes, ...p }: FakeProvider): Provider => p;
-      return { path, winner: strip(providers[0]), shadowed: providers.slice(1).map(strip) };
+      return { path, winner: strip(providers[0]!), shadowed: providers.slice(1).map(strip) };
     },
     'install.read': ({ path, archive, maxBytes }) => {
       const providers = this.find(path);
@@ -226,7 +227,20 @@ export class FakeStudioApi implements StudioApi {
       if (!path.endsWith('.hpi')) throw new ApiError({ code: 'failed', message: `${path}: not a recognised archive (first bytes 50 4b 03 04)` });
       return {
         path,
-        info: { format: 'hpi-v1', files: 3, dirs: 1, bytes: 300, version: '0x00010000', encrypted: true },
+        info: {
+          format: 'hpi',
+          version: 1,
+          files: 3,
+          dirs: 1,
+          bytes: 300,
+          key: 0x7d,
+          trailer: null,
+          bytesAfterTrailer: 5,
+          directoryReadsPlain: null,
+          taMount: { ok: false, reason: '5 bytes follow the Cavedog trailer' },
+          alsoMatches: [],
+          warnings: ['HeaderKey 0xFF: the directory reads unenciphered'],
+        },
         entries: [
           { path: 'units', size: 0, packedSize: 0, method: 'dir', dir: true },
           { path: 'units/ARMCOM.FBI', size: 100, packedSize: 60, method: 'zlib' },

@@ -1,14 +1,16 @@
 // @vitest-environment happy-dom
 import { describe, expect, it } from 'vitest';
-import { filterPaths, globToRegExp, indexPaths, isGlob } from '../../renderer/lib/glob';
+import { filterPaths, indexPaths } from '../../renderer/lib/glob';
+import { globMatcher, isGlob, pathMatcher } from '../../shared/globs';
 import { ancestorKeys, buildTreeModel, filesUnder, matchRows, visibleRows } from '../../renderer/lib/tree-model';
 
 const paths = ['units/ARMCOM.FBI', 'units/CORCOM.FBI', 'unitpics/ARMCOM.PCX', 'Units/extra/ARMFLASH.FBI', 'readme.txt', 'maps/Coast to Coast.ota', 'sounds/boom.wav'];
 
-describe('glob → RegExp', () => {
+describe('globs (one matcher for the CLI and the studio)', () => {
   const cases: [string, string, boolean][] = [
     ['*.fbi', 'ARMCOM.FBI', true],
-    ['*.fbi', 'units/ARMCOM.FBI', false],
+    // Without a slash a glob matches the file name in any folder.
+    ['*.fbi', 'units/ARMCOM.FBI', true],
     ['units/*.fbi', 'units/ARMCOM.FBI', true],
     ['units/*.fbi', 'units/extra/ARMFLASH.FBI', false],
     ['units/**/*.fbi', 'units/extra/ARMFLASH.FBI', true],
@@ -22,10 +24,23 @@ describe('glob → RegExp', () => {
     ['*.{fbi,pcx}', 'boom.wav', false],
     ['coast (1).ota', 'coast (1).ota', true],
     ['a+b.txt', 'aab.txt', false],
+    // The patterns the studio's own matcher once read differently from the CLI's, with bash's answers.
+    ['units/**', 'units/extra/ARMFLASH.FBI', true],
+    ['units/**', 'unitpics/ARMCOM.PCX', false],
+    ['*(a|b).txt', 'abba.txt', true],
+    ['*(a|b).txt', 'c.txt', false],
+    ['!(*.fbi)', 'ARMCOM.PCX', true],
+    ['!(*.fbi)', 'ARMCOM.FBI', false],
+    ['{a,b', '{a,b', true],
+    ['{a,b', 'a', false],
+    ['[]]', ']', true],
+    ['[]]', 'a', false],
   ];
   for (const [glob, subject, expected] of cases) {
     it(`${glob} ${expected ? 'matches' : 'does not match'} ${subject}`, () => {
-      expect(globToRegExp(glob).test(subject)).toBe(expected);
+      expect(globMatcher(glob)(subject)).toBe(expected);
+      // The host's filter (`modpak list -p`, `mount ls`) is the same function.
+      expect(pathMatcher([glob])(subject)).toBe(expected);
     });
   }
 
@@ -61,8 +76,8 @@ describe('filterPaths', () => {
     const big = indexPaths(many);
     const fbi = filterPaths(big, '*.fbi')!;
     expect(fbi.length).toBe(15_000);
-    expect(fbi.every((i) => many[i].endsWith('.fbi'))).toBe(true);
-    const found = filterPaths(big, 'FILE5999')!.map((i) => many[i]);
+    expect(fbi.every((i) => many[i]!.endsWith('.fbi'))).toBe(true);
+    const found = filterPaths(big, 'FILE5999')!.map((i) => many[i]!);
     expect(found.length).toBe(11); // file5999 and file59990..59999
     expect(found.every((p) => p.includes('file5999'))).toBe(true);
     expect(found).toEqual([...found].sort());

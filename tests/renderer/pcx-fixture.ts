@@ -7,7 +7,7 @@ function rleEncode(data: Uint8Array): number[] {
   const out: number[] = [];
   let i = 0;
   while (i < data.length) {
-    const value = data[i];
+    const value = data[i]!;
     let run = 1;
     while (run < 63 && i + run < data.length && data[i + run] === value) run++;
     if (run > 1 || value >= 0xc0) out.push(0xc0 | run, value);
@@ -58,7 +58,7 @@ export function encodePcx24(width: number, height: number, rgb: Uint8Array): Uin
   const raw = new Uint8Array(bytesPerLine * 3 * height);
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
-      for (let c = 0; c < 3; c++) raw[y * bytesPerLine * 3 + c * bytesPerLine + x] = rgb[(y * width + x) * 3 + c];
+      for (let c = 0; c < 3; c++) raw[y * bytesPerLine * 3 + c * bytesPerLine + x] = rgb[(y * width + x) * 3 + c]!;
     }
   }
   const body = rleEncode(raw);

@@ -55,7 +55,7 @@ describe('app and install stores', () => {
     api.fail('app.info', 'connection refused');
     await initAppStore();
     expect(useAppStore().ready).toBe(true);
-    expect(useErrorsStore().notices[0].message).toBe('connection refused');
+    expect(useErrorsStore().notices[0]!.message).toBe('connection refused');
   });
 });
 
@@ -86,7 +86,7 @@ describe('files store', () => {
   it('selecting a file resolves its layering and loads its preview', async () => {
     const files = useFilesStore();
     files.query = 'armcom.fbi';
-    files.select(files.rows[0]);
+    files.select(files.rows[0]!);
     await settle();
     expect(api.callsOf('install.resolve')).toEqual([{ root: DEMO_ROOT, path: 'units/ARMCOM.FBI' }]);
     const layering = useLayeringStore();
@@ -100,8 +100,8 @@ describe('files store', () => {
     const files = useFilesStore();
     files.query = '*.fbi';
     const release = api.hold('install.resolve');
-    files.select(files.rows[0]);
-    files.select(files.rows[1]);
+    files.select(files.rows[0]!);
+    files.select(files.rows[1]!);
     release();
     await settle();
     expect(useLayeringStore().result?.path).toBe('units/CORCOM.FBI');
@@ -129,7 +129,7 @@ describe('files store', () => {
     expect(request.target).toBe('/tmp/out');
     expect(request.jobId).toMatch(/^job-/);
     expect(seen).toEqual([0, 1, 2]);
-    const job = useJobsStore().jobs[0];
+    const job = useJobsStore().jobs[0]!;
     expect(job).toMatchObject({ state: 'done', done: 2, total: 2 });
     expect(job.summary).toBe('2 files, 200 B written to /tmp/out');
   });
@@ -139,7 +139,7 @@ describe('files store', () => {
     files.select(files.rows.find((r) => r.name === 'readme.txt')!);
     expect(await files.extract('  ')).toBe(false);
     expect(api.callsOf('install.extract')).toEqual([]);
-    expect(useErrorsStore().notices[0].message).toMatch(/Choose a folder/);
+    expect(useErrorsStore().notices[0]!.message).toMatch(/Choose a folder/);
   });
 
   it('drops the tree when another install is opened', async () => {
@@ -158,7 +158,7 @@ describe('jobs store', () => {
     const jobs = useJobsStore();
     const running = jobs.run('Extracting 3000 files', (jobId) => api.call('install.extract', { root: DEMO_ROOT, paths: api.extraPaths, target: '/tmp/x', jobId }), () => 'done');
     await settle(3);
-    const job = jobs.jobs[0];
+    const job = jobs.jobs[0]!;
     expect(job.state).toBe('running');
     expect(job.total).toBe(3000);
     expect(job.done).toBeGreaterThan(0);
@@ -222,7 +222,7 @@ describe('archive store', () => {
     expect(api.callsOf('archive.extract')[1]).toMatchObject({ globs: ['*.gaf'] });
     const verified = await archive.verify();
     expect(verified?.ok).toBe(false);
-    expect(archive.verifyResult?.errors[0].path).toBe('anims/logo.gaf');
+    expect(archive.verifyResult?.errors[0]?.path).toBe('anims/logo.gaf');
     expect(useJobsStore().jobs.at(-1)?.summary).toBe('1 of 3 files are damaged');
   });
 

@@ -5,7 +5,8 @@ import { collect, oneOf, parseInteger } from '../options.js';
 import { CliFailure, UsageError } from '../errors.js';
 import { archiveInfo, catEntry, extractArchive, listArchive, verifyArchive } from '../../services/archive-service.js';
 import { packFolder } from '../../mods/pack.js';
-import type { PackFormatId, PackOptions } from '../../formats/index.js';
+import { foreignPackOptions, packFormatFromExtension, packFormatLabel, type PackFormatId, type PackOptions } from '../../formats/index.js';
+import { reportLines } from '../../../shared/archive-facts.js';
 
 /** info, list, extract, cat, verify, pack: one archive at a time, any format. */
 export function registerArchiveCommands(program: Command, ctx: CliContext): void {
@@ -18,9 +19,7 @@ export function registerArchiveCommands(program: Command, ctx: CliContext): void
       ctx.file = file;
       const info = await archiveInfo(file);
       if (opts.json) return ctx.printJson(info);
-      for (const [key, value] of Object.entries(info)) {
-        ctx.print(`${key.padEnd(12)} ${typeof value === 'object' ? JSON.stringify(value) : String(value)}`);
-      }
+      for (const line of reportLines(info)) ctx.print(line);
     });
 
   program
@@ -111,6 +110,12 @@ export function registerArchiveCommands(program: Command, ctx: CliContext): void
     .option('--order-from <archive>', 'keep the stored order of this archive for the paths it shares')
     .action(async (dir: string, opts: { target: string; format?: PackFormatId; method?: PackOptions['method']; key?: number; trailer: boolean; cipher?: 'xtea' | 'xor'; region?: PackOptions['region']; orderFrom?: string }) => {
       ctx.file = opts.target;
+      const format = opts.format ?? packFormatFromExtension(opts.target);
+      const foreign = format ? foreignPackOptions(format, { method: opts.method, key: opts.key, trailer: opts.trailer, cipher: opts.cipher, region: opts.region }) : [];
+      if (format && foreign.length > 0) {
+        const flags = foreign.map((o) => (o === 'trailer' ? '--no-trailer' : `--${o}`)).join(', ');
+        throw new UsageError(`${flags}: not an option of ${packFormatLabel(format)} archives (${opts.target})`);
+      }
       const bar = terminalProgress('pack');
       try {
         const result = await packFolder({

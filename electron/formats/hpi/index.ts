@@ -26,6 +26,7 @@ export const hpiEngine: FormatEngine = {
     if (kind === 'v2') return HpiV2Archive.open(source);
     fail('bad-magic', 'not an HPI archive (HAPI v1 or v2)');
   },
+  packOptions: (implied) => ((implied.version ?? 1) === 2 ? ['method'] : ['method', 'key', 'trailer']),
   async pack(files, sink, options) {
     if ((options.version ?? 1) === 2) await writeHpiV2(files, sink, options);
     else await writeHpiV1(files, sink, options);

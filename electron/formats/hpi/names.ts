@@ -4,14 +4,9 @@
  * same value, as Windows does, so decoding then encoding gives back the stored bytes.
  */
 import { fail } from '../../../shared/errors.js';
+import { cp1252Char, encodeCp1252 } from '../../../shared/text/cp1252.js';
 
-// Windows-1252 0x80–0x9F; the undefined 0x81 0x8D 0x8F 0x90 0x9D stay as U+0081... (identity).
-const HIGH = [
-  0x20ac, 0x81, 0x201a, 0x192, 0x201e, 0x2026, 0x2020, 0x2021, 0x2c6, 0x2030, 0x160, 0x2039, 0x152, 0x8d, 0x17d, 0x8f,
-  0x90, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x2dc, 0x2122, 0x161, 0x203a, 0x153, 0x9d, 0x17e, 0x178,
-];
-const DECODE: string[] = Array.from({ length: 256 }, (_, b) => String.fromCharCode(b >= 0x80 && b < 0xa0 ? HIGH[b - 0x80]! : b));
-const ENCODE = new Map<number, number>(DECODE.map((ch, b) => [ch.charCodeAt(0), b]));
+const DECODE: string[] = Array.from({ length: 256 }, (_, b) => String.fromCharCode(cp1252Char(b)));
 
 /** The NUL-terminated name at `at` in `bytes` (a decoded block), bounded by `end`. */
 export function readName(bytes: Uint8Array, at: number, end: number, where: string): string {
@@ -30,11 +25,9 @@ export function readName(bytes: Uint8Array, at: number, end: number, where: stri
 
 /** A name's stored bytes (without the NUL); characters outside Windows-1252 are refused. */
 export function encodeName(name: string): Uint8Array {
-  const out = new Uint8Array(name.length);
-  for (let i = 0; i < name.length; i++) {
-    const b = ENCODE.get(name.charCodeAt(i));
-    if (b === undefined || b === 0) fail('bad-name', `cannot store the name ${JSON.stringify(name)} in an HPI archive: only Windows-1252 characters fit`);
-    out[i] = b;
+  const encoded = encodeCp1252(name);
+  if ('unencodable' in encoded || encoded.bytes.includes(0)) {
+    fail('bad-name', `cannot store the name ${JSON.stringify(name)} in an HPI archive: only Windows-1252 characters fit`);
   }
-  return out;
+  return encoded.bytes;
 }

@@ -30,5 +30,6 @@ export const pangyaEngine: FormatEngine = {
     }
   },
   open: openPangya,
+  packOptions: () => ['method', 'cipher', 'region'],
   pack: packPangya,
 };

@@ -7,7 +7,7 @@ import {
   readWorkspaceText, workspaceFiles, workspacePath, writeWorkspaceText,
 } from '../../../electron/mods/workspace.js';
 import { orderLike } from '../../../electron/mods/pack.js';
-import { decodeTdf } from '../../../electron/tdf/parse.js';
+import { decodeTdf } from '../../../shared/tdf/parse.js';
 import { FormatError } from '../../../shared/errors.js';
 
 let work: string;

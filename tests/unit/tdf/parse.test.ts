@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkTdf, findSection, getValue, parseTdf } from '../../../electron/tdf/parse.js';
+import { checkTdf, findSection, getValue, parseTdf } from '../../../shared/tdf/parse.js';
 
 describe('parseTdf', () => {
   it('reads sections, nested sections and key=value pairs with their lines', () => {

@@ -6,6 +6,8 @@
  * comment, a value outside any section); warnings are sloppiness the game shrugs off (a missing `;` or `{`).
  */
 
+import { decodeCp1252 } from '../text/cp1252.js';
+
 export interface TdfEntry {
   key: string;
   value: string;
@@ -39,27 +41,8 @@ const CLOSE_BRACKET = 93;
 const OPEN_BRACE = 123;
 const CLOSE_BRACE = 125;
 
-/**
- * TA's text is 8-bit Windows-1252: every byte is one character. Node's TextDecoder treats that label as
- * plain Latin-1, so 0x80–0x9F are mapped here (undefined bytes stay as their C1 code point).
- */
-const CP1252_HIGH = '\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f' +
-  '\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178';
-
-export function decodeTdf(bytes: Uint8Array): string {
-  let out = '';
-  // Build the string in slices so a large file does not pay one concatenation per byte.
-  for (let start = 0; start < bytes.length; start += 8192) {
-    const end = Math.min(bytes.length, start + 8192);
-    const codes = new Array<number>(end - start);
-    for (let i = start; i < end; i++) {
-      const b = bytes[i]!;
-      codes[i - start] = b >= 0x80 && b < 0xa0 ? CP1252_HIGH.charCodeAt(b - 0x80) : b;
-    }
-    out += String.fromCharCode.apply(null, codes);
-  }
-  return out;
-}
+/** TA's text is 8-bit Windows-1252: every byte is one character. */
+export const decodeTdf = decodeCp1252;
 
 export function parseTdf(input: string | Uint8Array): TdfDocument {
   const text = typeof input === 'string' ? input : decodeTdf(input);
