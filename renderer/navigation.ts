@@ -1,8 +1,9 @@
-import { defineAsyncComponent, type Component } from 'vue';
+import type { Component } from 'vue';
 import HomeView from './views/HomeView.vue';
 import FilesView from './views/FilesView.vue';
 import ArchiveView from './views/ArchiveView.vue';
 import DefinitionsView from './views/DefinitionsView.vue';
+import ModView from './views/ModView.vue';
 
 /** The studio's screens, in the order of the navigation bar. */
 export interface Screen {
@@ -18,11 +19,5 @@ export const screens: Screen[] = [
   { id: 'files', label: 'Files', component: FilesView, needsInstall: true },
   { id: 'archive', label: 'Archive', component: ArchiveView, needsInstall: false },
   { id: 'definitions', label: 'Definitions', component: DefinitionsView, needsInstall: true },
+  { id: 'mods', label: 'Mods', component: ModView, needsInstall: false },
 ];
-
-// The mod workflow's screen (renderer/views/ModView.vue) joins the bar when it exists; a glob rather than
-// an import so the studio builds either way.
-const modView = import.meta.glob<{ default: Component }>('./views/ModView.vue');
-for (const load of Object.values(modView)) {
-  screens.push({ id: 'mods', label: 'Mods', component: defineAsyncComponent(() => load().then((m) => m.default)), needsInstall: false });
-}

@@ -19,10 +19,14 @@ export interface ImpactOptions {
   noDisc?: boolean;
 }
 
-export async function exportImpact(rootIn: string, archivePath: string, options: ImpactOptions = {}): Promise<ExportImpact> {
+/**
+ * `current`: the install as it is, mounted already (the studio's cached mount), so only the hypothetical
+ * mount is made here; without it both are.
+ */
+export async function exportImpact(rootIn: string, archivePath: string, options: ImpactOptions = {}, current?: MountedInstall): Promise<ExportImpact> {
   const root = resolve(rootIn);
   const name = basename(archivePath);
-  const before = await mountInstall(root, options);
+  const before = current ?? (await mountInstall(root, options));
   try {
     const after = await mountInstall(root, { ...options, extra: resolve(archivePath) });
     try {
@@ -31,7 +35,7 @@ export async function exportImpact(rootIn: string, archivePath: string, options:
       await after.close();
     }
   } finally {
-    await before.close();
+    if (!current) await before.close();
   }
 }
 

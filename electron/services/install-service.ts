@@ -139,8 +139,3 @@ export class InstallService {
     await Promise.all([...this.cache.keys()].map((root) => this.close(root)));
   }
 }
-
-/** Close a hypothetical mount's archives. */
-export function closeInstall(install: OpenInstall): Promise<void> {
-  return install.mounted.close();
-}

@@ -18,6 +18,7 @@ import {
 } from '../mods/workspace.js';
 import { storedOrder } from '../mods/pack.js';
 import { extractArchive } from './archive-service.js';
+import { forEachInFlight } from '../io/folder-writer.js';
 
 /**
  * The mod workflow as one class shared by the CLI and the studio host (the contract's workspace.*, mods.*
@@ -105,15 +106,9 @@ export class ModsService {
     const own = except === undefined ? await this.ownArchive(dir, root) : except;
     return this.withInstall(root, game, async (install) => {
       const out: OverrideDiff[] = new Array(files.length);
-      let next = 0;
-      const worker = async () => {
-        while (next < files.length) {
-          const i = next++;
-          const file = files[i]!;
-          out[i] = diffOverride(file.path, await winnerOf(install, file.path, own), await file.read());
-        }
-      };
-      await Promise.all(Array.from({ length: Math.min(DIFF_READS_IN_FLIGHT, files.length) }, worker));
+      await forEachInFlight(files.map((file, i) => ({ file, i })), DIFF_READS_IN_FLIGHT, async ({ file, i }) => {
+        out[i] = diffOverride(file.path, await winnerOf(install, file.path, own), await file.read());
+      });
       return out;
     });
   }
@@ -126,7 +121,7 @@ export class ModsService {
   async impact(root: string, archive: string, options: ImpactOptions & { name?: string } = {}): Promise<ExportImpact> {
     const { name: as, ...mount } = options;
     const info = await stat(archive);
-    if (!info.isDirectory()) return exportImpact(root, archive, mount);
+    if (!info.isDirectory()) return this.impactOf(root, archive, mount);
     // A name only: the staged copy is written under it in a private folder, which it must not leave.
     if (as !== undefined && (as !== basename(as) || as.includes('\\') || as === '.' || as === '..' || as === '')) {
       throw new FormatError('bad-name', `${JSON.stringify(as)} is not a file name: give the name alone, without folders`);
@@ -137,10 +132,16 @@ export class ModsService {
       const staged = join(scratch, name);
       // Only the directory matters to the impact: the staged copy is stored, not compressed.
       await exportWorkspace({ dir: archive, target: staged, method: 'none' });
-      return await exportImpact(root, staged, mount);
+      return await this.impactOf(root, staged, mount);
     } finally {
       await rm(scratch, { recursive: true, force: true });
     }
+  }
+
+  /** The impact against the install as the MountProvider has it (the studio's cached mount), unless a disc choice asks for another mount. */
+  private impactOf(root: string, archive: string, mount: ImpactOptions): Promise<ExportImpact> {
+    if (mount.disc !== undefined || mount.noDisc) return exportImpact(root, archive, mount);
+    return this.withInstall(root, mount.game, (install) => exportImpact(root, archive, mount, install));
   }
 
   /** The workspace's last export, by its name in the install, if it was written into `root`. */

@@ -52,11 +52,6 @@ export class MergedIndex {
     this.table = new PathTable(keys);
   }
 
-  /** The number of an already computed key, or -1. */
-  findKey(key: string): number {
-    return this.table.findKey(key);
-  }
-
   /** The providers of path number `n`, winner first. */
   hitsOf(n: number): readonly Hit[] {
     return this.lists[n]!;

@@ -11,6 +11,7 @@ import { MountedInstall, type GameChoice } from './mounted-install.js';
 import { probeArchive, type ProbeResult } from './probe.js';
 import { gameRules, type Candidate, type FolderListing, type PlannedArchive } from './rules/index.js';
 import { placementOf, type Placement } from './rules/placement.js';
+import { forEachInFlight } from '../io/folder-writer.js';
 
 export interface MountOptions {
   /** The game context; detected from the folder when absent. */
@@ -92,14 +93,9 @@ export async function mountInstall(rootIn: string, options: MountOptions = {}): 
   if (extraName) for (const c of rules.candidates(baseListing)) todo.set(key(c), pathOf(c, false));
   const jobs = [...todo];
   const results = new Map<string, ProbeResult>();
-  let next = 0;
-  const worker = async () => {
-    while (next < jobs.length) {
-      const [k, path] = jobs[next++]!;
-      results.set(k, await probeArchive(choice.game, path));
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(PROBES_IN_FLIGHT, jobs.length) }, worker));
+  await forEachInFlight(jobs, PROBES_IN_FLIGHT, async ([k, path]) => {
+    results.set(k, await probeArchive(choice.game, path));
+  });
 
   const notCandidate = { ok: false, reason: 'not a candidate of this game' };
   const resultOf = (c: Candidate) => results.get(key(c, isExtra(c)));

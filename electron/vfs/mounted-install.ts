@@ -90,11 +90,6 @@ export class MountedInstall {
     return (hit.row ??= Object.freeze({ archive: this.index.layers[hit.layer]!.archive, entry: hit.entry.path, size: hit.entry.size, method: hit.entry.method }));
   }
 
-  /** Every provider of a path, winner first ([] when nothing has it). */
-  providers(path: string): Provider[] {
-    return (this.index.lookup(path) ?? []).map((h) => this.provider(h));
-  }
-
   resolve(path: string): ResolveResult {
     // One scan hashes the query and decides the path reported back (the canonical case copies nothing).
     // The table is asked directly, not through a MergedIndex method: each wrapper the lookup passes

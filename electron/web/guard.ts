@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { TOKEN_HEADER } from '../../shared/wire.js';
 
 /**
  * Who may talk to `modpak serve`: a page on this very host and port that holds the token. Everything here
@@ -11,7 +12,7 @@ import type { IncomingMessage } from 'node:http';
  *   event stream, which cannot set headers), or in the HttpOnly SameSite=Strict cookie set on the first
  *   page load (so the page's own scripts and styles load). API calls need the header or the query.
  */
-export const TOKEN_HEADER = 'x-modpak-token';
+export { TOKEN_HEADER };
 /** Cookies are shared by every port of a host, so the name carries the port. */
 export const tokenCookieName = (port: number) => `modpak_token_${port}`;
 

@@ -6,6 +6,7 @@ import { CONTENT_SECURITY_POLICY } from '../services/host/csp.js';
 import { checkRequest, tokenCookie } from './guard.js';
 import { contentTypeOf, staticFile } from '../services/host/static.js';
 import { EventStream } from './events.js';
+import { CALL_PATH, EVENTS_PATH } from '../../shared/wire.js';
 
 /**
  * `modpak serve`: the studio's renderer in a browser, over the same host as the Electron shell.
@@ -81,7 +82,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    const isCall = url.pathname.startsWith('/api/call/');
+    const isCall = url.pathname.startsWith(CALL_PATH);
     const refusal = checkRequest({ headers: req.headers, url, explicitTokenOnly: isCall }, port, token);
     if (refusal) {
       if (url.pathname.startsWith('/api/')) return sendJson(res, refusal.status, { ok: false, error: { code: 'not-allowed', message: refusal.reason } });
@@ -104,14 +105,14 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
         return sendJson(res, err instanceof BodyTooLarge ? 413 : 400, { ok: false, error: { code: 'bad-request', message } });
       }
       // Call names are plain ASCII; anything percent-encoded is simply not a call name.
-      const name = url.pathname.slice('/api/call/'.length);
+      const name = url.pathname.slice(CALL_PATH.length);
       const envelope = await options.host.call(name, payload);
       // Contract errors are answers, not transport failures: 200 either way, the envelope tells.
       return sendJson(res, 200, envelope);
     }
 
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'text/plain; charset=utf-8', 'method not allowed\n');
-    if (url.pathname === '/api/events') return events.attach(req, res, baseHeaders);
+    if (url.pathname === EVENTS_PATH) return events.attach(req, res, baseHeaders);
     if (url.pathname.startsWith('/api/')) return sendJson(res, 404, { ok: false, error: { code: 'not-found', message: `no such endpoint: ${url.pathname}` } });
 
     const file = await staticFile(options.rendererDir, url.pathname);

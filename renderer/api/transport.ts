@@ -1,4 +1,5 @@
 import type { CallName, ContractError, EventName, Events, RequestOf, ResponseOf, StudioApi } from '../../shared/contract';
+import { callPath, EVENTS_PATH, TOKEN_HEADER, type Envelope } from '../../shared/wire';
 
 /**
  * The two ways the renderer reaches its host. Both speak the same contract, so nothing above this file
@@ -11,7 +12,7 @@ import type { CallName, ContractError, EventName, Events, RequestOf, ResponseOf,
 
 /** What the Electron preload exposes through contextBridge (exactly the contract, nothing else). */
 export interface PreloadBridge {
-  call(name: string, request: unknown): Promise<{ ok: true; result: unknown } | { ok: false; error: ContractError }>;
+  call(name: string, request: unknown): Promise<Envelope>;
   on(event: string, listener: (payload: unknown) => void): () => void;
 }
 
@@ -25,7 +26,6 @@ export class ApiError extends Error implements ContractError {
   }
 }
 
-type Envelope = { ok: true; result: unknown } | { ok: false; error: ContractError };
 
 function unwrap<K extends CallName>(envelope: Envelope): ResponseOf<K> {
   if (envelope && envelope.ok === true) return envelope.result as ResponseOf<K>;
@@ -84,7 +84,7 @@ export function createHttpApi(options: HttpApiOptions): StudioApi {
     if (!Source) return;
     // EventSource cannot set headers, so the token travels in the query (same origin, no Referer leaks: the
     // host answers with Referrer-Policy: no-referrer).
-    source = new Source(`${base}/api/events?token=${encodeURIComponent(options.token)}`);
+    source = new Source(`${base}${EVENTS_PATH}?token=${encodeURIComponent(options.token)}`);
     for (const event of listeners.keys()) attach(event);
   };
   const attached = new Set<string>();
@@ -106,9 +106,9 @@ export function createHttpApi(options: HttpApiOptions): StudioApi {
     async call<K extends CallName>(name: K, request: RequestOf<K>) {
       let response: Response;
       try {
-        response = await doFetch(`${base}/api/call/${encodeURIComponent(name)}`, {
+        response = await doFetch(`${base}${callPath(name)}`, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', 'x-modpak-token': options.token },
+          headers: { 'content-type': 'application/json', [TOKEN_HEADER]: options.token },
           body: JSON.stringify(request ?? {}),
         });
       } catch (err) {

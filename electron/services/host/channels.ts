@@ -41,7 +41,6 @@ const calls: Record<CallName, true> = {
 const events: Record<EventName, true> = { progress: true, watch: true };
 
 export const CALL_NAMES: readonly CallName[] = Object.keys(calls) as CallName[];
-export const EVENT_NAMES: readonly EventName[] = Object.keys(events) as EventName[];
 
 export function isCallName(name: unknown): name is CallName {
   return typeof name === 'string' && Object.prototype.hasOwnProperty.call(calls, name);

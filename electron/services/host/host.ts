@@ -1,11 +1,12 @@
 import { z } from 'zod';
-import { requests, type CallName, type ContractError, type EventName, type Events, type ResponseOf } from '../../../shared/contract.js';
+import { requests, type CallName, type EventName, type Events, type ResponseOf } from '../../../shared/contract.js';
 import { PathAllowlist, type GrantKind } from './allowlist.js';
 import { pathFields } from './access.js';
 import { isCallName } from './channels.js';
 import { HostError, toContractError } from './errors.js';
 import { JobRegistry, throttledProgress } from './jobs.js';
 import type { CallContext, CallTable } from './types.js';
+import type { Envelope } from '../../../shared/wire.js';
 
 /**
  * The contract's one implementation, shared by both shells: the Electron main process (one IPC handler per
@@ -18,7 +19,7 @@ import type { CallContext, CallTable } from './types.js';
  * Nothing is acted on before steps 1–3 pass, and no exception escapes: shells just forward the envelope.
  */
 
-export type Envelope<T = unknown> = { ok: true; result: T } | { ok: false; error: ContractError };
+export type { Envelope };
 export type EventListener = <E extends EventName>(event: E, payload: Events[E]) => void;
 
 export interface StudioHostOptions {
