@@ -20,3 +20,16 @@ test('the theme follows prefers-color-scheme, and the switch wins over it across
   await page.getByRole('combobox', { name: 'Theme' }).selectOption('system');
   expect(await background(page)).toBe('rgb(21, 23, 28)');
 });
+
+test('Ctrl+F focuses the current screen\'s filter', async ({ studioPage }) => {
+  const page = studioPage.page;
+  await studioPage.goto();
+  await page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name: 'Files', exact: true }).click();
+  await expect(page.getByRole('tree', { name: 'Files' })).toBeVisible();
+  await page.getByRole('tree', { name: 'Files' }).click();
+  await page.keyboard.press('Control+f');
+  await expect(page.getByRole('searchbox', { name: 'Search paths' })).toBeFocused();
+  await page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name: 'Units', exact: true }).click();
+  await page.keyboard.press('Control+f');
+  await expect(page.getByRole('searchbox', { name: 'Filter units' })).toBeFocused();
+});
