@@ -24,6 +24,8 @@ export interface PackRequest {
   region?: PackOptions['region'];
   /** Keep the stored order of this archive for the paths it shares with the folder; new paths after. */
   orderFrom?: string;
+  /** WAD2: a palette file (palette.lmp or a PCX) for PNGs converted to miptex. */
+  palette?: string;
   onProgress?: ProgressFn;
   onWarning?: (message: string) => void;
 }
@@ -101,6 +103,14 @@ export async function orderLike(files: PackFile[], archivePath: string): Promise
   return { files: [...known, ...fresh], carry };
 }
 
+/** The 768 RGB bytes of a palette file: a raw palette.lmp, or the 256-colour palette a PCX ends with. */
+async function readPaletteFile(path: string): Promise<Uint8Array> {
+  const bytes = new Uint8Array(await readFile(path));
+  if (bytes.length === 768) return bytes;
+  if (bytes.length > 128 + 769 && bytes[0] === 0x0a && bytes[bytes.length - 769] === 0x0c) return bytes.slice(bytes.length - 768);
+  return fail('bad-magic', `${path}: not a palette (a 768-byte palette.lmp, or a PCX ending in a 256-colour palette)`);
+}
+
 export async function packFolder(request: PackRequest): Promise<PackResult> {
   const format = request.format ?? packFormatFromExtension(request.target);
   if (!format) fail('unsupported', `cannot tell the format from ${request.target}: pass --format`);
@@ -119,6 +129,7 @@ export async function packFolder(request: PackRequest): Promise<PackResult> {
     cipher: request.cipher,
     region: request.region,
     carry,
+    paletteRgb: request.palette ? await readPaletteFile(request.palette) : undefined,
     onProgress: request.onProgress,
     onWarning: request.onWarning,
   };
