@@ -5,6 +5,8 @@ import type { PackFile, PackFormatId, PackOptions } from '../formats/index.js';
 import { writeFileAtomically } from '../io/byte-sink.js';
 import { fail } from '../../shared/errors.js';
 import { pathKey } from '../../shared/paths.js';
+import { paletteFromFile } from '../../shared/assets/palettes.js';
+import { paletteRgb } from '../../shared/assets/quake/palette.js';
 import type { ProgressFn } from './archive-service.js';
 
 /**
@@ -103,14 +105,6 @@ export async function orderLike(files: PackFile[], archivePath: string): Promise
   return { files: [...known, ...fresh], carry };
 }
 
-/** The 768 RGB bytes of a palette file: a raw palette.lmp, or the 256-colour palette a PCX ends with. */
-async function readPaletteFile(path: string): Promise<Uint8Array> {
-  const bytes = new Uint8Array(await readFile(path));
-  if (bytes.length === 768) return bytes;
-  if (bytes.length > 128 + 769 && bytes[0] === 0x0a && bytes[bytes.length - 769] === 0x0c) return bytes.slice(bytes.length - 768);
-  return fail('bad-magic', `${path}: not a palette (a 768-byte palette.lmp, or a PCX ending in a 256-colour palette)`);
-}
-
 export async function packFolder(request: PackRequest): Promise<PackResult> {
   const format = request.format ?? packFormatFromExtension(request.target);
   if (!format) fail('unsupported', `cannot tell the format from ${request.target}: pass --format`);
@@ -129,7 +123,7 @@ export async function packFolder(request: PackRequest): Promise<PackResult> {
     cipher: request.cipher,
     region: request.region,
     carry,
-    paletteRgb: request.palette ? await readPaletteFile(request.palette) : undefined,
+    paletteRgb: request.palette ? paletteRgb(paletteFromFile(request.palette, new Uint8Array(await readFile(request.palette)))) : undefined,
     onProgress: request.onProgress,
     onWarning: request.onWarning,
   };
