@@ -1,6 +1,7 @@
 import { ByteReader, latin1 } from '../../bytes/reader.js';
 import { fail } from '../../errors.js';
 import { decodeMiptexAt, type Miptex } from './miptex.js';
+import { decodeWal } from './wal.js';
 
 /**
  * BSP maps: what is in them, not their geometry.
@@ -179,4 +180,29 @@ export function countEntities(text: string): number {
     } else if (c === '}') depth = Math.max(0, depth - 1);
   }
   return count;
+}
+
+/**
+ * Quake 2 and Daikatana maps name their textures' WAL files (textures/NAME.wal) without their sizes: fill
+ * them in from the install where it has the file (each WAL's header says), else leave them null.
+ */
+export async function bspTextureSizes(bsp: Bsp, readFile: (path: string) => Promise<Uint8Array | null>): Promise<{ name: string; width: number | null; height: number | null }[]> {
+  const out = [];
+  for (const t of bsp.textures) {
+    if (t.width > 0) {
+      out.push({ name: t.name, width: t.width, height: t.height });
+      continue;
+    }
+    const wal = await readFile(`textures/${t.name}.wal`);
+    let size: { width: number; height: number } | null = null;
+    if (wal) {
+      try {
+        size = decodeWal(wal, `textures/${t.name}.wal`);
+      } catch {
+        size = null;
+      }
+    }
+    out.push({ name: t.name, width: size?.width ?? null, height: size?.height ?? null });
+  }
+  return out;
 }

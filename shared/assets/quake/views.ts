@@ -53,8 +53,8 @@ function fontView(name: string, bytes: Uint8Array): ImagesView {
 }
 
 /** A WAD lump as a picture, its type named by the WAD's directory (or guessed from its bytes). */
-export async function wadLumpView(name: string, bytes: Uint8Array, version: WadVersion, type: number | null, context: AssetContext): Promise<ImagesView> {
-  const kind = type === null ? guessLumpKind(name, bytes, version) : wadLumpKind(version, type);
+export async function wadLumpView(name: string, bytes: Uint8Array, version: WadVersion, type: number | string | null, context: AssetContext): Promise<ImagesView> {
+  const kind = type === null ? guessLumpKind(name, bytes, version) : typeof type === 'string' ? type : wadLumpKind(version, type);
   const label = `WAD${version} ${kind}`;
   if (version === 2 && isConchars(name, bytes)) return concharsView(name, bytes, context);
   if (kind === 'miptex' || (kind === 'palette' && version === 3 && looksLikeMiptex(bytes))) return miptexView(decodeMiptex(bytes, name, version === 3), context, `${label} (${version === 3 ? 'Half-Life' : 'Quake'})`);
