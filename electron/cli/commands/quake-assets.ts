@@ -33,12 +33,14 @@ function group(program: Command, name: string, description: string): Command {
 
 async function imagesOf(file: string, asset: OpenedAsset, opts: ImageExportOptions): Promise<ImagesView> {
   const lump = opts.entry && !opts.install ? await wadLumpType(file, opts.entry) : null;
+  // The whole path, not just the file's name: where a picture lives can decide how it is drawn (Quake 2's pics/).
+  const name = opts.entry ?? file;
   let view: AssetView;
-  if (lump) view = await wadLumpView(asset.name, asset.bytes, lump.version, lump.type, asset.context);
+  if (lump) view = await wadLumpView(name, asset.bytes, lump.version, lump.type, asset.context);
   else {
-    const decoder = assetDecoderFor(asset.name, asset.bytes.subarray(0, 64));
+    const decoder = assetDecoderFor(name, asset.bytes.subarray(0, 64));
     if (!decoder) fail('unsupported', `${asset.name}: not a picture this command reads (.lmp .wal .spr .pcx .bsp, or a WAD lump with --entry)`);
-    view = await decoder.view(asset.name, asset.bytes, asset.context);
+    view = await decoder.view(name, asset.bytes, asset.context);
   }
   if (view.kind === 'sections') {
     const pictures = view.sections.find((s) => s.view.kind === 'images')?.view;

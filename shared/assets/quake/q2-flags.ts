@@ -33,7 +33,7 @@ const CONTENTS: [number, string][] = [
 ];
 
 function describe(value: number, names: [number, string][]): string {
-  if (value === 0) return '0';
+  if (value === 0) return '0x0';
   const known = names.filter(([bit]) => (value & bit) !== 0).map(([, name]) => name);
   const rest = names.reduce((v, [bit]) => v & ~bit, value) >>> 0;
   const parts = [...known, ...(rest ? [`0x${rest.toString(16)}`] : [])];
