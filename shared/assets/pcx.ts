@@ -117,12 +117,13 @@ export function decodePcxIndexed(bytes: Uint8Array): IndexedPcx {
   const { width, height, planes, bitsPerPixel, bytesPerLine } = header;
   if (isTruecolourPcx(header)) fail('unsupported', `PCX with ${planes} planes of 8 bits is truecolour, not paletted`);
   const rowBytes = planes * bytesPerLine;
-  const indices = new Uint8Array(width * height);
   const paletteRgb = new Uint8Array(PALETTE_SIZE);
+  // The pixel data is unpacked (its size checked against the file) before anything of the picture's size is allocated.
   if (bitsPerPixel === 8) {
     const palette = vgaPalette(bytes);
     paletteRgb.set(palette);
     const pixels = unpack(bytes, HEADER_SIZE, bytes.length - PALETTE_SIZE - 1, rowBytes * height, header.encoding);
+    const indices = new Uint8Array(width * height);
     for (let y = 0; y < height; y++) indices.set(pixels.subarray(y * rowBytes, y * rowBytes + width), y * width);
     return { width, height, indices, paletteRgb };
   }
@@ -130,6 +131,7 @@ export function decodePcxIndexed(bytes: Uint8Array): IndexedPcx {
   else paletteRgb.set(bytes.subarray(16, 64));
   // A trailing VGA palette, when a writer added one, is not pixel data; the stream simply stops early.
   const pixels = unpack(bytes, HEADER_SIZE, bytes.length, rowBytes * height, header.encoding);
+  const indices = new Uint8Array(width * height);
   const mask = (1 << bitsPerPixel) - 1;
   for (let y = 0; y < height; y++) {
     const row = y * rowBytes;
@@ -156,9 +158,9 @@ export function decodePcx(bytes: Uint8Array): RgbaImage {
   const header = readPcxHeader(bytes);
   const { width, height, planes, bytesPerLine } = header;
   checkImageSize('PCX', width, height);
-  const rgba = new Uint8Array(width * height * 4);
   if (!isTruecolourPcx(header)) {
     const { indices, paletteRgb } = decodePcxIndexed(bytes);
+    const rgba = new Uint8Array(width * height * 4);
     for (let i = 0; i < indices.length; i++) {
       const p = indices[i]! * 3;
       rgba[i * 4] = paletteRgb[p]!;
@@ -170,6 +172,7 @@ export function decodePcx(bytes: Uint8Array): RgbaImage {
   }
   const rowBytes = planes * bytesPerLine;
   const pixels = unpack(bytes, HEADER_SIZE, bytes.length, rowBytes * height, header.encoding);
+  const rgba = new Uint8Array(width * height * 4);
   let o = 0;
   for (let y = 0; y < height; y++) {
     // One scanline holds the red plane line, then green, then blue (then alpha).
