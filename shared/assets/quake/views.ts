@@ -1,7 +1,8 @@
-import { indexedToRgba, type Palette } from '../image.js';
+import { checkImageSize, indexedToRgba, type Palette } from '../image.js';
+import { ByteReader } from '../../bytes/reader.js';
 import type { AssetContext, AssetDecoder } from '../registry.js';
 import type { AssetFact, ImageGroup, ImagesView, SectionsView } from '../view.js';
-import { decodePaletteLmp, paletteSwatches, PALETTE_RGB_BYTES } from './palette.js';
+import { decodePaletteLmp, paletteSwatches, readCountedPalette, PALETTE_RGB_BYTES } from './palette.js';
 import { decodeConchars, decodeQpic, isConchars, looksLikeQpic } from './qpic.js';
 import { decodeMiptex, looksLikeMiptex, type Miptex } from './miptex.js';
 import { decodeWal } from './wal.js';
@@ -43,13 +44,14 @@ export async function miptexView(miptex: Miptex, context: AssetContext, format: 
 
 /** A Half-Life font (WAD3 type 0x46): i32 width (256), height, rowcount, rowheight, 256 × {u16 offset, u16 width}, pixels, palette. */
 function fontView(name: string, bytes: Uint8Array): ImagesView {
-  const width = new DataView(bytes.buffer, bytes.byteOffset, bytes.length).getInt32(0, true);
+  const reader = new ByteReader(bytes, name);
+  const width = reader.i32(0, 'font width');
+  const height = reader.i32(4, 'font height');
+  checkImageSize(name, width, height);
   const headerSize = 16 + 256 * 4;
-  const shifted = new Uint8Array(bytes.length - headerSize + 8);
-  shifted.set(bytes.subarray(0, 8));
-  shifted.set(bytes.subarray(headerSize), 8);
-  const pic = decodeQpic(shifted, name, true);
-  return imagesView('Half-Life font', [single('font', width, pic.height, pic.indices, pic.palette!, 255)], pic.palette, [sizeFact(width, pic.height)]);
+  const indices = reader.slice(headerSize, width * height, `font pixels (${width} × ${height})`);
+  const palette = readCountedPalette(reader, headerSize + width * height, `palette of ${name}`);
+  return imagesView('Half-Life font', [single('font', width, height, indices, palette, 255)], palette, [sizeFact(width, height)]);
 }
 
 /** A WAD lump as a picture, its type named by the WAD's directory (or guessed from its bytes). */

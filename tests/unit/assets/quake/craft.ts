@@ -109,9 +109,9 @@ export function daikatanaWal(name: string, width: number, height: number, palett
   return { bytes: w.done(), mips, levels };
 }
 
-/** A WAD2 of the given lumps (name, type, bytes), directory at the end. */
-export function wad2(lumps: { name: string; type: number; bytes: Uint8Array }[]): Uint8Array {
-  const w = new Writer().u8(0x57, 0x41, 0x44, 0x32).i32(lumps.length, 12 + lumps.reduce((n, l) => n + l.bytes.length, 0));
+/** A WAD2 (or WAD3) of the given lumps (name, type, bytes), directory at the end. */
+export function wad2(lumps: { name: string; type: number; bytes: Uint8Array }[], version = 2): Uint8Array {
+  const w = new Writer().u8(0x57, 0x41, 0x44, 0x30 + version).i32(lumps.length, 12 + lumps.reduce((n, l) => n + l.bytes.length, 0));
   const offsets: number[] = [];
   for (const l of lumps) {
     offsets.push(w.length);
@@ -153,4 +153,16 @@ export function rawPcx(width: number, height: number, bitsPerPixel: number, plan
     }
   }
   return new Uint8Array([...header, ...data]);
+}
+
+/** Half-Life's WAD3 qpic: width, height, pixels, u16 256, palette, 2 bytes of padding. */
+export function hlQpic(width: number, height: number, indices: Uint8Array, paletteRgb: Uint8Array): Uint8Array {
+  return new Writer().i32(width, height).bytes(indices).u16(256).bytes(paletteRgb).u16(0).done();
+}
+
+/** Half-Life's font: i32 width (256), height, rowcount, rowheight, 256 × {i16 offset, i16 width}, pixels, u16 256, palette. */
+export function hlFont(height: number, indices: Uint8Array, paletteRgb: Uint8Array): Uint8Array {
+  const w = new Writer().i32(256, height, 1, height);
+  for (let c = 0; c < 256; c++) w.u16(c * 8).u16(8);
+  return w.bytes(indices).u16(256).bytes(paletteRgb).u16(0).done();
 }

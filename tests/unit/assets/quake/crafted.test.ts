@@ -7,7 +7,7 @@ import { decodePng, encodePng } from '../../../../shared/assets/png.js';
 import { pcxDecoder } from '../../../../shared/assets/pcx.js';
 import { sprDecoder, walDecoder } from '../../../../shared/assets/quake/views.js';
 import { expand, expectSamePixels, miptexRef, quakeAssets, sample } from './reference.js';
-import { daikatanaWal, pixels, quakeSprite, rawPcx, wad2 } from './craft.js';
+import { daikatanaWal, hlFont, hlQpic, pixels, quakeSprite, rawPcx, wad2 } from './craft.js';
 import { lumpBytes, readDirectory } from '../../formats/wad/wad-directory.js';
 
 /** Formats the samples lack, built here from their descriptions: sprites, Daikatana WALs, conchars, PCX depths; and PNG → WAD. */
@@ -96,6 +96,25 @@ describe('conchars in a WAD2', () => {
       const png = await exportPng(dir, [join(dir, 'gfx.wad'), '--entry', 'conchars', '--palette', palettePath]);
       expect([png.width, png.height]).toEqual([128, 128]);
       expectSamePixels(png.rgba, expand(conchars, quakePalette, 0), 128);
+    });
+  });
+});
+
+describe('WAD3 pictures and fonts with their own palettes', () => {
+  it('a qpic (0x42) and a font (0x46) export with the palette after their pixels, index 255 transparent', async () => {
+    const palette = Uint8Array.from({ length: 768 }, (_, i) => (i * 3 + 1) % 256);
+    const pic = pixels(12 * 5, 4).map((v, i) => (i % 7 === 0 ? 255 : v));
+    const font = pixels(256 * 9, 5).map((v, i) => (i % 4 === 0 ? 255 : v));
+    await withTemp(async (dir) => {
+      await writeFile(join(dir, 'hl.wad'), wad2([{ name: 'LOGO', type: 0x42, bytes: hlQpic(12, 5, pic, palette) }, { name: 'FONT1', type: 0x46, bytes: hlFont(9, font, palette) }], 3));
+      const logo = await exportPng(dir, [join(dir, 'hl.wad'), '--entry', 'logo']);
+      expect([logo.width, logo.height]).toEqual([12, 5]);
+      expectSamePixels(logo.rgba, expand(pic, palette, 255), 12);
+      const glyphs = await exportPng(dir, [join(dir, 'hl.wad'), '--entry', 'FONT1']);
+      expect([glyphs.width, glyphs.height]).toEqual([256, 9]);
+      expectSamePixels(glyphs.rgba, expand(font, palette, 255), 256);
+      const list = JSON.parse((await runCli(['list', join(dir, 'hl.wad'), '--json'])).stdout);
+      expect(list.map((e: { type: string }) => e.type)).toEqual(['qpic', 'font']);
     });
   });
 });

@@ -7,7 +7,7 @@ import { pcxDecoder } from '../../../../shared/assets/pcx.js';
 import { encodeQpic } from '../../../../shared/assets/quake/qpic.js';
 import { lumpBytes, readDirectory } from '../../formats/wad/wad-directory.js';
 import { sample } from './reference.js';
-import { daikatanaWal, ibsp, pixels, quakeSprite, rawPcx } from './craft.js';
+import { daikatanaWal, hlFont, hlQpic, ibsp, pixels, quakeSprite, rawPcx } from './craft.js';
 
 /**
  * Every Quake-family decoder, through its AssetDecoder, on mutants of a valid file: each ends in a view or a
@@ -30,6 +30,8 @@ const seeds: [string, Uint8Array, (bytes: Uint8Array) => Promise<unknown>][] = [
   ['a WAD2 miptex', firstLump(q1Wad), (b) => wadLumpView('cr8', b, 2, 'miptex', context)],
   ['a WAD3 miptex', firstLump(hlWad), (b) => wadLumpView('hl', b, 3, 'miptex', context)],
   ['a WAD2 lump of unknown type', firstLump(q1Wad), (b) => wadLumpView('x', b, 2, null, context)],
+  ['a WAD3 qpic', hlQpic(10, 4, pixels(40, 1), new Uint8Array(768)), (b) => wadLumpView('logo', b, 3, 'qpic', context)],
+  ['a WAD3 font', hlFont(4, pixels(1024, 1), new Uint8Array(768)), (b) => wadLumpView('font', b, 3, 'font', context)],
   ['a Quake 2 WAL', sample('quake-assets', 'quake2', 'textures', 'lavatest.wal'), (b) => walDecoder.view('lavatest.wal', b, context)],
   ['a Daikatana WAL', daikatanaWal('dk', 16, 16, new Uint8Array(768), { anim: '', flags: 0, contents: 0, value: 0 }).bytes, (b) => walDecoder.view('dk.wal', b, context)],
   [
