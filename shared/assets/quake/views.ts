@@ -70,6 +70,15 @@ export async function wadLumpView(name: string, bytes: Uint8Array, version: WadV
   return (await lmpView(name, bytes, context)) ?? imagesView(label, [], undefined, [{ label: 'Type', value: kind }], [`${name}: a ${kind} lump is not a picture`]);
 }
 
+/**
+ * An AssetDecoder for the lumps of one WAD (their names have no extension, so no decoder of the registry
+ * takes them): a host previewing a lump of an archive whose format is 'wad' uses this, with the WAD's
+ * version and the lump's listed type.
+ */
+export function wadLumpDecoder(version: WadVersion, type: string | null): AssetDecoder {
+  return { id: `wad${version}-lump`, accepts: () => true, view: (name, bytes, context) => wadLumpView(name, bytes, version, type, context) };
+}
+
 function paletteView(name: string, bytes: Uint8Array): ImagesView {
   const palette = decodePaletteLmp(bytes, name);
   return imagesView('Quake palette', [{ name: 'palette', frames: [{ image: paletteSwatches(palette) }] }], palette, [{ label: 'Colours', value: '256' }]);

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { runCli } from '../../../helpers/run-cli.js';
 import { decodePng, encodePng } from '../../../../shared/assets/png.js';
 import { pcxDecoder } from '../../../../shared/assets/pcx.js';
-import { sprDecoder, walDecoder } from '../../../../shared/assets/quake/views.js';
+import { sprDecoder, wadLumpDecoder, walDecoder } from '../../../../shared/assets/quake/views.js';
 import { expand, expectSamePixels, miptexRef, quakeAssets, sample } from './reference.js';
 import { daikatanaWal, hlFont, hlQpic, pixels, quakeSprite, rawPcx, wad2 } from './craft.js';
 import { lumpBytes, readDirectory } from '../../formats/wad/wad-directory.js';
@@ -115,6 +115,9 @@ describe('WAD3 pictures and fonts with their own palettes', () => {
       expectSamePixels(glyphs.rgba, expand(font, palette, 255), 256);
       const list = JSON.parse((await runCli(['list', join(dir, 'hl.wad'), '--json'])).stdout);
       expect(list.map((e: { type: string }) => e.type)).toEqual(['qpic', 'font']);
+      // What a host previewing a lump of the Archive screen uses: the listed type picks the reader.
+      const view = await wadLumpDecoder(3, 'font').view('FONT1', hlFont(9, font, palette), quakeContext);
+      expect(view).toMatchObject({ kind: 'images', format: 'Half-Life font', palette: 'palette of FONT1' });
     });
   });
 });
