@@ -6,7 +6,8 @@ import { runCli } from '../../../helpers/run-cli.js';
 import { decodePng } from '../../../../shared/assets/png.js';
 import { bspDecoder } from '../../../../shared/assets/quake/views.js';
 import { countedPalette, expand, expectSamePixels, i32, miptexRef, quakeAssets, sample } from './reference.js';
-import { ibsp } from './craft.js';
+import { ibsp, q1bsp } from './craft.js';
+import { lumpBytes, readDirectory } from '../../formats/wad/wad-directory.js';
 
 /**
  * `modpak bsp info|entities` and the BSP view: version, textures, entity text and lump counts checked
@@ -85,6 +86,30 @@ describe.each([
     if (textures.kind !== 'images') throw new Error('textures are pictures');
     const embedded = ref.textures.filter((t) => t.offsets.some((o) => o !== 0));
     expect(textures.groups[0]!.frames.map((f) => f.label)).toEqual(embedded.map((t) => `${t.name} (${t.width} × ${t.height})`));
+  });
+});
+
+describe('Quake BSP textures, built here from cr8_czg.wad miptex', () => {
+  it('exports each embedded texture with the Quake palette; a missing slot (-1) is skipped', async () => {
+    const wad = sample('quake-assets', 'quake', 'cr8_czg.wad');
+    const [first, second] = readDirectory(wad).lumps.map((l) => lumpBytes(wad, l));
+    const bytes = q1bsp('{\n"classname" "worldspawn"\n}\n', [first!, null, second!]);
+    const dir = await mkdtemp(join(tmpdir(), 'modpak-q1bsp-'));
+    try {
+      await writeFile(join(dir, 'm.bsp'), bytes);
+      const info = JSON.parse((await runCli(['bsp', 'info', join(dir, 'm.bsp'), '--json'])).stdout);
+      const refs = [miptexRef(first!), miptexRef(second!)];
+      expect(info.textures).toEqual(refs.map((r) => ({ name: r.name, width: r.width, height: r.height })));
+      const palette = sample('quake-assets', 'quake', 'gfx', 'palette.lmp');
+      for (const [frame, ref] of refs.entries()) {
+        const run = await runCli(['image', 'export', join(dir, 'm.bsp'), '--frame', String(frame), '--palette', quakeAssets('quake', 'gfx', 'palette.lmp'), '--target', join(dir, `${frame}.png`)]);
+        expect(run.code, run.stderr).toBe(0);
+        const png = decodePng(new Uint8Array(await readFile(join(dir, `${frame}.png`))));
+        expectSamePixels(png.rgba, expand(ref.levels[0]!.indices, palette), png.width);
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 

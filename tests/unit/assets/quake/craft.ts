@@ -166,3 +166,39 @@ export function hlFont(height: number, indices: Uint8Array, paletteRgb: Uint8Arr
   for (let c = 0; c < 256; c++) w.u16(c * 8).u16(8);
   return w.bytes(indices).u16(256).bytes(paletteRgb).u16(0).done();
 }
+
+/** A Quake BSP 29 with only entities and a texture lump (i32 count, offsets, the miptex; -1 for a missing one). */
+export function q1bsp(entities: string, miptexes: (Uint8Array | null)[]): Uint8Array {
+  const tex = new Writer().i32(miptexes.length);
+  let at = 4 + miptexes.length * 4;
+  for (const m of miptexes) {
+    tex.i32(m ? at : -1);
+    if (m) at += m.length;
+  }
+  for (const m of miptexes) if (m) tex.bytes(m);
+  const texture = tex.done();
+  const ents = new Uint8Array([...entities].map((c) => c.charCodeAt(0)).concat([0]));
+  const header = 4 + 15 * 8;
+  const w = new Writer().i32(29);
+  for (let i = 0; i < 15; i++) {
+    if (i === 0) w.i32(header, ents.length);
+    else if (i === 2) w.i32(header + ents.length, texture.length);
+    else w.i32(header + ents.length + texture.length, 0);
+  }
+  return w.bytes(ents).bytes(texture).done();
+}
+
+/** A Half-Life sprite (IDSP version 2): texFormat after the type, its palette after the 40-byte header, single frames. */
+export function hlSprite(frames: CraftFrame[], paletteRgb: Uint8Array, texFormat: number): Uint8Array {
+  const w = new Writer()
+    .u8(0x49, 0x44, 0x53, 0x50)
+    .i32(2, 2, texFormat)
+    .f32(10)
+    .i32(Math.max(...frames.map((f) => f.width)), Math.max(...frames.map((f) => f.height)), frames.length)
+    .f32(0)
+    .i32(0)
+    .u16(256)
+    .bytes(paletteRgb);
+  for (const f of frames) w.i32(0, 0, 0, f.width, f.height).bytes(f.indices);
+  return w.done();
+}

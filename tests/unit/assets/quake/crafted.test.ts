@@ -7,7 +7,7 @@ import { decodePng, encodePng } from '../../../../shared/assets/png.js';
 import { pcxDecoder } from '../../../../shared/assets/pcx.js';
 import { sprDecoder, wadLumpDecoder, walDecoder } from '../../../../shared/assets/quake/views.js';
 import { expand, expectSamePixels, miptexRef, quakeAssets, sample } from './reference.js';
-import { daikatanaWal, hlFont, hlQpic, pixels, quakeSprite, rawPcx, wad2 } from './craft.js';
+import { daikatanaWal, hlFont, hlQpic, hlSprite, pixels, quakeSprite, rawPcx, wad2 } from './craft.js';
 import { lumpBytes, readDirectory } from '../../formats/wad/wad-directory.js';
 
 /** Formats the samples lack, built here from their descriptions: sprites, Daikatana WALs, conchars, PCX depths; and PNG → WAD. */
@@ -63,6 +63,22 @@ describe('Quake sprites', () => {
     expect(view.groups.map((g) => [g.name, g.frames.length])).toEqual([['frame 0', 1], ['group 1', 2]]);
     expect(view.groups[1]!.frames.map((f) => f.durationMs)).toEqual([100, 200]);
     expect(view.palette).toBe('palette.lmp');
+  });
+});
+
+describe('Half-Life sprites', () => {
+  it.each([
+    [3, 255],
+    [0, -1],
+  ])('texture format %i: its own palette, index 255 transparent only for alpha test (3)', async (texFormat, transparent) => {
+    const palette = Uint8Array.from({ length: 768 }, (_, i) => (i * 7 + 3) % 256);
+    const frame = { width: 5, height: 3, indices: pixels(15, 6).map((v, i) => (i % 4 === 0 ? 255 : v)) };
+    await withTemp(async (dir) => {
+      await writeFile(join(dir, 'hl.spr'), hlSprite([frame, frame], palette, texFormat));
+      const png = await exportPng(dir, [join(dir, 'hl.spr'), '--frame', '1']);
+      expect([png.width, png.height]).toEqual([5, 3]);
+      expectSamePixels(png.rgba, expand(frame.indices, palette, transparent), 5);
+    });
   });
 });
 
