@@ -85,8 +85,10 @@ export function registerQuakeAssetCommands(program: Command, ctx: CliContext): v
   });
 
   const bsp = group(program, 'bsp', 'BSP maps (Quake 29, Half-Life 30, Quake 2 38, Daikatana 41): textures, entities, lumps');
-  withAssetOptions(bsp.command('info').description('version, textures, entity count and lump counts').argument('<file>').option('--json', 'print JSON')).action(
-    async (file: string, opts: AssetCliOptions & { json?: boolean }) => {
+  const entryOption = '--entry <name>';
+  const entryHelp = 'the map inside the archive named by FILE (maps/e1m1.bsp in pak0.pak)';
+  withAssetOptions(bsp.command('info').description('version, textures, entity count and lump counts').argument('<file>').option(entryOption, entryHelp).option('--json', 'print JSON')).action(
+    async (file: string, opts: AssetCliOptions & { entry?: string; json?: boolean }) => {
       await withAsset(ctx, file, opts, async (asset) => {
         const map = decodeBsp(asset.bytes, asset.name);
         const info = {
@@ -105,7 +107,7 @@ export function registerQuakeAssetCommands(program: Command, ctx: CliContext): v
       });
     },
   );
-  withAssetOptions(bsp.command('entities').description('the entity lump, as text').argument('<file>')).action(async (file: string, opts: AssetCliOptions) => {
+  withAssetOptions(bsp.command('entities').description('the entity lump, as text').argument('<file>').option(entryOption, entryHelp)).action(async (file: string, opts: AssetCliOptions & { entry?: string }) => {
     await withAsset(ctx, file, opts, async (asset) => {
       const text = decodeBsp(asset.bytes, asset.name).entities;
       ctx.stdout.write(text.endsWith('\n') ? text : `${text}\n`);

@@ -6,8 +6,8 @@ import { decodePaletteLmp, paletteSwatches, readCountedPalette, PALETTE_RGB_BYTE
 import { decodeConchars, decodeQpic, isConchars, looksLikeQpic } from './qpic.js';
 import { decodeMiptex, looksLikeMiptex, type Miptex } from './miptex.js';
 import { decodeWal } from './wal.js';
-import { decodeSprite, isSprite } from './sprite.js';
-import { bspGame, countEntities, decodeBsp, lumpCounts } from './bsp.js';
+import { decodeSprite } from './sprite.js';
+import { countEntities, decodeBsp, lumpCounts } from './bsp.js';
 import { wadLumpKind, type WadVersion } from './wad-types.js';
 import { guessLumpKind } from './wad-lumps.js';
 import { describeContents, describeSurfaceFlags } from './q2-flags.js';
@@ -142,7 +142,7 @@ function frameDurations(intervals: number[]): number[] {
 
 export const sprDecoder: AssetDecoder = {
   id: 'spr',
-  accepts: (name, head) => extension(name) === 'spr' && (head.length < 8 || isSprite(head)),
+  accepts: (name) => extension(name) === 'spr',
   async view(name, bytes, context) {
     const sprite = decodeSprite(bytes, name);
     const palette = sprite.palette ?? (await context.palette('quake'));
@@ -173,7 +173,7 @@ const BSP_NAMES = { quake: 'Quake BSP', halflife: 'Half-Life BSP', quake2: 'Quak
 
 export const bspDecoder: AssetDecoder = {
   id: 'bsp',
-  accepts: (name, head) => extension(name) === 'bsp' && (head.length < 8 || bspGame(head) !== null),
+  accepts: (name) => extension(name) === 'bsp',
   async view(name, bytes, context) {
     const bsp = decodeBsp(bytes, name);
     const format = `${BSP_NAMES[bsp.game]} (version ${bsp.version})`;

@@ -172,6 +172,11 @@ describe.each([
       expect(info.textures[1]).toEqual({ name: 'e1u1/wall2', width: i32(wal, 32), height: i32(wal, 36) });
       run = await runCli(['bsp', 'entities', join(root, 'baseq2', 'maps', 'test.bsp')]);
       expect(run.stdout).toBe(entities);
+      // The same map inside a PAK, named with --entry.
+      expect((await runCli(['pack', join(root, 'baseq2'), '--target', join(root, 'pak0.pak')])).code).toBe(0);
+      run = await runCli(['bsp', 'entities', join(root, 'pak0.pak'), '--entry', 'maps/test.bsp']);
+      expect(run.stdout).toBe(entities);
+      expect(JSON.parse((await runCli(['bsp', 'info', join(root, 'pak0.pak'), '--entry', 'maps/test.bsp', '--json'])).stdout).version).toBe(version);
     } finally {
       await rm(root, { recursive: true, force: true });
     }
