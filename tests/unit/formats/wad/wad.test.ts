@@ -71,6 +71,11 @@ describe.each(samples)('$file', ({ file, version, magic, miptexType }) => {
       // Kept in the order given (the folder's sorted order), each lump on a 4-byte boundary.
       expect(rewritten.lumps.map((l) => l.name)).toEqual(dir.lumps.map((l) => l.name).sort());
       expect(rewritten.lumps.every((l) => l.offset % 4 === 0)).toBe(true);
+
+      // In the sample's own order, the rewrite is the sample byte for byte: these were written with the same layout.
+      const ordered = join(tmp, 'ordered.wad');
+      expect((await runCli(['pack', join(tmp, 'a'), '--target', ordered, '--format', version, '--order-from', path])).code).toBe(0);
+      expect(new Uint8Array(await readFile(ordered))).toEqual(original);
     });
   });
 });
