@@ -96,7 +96,7 @@ const COLORMAP_SIZE = 64 * 256 + 1;
 async function lmpView(name: string, bytes: Uint8Array, context: AssetContext): Promise<ImagesView | null> {
   if (isConchars(name, bytes)) return concharsView(name, bytes, context);
   if (/(^|\/)palette\.lmp$/i.test(name) || (bytes.length === PALETTE_RGB_BYTES && !looksLikeQpic(bytes, false))) return paletteView(name, bytes);
-  if (/(^|\/)colormap\.lmp$/i.test(name) && bytes.length === COLORMAP_SIZE) {
+  if (/(^|\/)colormap(\.lmp)?$/i.test(name) && bytes.length === COLORMAP_SIZE) {
     const palette = await context.palette('quake');
     return imagesView('Quake colormap', [single('light levels', 256, 64, bytes, palette, -1)], palette, [{ label: 'Light levels', value: '64' }]);
   }
