@@ -1,0 +1,465 @@
+import { scaleLiteral } from './opcodes.js';
+import { BINARY_BY_SPELLING } from './syntax.js';
+import { bosError, type Token } from './lexer.js';
+import type { Axis, BosProgram, Expr, PieceFlagOp, ScriptNode, Stmt } from './ast.js';
+
+/**
+ * Preprocessed BOS tokens to a program tree. Names resolve case-insensitively: a function's locals,
+ * then static variables, then pieces (a piece name is its index). Scripts may be called before they are
+ * defined, so function names are gathered before any body is read.
+ */
+
+const AXIS_WORDS: Record<string, Axis> = { 'x-axis': 0, 'y-axis': 1, 'z-axis': 2 };
+const PIECE_FLAGS = new Set<PieceFlagOp>(['show', 'hide', 'cache', 'dont-cache', 'shade', 'dont-shade', 'dont-shadow']);
+
+interface FunctionHead {
+  name: string;
+  params: string[];
+  body: Token[];
+  line: number;
+}
+
+export function parseProgram(tokens: Token[], file: string): BosProgram {
+  const pieces: string[] = [];
+  const statics: string[] = [];
+  const sounds: string[] = [];
+  const heads: FunctionHead[] = [];
+  const p = new Cursor(tokens, file);
+  while (!p.done()) {
+    const t = p.next();
+    const word = t.type === 'word' ? t.text.toLowerCase() : '';
+    if (t.text === ';') continue;
+    if (word === 'piece' || word === 'static-var' || word === 'sound') {
+      const list = word === 'piece' ? pieces : word === 'static-var' ? statics : sounds;
+      list.push(...p.nameList(`${word} declaration`));
+      continue;
+    }
+    if (t.type !== 'word') p.fail(t, `expected a declaration or a function, found ${describe(t)}`);
+    p.expect('(', `after function name ${t.text}`);
+    const params = p.peek().text === ')' ? [] : p.nameList('parameter list', ')');
+    if (params.length === 0) p.expect(')', `to close ${t.text}(`);
+    const open = p.expect('{', `to open the body of ${t.text}`);
+    const body: Token[] = [];
+    let depth = 1;
+    for (;;) {
+      const b = p.peek();
+      if (b.type === 'eof') p.fail(open, `the body of ${t.text} is never closed`);
+      p.next();
+      if (b.text === '{' && b.type === 'punct') depth++;
+      if (b.text === '}' && b.type === 'punct' && --depth === 0) break;
+      body.push(b);
+    }
+    if (heads.some((h) => h.name.toLowerCase() === t.text.toLowerCase())) p.fail(t, `function ${t.text} is defined twice`);
+    heads.push({ name: t.text, params, body, line: t.line });
+  }
+  const program: BosProgram = { pieces, statics, sounds, scripts: [] };
+  const scripts = new Map(heads.map((h, i) => [h.name.toLowerCase(), i]));
+  for (const head of heads) program.scripts.push(new BodyParser(head, file, program, scripts).run());
+  return program;
+}
+
+function describe(t: Token): string {
+  if (t.type === 'eof') return 'the end of the file';
+  if (t.type === 'string') return `"${t.text}"`;
+  return `'${t.text}'`;
+}
+
+class Cursor {
+  private i = 0;
+  private readonly end: Token;
+
+  constructor(
+    private readonly tokens: Token[],
+    private readonly file: string,
+    last?: Token,
+  ) {
+    const tail = last ?? tokens[tokens.length - 1];
+    this.end = { type: 'eof', text: '', file: tail?.file ?? file, line: tail?.line ?? 1 };
+  }
+
+  done(): boolean {
+    return this.i >= this.tokens.length;
+  }
+
+  peek(ahead = 0): Token {
+    return this.tokens[this.i + ahead] ?? this.end;
+  }
+
+  next(): Token {
+    return this.tokens[this.i++] ?? this.end;
+  }
+
+  fail(t: Token, message: string): never {
+    return bosError(t.file || this.file, t.line, message);
+  }
+
+  isWord(word: string, ahead = 0): boolean {
+    const t = this.peek(ahead);
+    return t.type === 'word' && t.text.toLowerCase() === word;
+  }
+
+  expect(text: string, context: string): Token {
+    const t = this.next();
+    if (t.text !== text || t.type === 'string') this.fail(t, `expected '${text}' ${context}, found ${describe(t)}`);
+    return t;
+  }
+
+  expectWord(word: string, context: string): Token {
+    const t = this.next();
+    if (t.type !== 'word' || t.text.toLowerCase() !== word) this.fail(t, `expected '${word}' ${context}, found ${describe(t)}`);
+    return t;
+  }
+
+  name(context: string): Token {
+    const t = this.next();
+    if (t.type !== 'word') this.fail(t, `expected a name in the ${context}, found ${describe(t)}`);
+    return t;
+  }
+
+  /** `a, b, c` then `close` (consumed). */
+  nameList(context: string, close = ';'): string[] {
+    const names: string[] = [];
+    for (;;) {
+      names.push(this.name(context).text);
+      const t = this.next();
+      if (t.text === close) return names;
+      if (t.text !== ',') this.fail(t, `expected ',' or '${close}' in the ${context}, found ${describe(t)}`);
+    }
+  }
+}
+
+class BodyParser {
+  private readonly p: Cursor;
+  private readonly locals: string[];
+
+  constructor(
+    private readonly head: FunctionHead,
+    file: string,
+    private readonly program: BosProgram,
+    private readonly scripts: Map<string, number>,
+  ) {
+    const close = head.body[head.body.length - 1];
+    this.p = new Cursor(head.body, file, close);
+    this.locals = [...head.params];
+  }
+
+  run(): ScriptNode {
+    const body: Stmt[] = [];
+    while (!this.p.done()) body.push(...this.stmt());
+    return { name: this.head.name, params: this.head.params, locals: this.locals, body, line: this.head.line };
+  }
+
+  private find(list: string[], name: string): number {
+    const lower = name.toLowerCase();
+    return list.findIndex((n) => n.toLowerCase() === lower);
+  }
+
+  private block(): Stmt[] {
+    if (this.p.peek().text !== '{') return this.stmt();
+    const open = this.p.next();
+    const out: Stmt[] = [];
+    while (this.p.peek().text !== '}') {
+      if (this.p.peek().type === 'eof') this.p.fail(open, 'this { is never closed');
+      out.push(...this.stmt());
+    }
+    this.p.next();
+    return out;
+  }
+
+  private end(what: string): void {
+    this.p.expect(';', `after ${what}`);
+  }
+
+  private piece(): number {
+    const t = this.p.name('piece name');
+    const i = this.find(this.program.pieces, t.text);
+    if (i < 0) this.p.fail(t, `${t.text} is not a declared piece`);
+    return i;
+  }
+
+  private axis(): Axis {
+    const t = this.p.next();
+    const axis = t.type === 'word' ? AXIS_WORDS[t.text.toLowerCase()] : undefined;
+    if (axis === undefined) this.p.fail(t, `expected x-axis, y-axis or z-axis, found ${describe(t)}`);
+    return axis;
+  }
+
+  /** One statement (a `{}` block gives its statements, `;` none). */
+  private stmt(): Stmt[] {
+    const p = this.p;
+    const t = p.next();
+    if (t.text === ';' && t.type === 'punct') return [];
+    if (t.text === '{' && t.type === 'punct') {
+      const out: Stmt[] = [];
+      while (p.peek().text !== '}') {
+        if (p.peek().type === 'eof') p.fail(t, 'this { is never closed');
+        out.push(...this.stmt());
+      }
+      p.next();
+      return out;
+    }
+    if ((t.text === '+' || t.text === '-') && t.type === 'punct' && p.peek().text === t.text) {
+      p.next();
+      return this.step(p.name(`${t.text}${t.text} statement`), t.text === '+' ? 'add' : 'sub');
+    }
+    if (t.type !== 'word') p.fail(t, `expected a statement, found ${describe(t)}`);
+    const word = t.text.toLowerCase();
+    const one = (s: Stmt, what = word): Stmt[] => {
+      this.end(what);
+      return [s];
+    };
+    switch (word) {
+      case 'if': {
+        p.expect('(', 'after if');
+        const cond = this.expr();
+        p.expect(')', 'to close the if condition');
+        const then = this.block();
+        let otherwise: Stmt[] | null = null;
+        if (p.isWord('else')) {
+          p.next();
+          otherwise = this.block();
+        }
+        return [{ kind: 'if', cond, then, else: otherwise }];
+      }
+      case 'while': {
+        p.expect('(', 'after while');
+        const cond = this.expr();
+        p.expect(')', 'to close the while condition');
+        return [{ kind: 'while', cond, body: this.block() }];
+      }
+      case 'return':
+        return one({ kind: 'return', value: p.peek().text === ';' ? num(0) : this.expr() });
+      case 'var': {
+        const names = p.nameList('var declaration');
+        for (const n of names) {
+          if (this.find(this.locals, n) >= 0) p.fail(t, `${n} is already a local of ${this.head.name}`);
+          this.locals.push(n);
+        }
+        return [{ kind: 'var', count: names.length }];
+      }
+      case 'move':
+      case 'turn': {
+        const piece = this.piece();
+        p.expectWord('to', `after ${word} PIECE`);
+        const axis = this.axis();
+        const target = this.expr();
+        let speed: Expr | null = null;
+        if (p.isWord('now')) p.next();
+        else {
+          p.expectWord('speed', `or 'now' after the ${word} target`);
+          speed = this.expr();
+        }
+        return one({ kind: 'motion', op: word, piece, axis, target, speed });
+      }
+      case 'spin': {
+        const piece = this.piece();
+        p.expectWord('around', 'after spin PIECE');
+        const axis = this.axis();
+        p.expectWord('speed', 'after spin PIECE around AXIS');
+        const speed = this.expr();
+        let accelerate = num(0);
+        if (p.isWord('accelerate')) {
+          p.next();
+          accelerate = this.expr();
+        }
+        return one({ kind: 'spin', piece, axis, speed, accelerate });
+      }
+      case 'stop-spin': {
+        const piece = this.piece();
+        p.expectWord('around', 'after stop-spin PIECE');
+        const axis = this.axis();
+        let decelerate = num(0);
+        if (p.isWord('decelerate')) {
+          p.next();
+          decelerate = this.expr();
+        }
+        return one({ kind: 'stopSpin', piece, axis, decelerate });
+      }
+      case 'wait-for-turn':
+      case 'wait-for-move': {
+        const piece = this.piece();
+        if (p.isWord('around') || p.isWord('along')) p.next();
+        else p.fail(p.peek(), `expected 'around' or 'along' after ${word} PIECE, found ${describe(p.peek())}`);
+        return one({ kind: 'wait', op: word === 'wait-for-turn' ? 'turn' : 'move', piece, axis: this.axis() });
+      }
+      case 'emit-sfx': {
+        const type = this.expr();
+        p.expectWord('from', 'after emit-sfx TYPE');
+        return one({ kind: 'emitSfx', type, piece: this.piece() });
+      }
+      case 'explode': {
+        const piece = this.piece();
+        p.expectWord('type', 'after explode PIECE');
+        return one({ kind: 'explode', piece, type: this.expr() });
+      }
+      case 'sleep':
+      case 'signal':
+        return one({ kind: word, value: this.expr() });
+      case 'set-signal-mask':
+        return one({ kind: 'setSignalMask', value: this.expr() });
+      case 'set': {
+        const name = this.unary();
+        p.expectWord('to', 'after set NAME');
+        return one({ kind: 'set', name, value: this.expr() });
+      }
+      case 'call-script':
+      case 'start-script': {
+        const name = p.name(`${word} statement`);
+        const script = this.scripts.get(name.text.toLowerCase()) ?? p.fail(name, `${name.text} is not a function of this script`);
+        p.expect('(', `after ${word} ${name.text}`);
+        const args = this.args();
+        return one({ kind: word === 'call-script' ? 'call' : 'start', script, args });
+      }
+      case 'attach-unit': {
+        const unit = this.expr();
+        p.expectWord('to', 'after attach-unit UNIT');
+        return one({ kind: 'attachUnit', unit, piece: this.expr() });
+      }
+      case 'drop-unit':
+        return one({ kind: 'dropUnit', unit: this.expr() });
+      case 'play-sound':
+        return p.fail(t, 'play-sound (TA:Kingdoms) is not supported');
+    }
+    if (PIECE_FLAGS.has(word as PieceFlagOp)) return one({ kind: 'pieceFlag', op: word as PieceFlagOp, piece: this.piece() });
+    const next = p.peek();
+    if ((next.text === '+' || next.text === '-') && next.type === 'punct' && p.peek(1).text === next.text) {
+      p.next();
+      p.next();
+      return this.step(t, next.text === '+' ? 'add' : 'sub');
+    }
+    // An assignment.
+    const target = this.variable(t, next.text === '=' ? `${t.text} is not a variable` : `unknown statement '${t.text}'`);
+    p.expect('=', `after ${t.text}`);
+    return one({ kind: 'assign', target, value: this.expr() }, 'the assignment');
+  }
+
+  private variable(t: Token, unknown: string): { kind: 'local' | 'static'; index: number } {
+    const local = this.find(this.locals, t.text);
+    if (local >= 0) return { kind: 'local', index: local };
+    const stat = this.find(this.program.statics, t.text);
+    if (stat < 0) this.p.fail(t, unknown);
+    return { kind: 'static', index: stat };
+  }
+
+  /** `++x;` or `x--;`: x = x + 1 or x - 1, as Scriptor compiles it. */
+  private step(name: Token, op: 'add' | 'sub'): Stmt[] {
+    const target = this.variable(name, `${name.text} is not a variable`);
+    this.end(`${op === 'add' ? '++' : '--'}${name.text}`);
+    return [{ kind: 'assign', target, value: { kind: 'binary', op, left: { ...target }, right: num(1) } }];
+  }
+
+  /** `a, b)` after an opening parenthesis. */
+  private args(): Expr[] {
+    const args: Expr[] = [];
+    if (this.p.peek().text === ')') {
+      this.p.next();
+      return args;
+    }
+    for (;;) {
+      args.push(this.expr());
+      const t = this.p.next();
+      if (t.text === ')') return args;
+      if (t.text !== ',') this.p.fail(t, `expected ',' or ')' in the argument list, found ${describe(t)}`);
+    }
+  }
+
+  private binaryAt(t: Token) {
+    if (t.type !== 'punct' && t.type !== 'word') return undefined;
+    return BINARY_BY_SPELLING.get(t.text.toUpperCase());
+  }
+
+  expr(min = 0): Expr {
+    let left = this.unary();
+    for (;;) {
+      const op = this.binaryAt(this.p.peek());
+      if (!op || op.precedence < min) return left;
+      this.p.next();
+      const right = this.expr(op.precedence + 1);
+      left = { kind: 'binary', op: op.op, left, right };
+    }
+  }
+
+  private unary(): Expr {
+    const p = this.p;
+    const t = p.peek();
+    if ((t.text === '!' && t.type === 'punct') || p.isWord('not')) {
+      p.next();
+      return { kind: 'not', operand: this.unary() };
+    }
+    if (t.text === '~' && t.type === 'punct') {
+      p.next();
+      return { kind: 'bitNot', operand: this.unary() };
+    }
+    if (t.text === '-' && t.type === 'punct') {
+      p.next();
+      if (p.peek().type === 'number') return num(-this.integer(p.next()));
+      return { kind: 'binary', op: 'sub', left: num(0), right: this.unary() };
+    }
+    return this.primary();
+  }
+
+  private integer(t: Token): number {
+    const value = Number(t.text);
+    if (!Number.isFinite(value)) this.p.fail(t, `bad number ${t.text}`);
+    if (!Number.isInteger(value)) this.p.fail(t, `${t.text} is not an integer (write [${t.text}] or <${t.text}> for a distance or an angle)`);
+    if (Math.abs(value) > 0xffffffff) this.p.fail(t, `${t.text} does not fit in 32 bits`);
+    return value | 0;
+  }
+
+  /** `[v]` or `<v>`: a decimal, optionally negative, scaled. */
+  private literal(open: Token, form: 'linear' | 'angle'): Expr {
+    const p = this.p;
+    const negative = p.peek().text === '-' && p.peek().type === 'punct';
+    if (negative) p.next();
+    const t = p.next();
+    if (t.type !== 'number') p.fail(t, `expected a number after '${open.text}', found ${describe(t)}`);
+    const value = Number(t.text);
+    if (!Number.isFinite(value)) p.fail(t, `bad number ${t.text}`);
+    p.expect(form === 'linear' ? ']' : '>', `to close ${open.text}${t.text}`);
+    return { kind: 'number', value: scaleLiteral(negative ? -value : value, form), form };
+  }
+
+  private primary(): Expr {
+    const p = this.p;
+    const t = p.next();
+    if (t.type === 'number') return num(this.integer(t));
+    if (t.type === 'punct') {
+      if (t.text === '[') return this.literal(t, 'linear');
+      if (t.text === '<') return this.literal(t, 'angle');
+      if (t.text === '(') {
+        const e = this.expr();
+        p.expect(')', 'to close (');
+        return e;
+      }
+    }
+    if (t.type !== 'word') return p.fail(t, `expected a value, found ${describe(t)}`);
+    const word = t.text.toLowerCase();
+    if (word === 'get') {
+      const value = this.unary();
+      if (p.peek().text !== '(' || p.peek().type !== 'punct') return { kind: 'get', value, args: null };
+      p.next();
+      const args = this.args();
+      if (args.length > 4) p.fail(t, `get takes at most 4 arguments, not ${args.length}`);
+      return { kind: 'get', value, args };
+    }
+    if (word === 'rand') {
+      p.expect('(', 'after rand');
+      const args = this.args();
+      if (args.length !== 2) p.fail(t, `rand takes 2 arguments (low, high), not ${args.length}`);
+      return { kind: 'rand', low: args[0]!, high: args[1]! };
+    }
+    const local = this.find(this.locals, t.text);
+    if (local >= 0) return { kind: 'local', index: local };
+    const stat = this.find(this.program.statics, t.text);
+    if (stat >= 0) return { kind: 'static', index: stat };
+    const piece = this.find(this.program.pieces, t.text);
+    if (piece >= 0) return { kind: 'number', value: piece, form: 'piece' };
+    if (word === 'true') return num(1);
+    if (word === 'false') return num(0);
+    return p.fail(t, `unknown name ${t.text}`);
+  }
+}
+
+function num(value: number): Expr {
+  return { kind: 'number', value, form: 'plain' };
+}
