@@ -1,6 +1,6 @@
-import { scaleLiteral } from './opcodes.js';
-import { BINARY_BY_SPELLING } from './syntax.js';
-import { bosError, type Token } from './lexer.js';
+import { Cursor, describe } from './cursor.js';
+import { ExpressionParser, num } from './expressions.js';
+import type { Token } from './lexer.js';
 import type { Axis, BosProgram, Expr, PieceFlagOp, ScriptNode, Stmt } from './ast.js';
 
 /**
@@ -16,6 +16,7 @@ interface FunctionHead {
   name: string;
   params: string[];
   body: Token[];
+  close: Token;
   line: number;
 }
 
@@ -40,17 +41,21 @@ export function parseProgram(tokens: Token[], file: string): BosProgram {
     if (params.length === 0) p.expect(')', `to close ${t.text}(`);
     const open = p.expect('{', `to open the body of ${t.text}`);
     const body: Token[] = [];
+    let close = open;
     let depth = 1;
     for (;;) {
       const b = p.peek();
       if (b.type === 'eof') p.fail(open, `the body of ${t.text} is never closed`);
       p.next();
       if (b.text === '{' && b.type === 'punct') depth++;
-      if (b.text === '}' && b.type === 'punct' && --depth === 0) break;
+      if (b.text === '}' && b.type === 'punct' && --depth === 0) {
+        close = b;
+        break;
+      }
       body.push(b);
     }
     if (heads.some((h) => h.name.toLowerCase() === t.text.toLowerCase())) p.fail(t, `function ${t.text} is defined twice`);
-    heads.push({ name: t.text, params, body, line: t.line });
+    heads.push({ name: t.text, params, body, close, line: t.line });
   }
   const program: BosProgram = { pieces, statics, sounds, scripts: [] };
   const scripts = new Map(heads.map((h, i) => [h.name.toLowerCase(), i]));
@@ -58,89 +63,15 @@ export function parseProgram(tokens: Token[], file: string): BosProgram {
   return program;
 }
 
-function describe(t: Token): string {
-  if (t.type === 'eof') return 'the end of the file';
-  if (t.type === 'string') return `"${t.text}"`;
-  return `'${t.text}'`;
-}
-
-class Cursor {
-  private i = 0;
-  private readonly end: Token;
-
-  constructor(
-    private readonly tokens: Token[],
-    private readonly file: string,
-    last?: Token,
-  ) {
-    const tail = last ?? tokens[tokens.length - 1];
-    this.end = { type: 'eof', text: '', file: tail?.file ?? file, line: tail?.line ?? 1 };
-  }
-
-  done(): boolean {
-    return this.i >= this.tokens.length;
-  }
-
-  peek(ahead = 0): Token {
-    return this.tokens[this.i + ahead] ?? this.end;
-  }
-
-  next(): Token {
-    return this.tokens[this.i++] ?? this.end;
-  }
-
-  fail(t: Token, message: string): never {
-    return bosError(t.file || this.file, t.line, message);
-  }
-
-  isWord(word: string, ahead = 0): boolean {
-    const t = this.peek(ahead);
-    return t.type === 'word' && t.text.toLowerCase() === word;
-  }
-
-  expect(text: string, context: string): Token {
-    const t = this.next();
-    if (t.text !== text || t.type === 'string') this.fail(t, `expected '${text}' ${context}, found ${describe(t)}`);
-    return t;
-  }
-
-  expectWord(word: string, context: string): Token {
-    const t = this.next();
-    if (t.type !== 'word' || t.text.toLowerCase() !== word) this.fail(t, `expected '${word}' ${context}, found ${describe(t)}`);
-    return t;
-  }
-
-  name(context: string): Token {
-    const t = this.next();
-    if (t.type !== 'word') this.fail(t, `expected a name in the ${context}, found ${describe(t)}`);
-    return t;
-  }
-
-  /** `a, b, c` then `close` (consumed). */
-  nameList(context: string, close = ';'): string[] {
-    const names: string[] = [];
-    for (;;) {
-      names.push(this.name(context).text);
-      const t = this.next();
-      if (t.text === close) return names;
-      if (t.text !== ',') this.fail(t, `expected ',' or '${close}' in the ${context}, found ${describe(t)}`);
-    }
-  }
-}
-
-class BodyParser {
-  private readonly p: Cursor;
-  private readonly locals: string[];
+class BodyParser extends ExpressionParser {
 
   constructor(
     private readonly head: FunctionHead,
     file: string,
-    private readonly program: BosProgram,
+    program: BosProgram,
     private readonly scripts: Map<string, number>,
   ) {
-    const close = head.body[head.body.length - 1];
-    this.p = new Cursor(head.body, file, close);
-    this.locals = [...head.params];
+    super(new Cursor(head.body, file, head.close), [...head.params], program);
   }
 
   run(): ScriptNode {
@@ -149,17 +80,13 @@ class BodyParser {
     return { name: this.head.name, params: this.head.params, locals: this.locals, body, line: this.head.line };
   }
 
-  private find(list: string[], name: string): number {
-    const lower = name.toLowerCase();
-    return list.findIndex((n) => n.toLowerCase() === lower);
-  }
 
   private block(): Stmt[] {
     if (this.p.peek().text !== '{') return this.stmt();
     const open = this.p.next();
     const out: Stmt[] = [];
     while (this.p.peek().text !== '}') {
-      if (this.p.peek().type === 'eof') this.p.fail(open, 'this { is never closed');
+      if (this.p.atEnd()) this.p.fail(open, 'this { is never closed');
       out.push(...this.stmt());
     }
     this.p.next();
@@ -192,7 +119,7 @@ class BodyParser {
     if (t.text === '{' && t.type === 'punct') {
       const out: Stmt[] = [];
       while (p.peek().text !== '}') {
-        if (p.peek().type === 'eof') p.fail(t, 'this { is never closed');
+        if (p.atEnd()) p.fail(t, 'this { is never closed');
         out.push(...this.stmt());
       }
       p.next();
@@ -349,117 +276,4 @@ class BodyParser {
   }
 
   /** `a, b)` after an opening parenthesis. */
-  private args(): Expr[] {
-    const args: Expr[] = [];
-    if (this.p.peek().text === ')') {
-      this.p.next();
-      return args;
-    }
-    for (;;) {
-      args.push(this.expr());
-      const t = this.p.next();
-      if (t.text === ')') return args;
-      if (t.text !== ',') this.p.fail(t, `expected ',' or ')' in the argument list, found ${describe(t)}`);
-    }
-  }
-
-  private binaryAt(t: Token) {
-    if (t.type !== 'punct' && t.type !== 'word') return undefined;
-    return BINARY_BY_SPELLING.get(t.text.toUpperCase());
-  }
-
-  expr(min = 0): Expr {
-    let left = this.unary();
-    for (;;) {
-      const op = this.binaryAt(this.p.peek());
-      if (!op || op.precedence < min) return left;
-      this.p.next();
-      const right = this.expr(op.precedence + 1);
-      left = { kind: 'binary', op: op.op, left, right };
-    }
-  }
-
-  private unary(): Expr {
-    const p = this.p;
-    const t = p.peek();
-    if ((t.text === '!' && t.type === 'punct') || p.isWord('not')) {
-      p.next();
-      return { kind: 'not', operand: this.unary() };
-    }
-    if (t.text === '~' && t.type === 'punct') {
-      p.next();
-      return { kind: 'bitNot', operand: this.unary() };
-    }
-    if (t.text === '-' && t.type === 'punct') {
-      p.next();
-      if (p.peek().type === 'number') return num(-this.integer(p.next()));
-      return { kind: 'binary', op: 'sub', left: num(0), right: this.unary() };
-    }
-    return this.primary();
-  }
-
-  private integer(t: Token): number {
-    const value = Number(t.text);
-    if (!Number.isFinite(value)) this.p.fail(t, `bad number ${t.text}`);
-    if (!Number.isInteger(value)) this.p.fail(t, `${t.text} is not an integer (write [${t.text}] or <${t.text}> for a distance or an angle)`);
-    if (Math.abs(value) > 0xffffffff) this.p.fail(t, `${t.text} does not fit in 32 bits`);
-    return value | 0;
-  }
-
-  /** `[v]` or `<v>`: a decimal, optionally negative, scaled. */
-  private literal(open: Token, form: 'linear' | 'angle'): Expr {
-    const p = this.p;
-    const negative = p.peek().text === '-' && p.peek().type === 'punct';
-    if (negative) p.next();
-    const t = p.next();
-    if (t.type !== 'number') p.fail(t, `expected a number after '${open.text}', found ${describe(t)}`);
-    const value = Number(t.text);
-    if (!Number.isFinite(value)) p.fail(t, `bad number ${t.text}`);
-    p.expect(form === 'linear' ? ']' : '>', `to close ${open.text}${t.text}`);
-    return { kind: 'number', value: scaleLiteral(negative ? -value : value, form), form };
-  }
-
-  private primary(): Expr {
-    const p = this.p;
-    const t = p.next();
-    if (t.type === 'number') return num(this.integer(t));
-    if (t.type === 'punct') {
-      if (t.text === '[') return this.literal(t, 'linear');
-      if (t.text === '<') return this.literal(t, 'angle');
-      if (t.text === '(') {
-        const e = this.expr();
-        p.expect(')', 'to close (');
-        return e;
-      }
-    }
-    if (t.type !== 'word') return p.fail(t, `expected a value, found ${describe(t)}`);
-    const word = t.text.toLowerCase();
-    if (word === 'get') {
-      const value = this.unary();
-      if (p.peek().text !== '(' || p.peek().type !== 'punct') return { kind: 'get', value, args: null };
-      p.next();
-      const args = this.args();
-      if (args.length > 4) p.fail(t, `get takes at most 4 arguments, not ${args.length}`);
-      return { kind: 'get', value, args };
-    }
-    if (word === 'rand') {
-      p.expect('(', 'after rand');
-      const args = this.args();
-      if (args.length !== 2) p.fail(t, `rand takes 2 arguments (low, high), not ${args.length}`);
-      return { kind: 'rand', low: args[0]!, high: args[1]! };
-    }
-    const local = this.find(this.locals, t.text);
-    if (local >= 0) return { kind: 'local', index: local };
-    const stat = this.find(this.program.statics, t.text);
-    if (stat >= 0) return { kind: 'static', index: stat };
-    const piece = this.find(this.program.pieces, t.text);
-    if (piece >= 0) return { kind: 'number', value: piece, form: 'piece' };
-    if (word === 'true') return num(1);
-    if (word === 'false') return num(0);
-    return p.fail(t, `unknown name ${t.text}`);
-  }
-}
-
-function num(value: number): Expr {
-  return { kind: 'number', value, form: 'plain' };
 }
