@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { samplesDir } from '../../helpers/run-cli.js';
+import { mutations, withAllocationLimit } from '../../helpers/fuzz.js';
+import { FormatError } from '../../../shared/errors.js';
+import { assetDecoderFor, type AssetContext } from '../../../shared/assets/registry.js';
+import { compileBos, writeCob } from '../../../shared/assets/ta/cob/index.js';
+
+const cobPath = join(samplesDir, 'ta', 'armimr', 'scripts', 'ARMIMR.cob');
+const bytes = new Uint8Array(readFileSync(cobPath));
+const noContext: AssetContext = {
+  palette: () => Promise.reject(new Error('no palette needed')),
+  readFile: async () => null,
+  list: async () => [],
+};
+
+describe('the COB asset decoder', () => {
+  it('takes .cob files of version 4 or 6 only', () => {
+    expect(assetDecoderFor('ARMIMR.cob', bytes.subarray(0, 64))?.id).toBe('cob');
+    expect(assetDecoderFor('scripts/X.COB', Uint8Array.of(6, 0, 0, 0))?.id).toBe('cob');
+    expect(assetDecoderFor('ARMIMR.bos', bytes.subarray(0, 64))).toBeNull();
+    expect(assetDecoderFor('bad.cob', Uint8Array.of(5, 0, 0, 0))).toBeNull();
+  });
+
+  it('shows the decompiled BOS with its facts; the text compiles back to the file', async () => {
+    const view = await assetDecoderFor('ARMIMR.cob', bytes)!.view('ARMIMR.cob', bytes, noContext);
+    expect(view.kind).toBe('text');
+    if (view.kind !== 'text') return;
+    expect(view.language).toBe('bos');
+    expect(view.warnings).toEqual([]);
+    const fact = (label: string) => view.facts.find((f) => f.label === label)?.value;
+    // From the BOS beside it: the piece line, and 7 functions plus the 3 its headers add.
+    const bos = readFileSync(cobPath.replace('.cob', '.bos'), 'latin1');
+    const pieces = /^piece\s+([^;]+);/m.exec(bos)![1]!.split(',').map((s) => s.trim());
+    expect(fact('Pieces')).toBe(`${pieces.length}: ${pieces.join(', ')}`);
+    expect(fact('Scripts')).toMatch(/^10: /);
+    expect(fact('Static variables')).toBe('2');
+    expect(fact('Version')).toBe('4 (TA)');
+    expect(Buffer.from(await compileBos(view.text)).equals(Buffer.from(bytes))).toBe(true);
+  });
+
+  it('falls back to a disassembly, with the reason, for code no compiler writes', async () => {
+    const odd = writeCob({ version: 4, scripts: [{ name: 'Create', code: [0x10021001, 5, 0x12345678, 0x10065000] }], pieces: ['base'], staticVars: 0, sounds: [] });
+    const view = await assetDecoderFor('odd.cob', odd)!.view('odd.cob', odd, noContext);
+    if (view.kind !== 'text') throw new Error('not a text view');
+    expect(view.warnings).toEqual(['shown as a disassembly: script Create: unknown opcode 0x12345678 at word 2']);
+    expect(view.text).toContain('//       0  push-constant 5');
+    expect(view.text).toContain('//       2  0x12345678');
+  });
+
+  it('shows version 6 sounds', async () => {
+    const v6 = await compileBos('piece base;\nsound boom;\nCreate()\n{\n}\n');
+    const view = await assetDecoderFor('k.cob', v6)!.view('k.cob', v6, noContext);
+    expect(view.facts.find((f) => f.label === 'Sounds')?.value).toBe('1: boom');
+    expect(view.format).toBe('COB script (version 6)');
+  });
+
+  it('survives 300 mutants with a view or a FormatError', async () => {
+    const decoder = assetDecoderFor('ARMIMR.cob', bytes)!;
+    let views = 0;
+    for (const m of mutations(bytes, 300, 3)) {
+      try {
+        await withAllocationLimit(1 << 20, () => decoder.view('m.cob', m.bytes, noContext));
+        views++;
+      } catch (err) {
+        if (!(err instanceof FormatError)) throw new Error(`${m.label}: ${String(err)}`);
+      }
+    }
+    expect(views).toBeGreaterThan(50);
+  });
+});
