@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { samplesDir } from '../../helpers/run-cli.js';
 import { mutations, withAllocationLimit } from '../../helpers/fuzz.js';
 import { FormatError } from '../../../shared/errors.js';
-import { assetDecoderFor, type AssetContext } from '../../../shared/assets/registry.js';
+import { assetDecoderFor, assetDecoders, type AssetContext, type AssetDecoder } from '../../../shared/assets/registry.js';
+import type { ModelView } from '../../../shared/assets/view.js';
 import { compileBos, writeCob } from '../../../shared/assets/ta/cob/index.js';
 
 const cobPath = join(samplesDir, 'ta', 'armimr', 'scripts', 'ARMIMR.cob');
@@ -68,5 +69,48 @@ describe('the COB asset decoder', () => {
       }
     }
     expect(views).toBeGreaterThan(50);
+  });
+});
+
+describe('the COB view checks its pieces against the unit model', () => {
+  /** A stand-in model decoder (the real 3DO decoder lives in another module): pieces named in the file, one per line. */
+  const fakeModels: AssetDecoder = {
+    id: 'fake-3do',
+    accepts: (name) => name.endsWith('.3do'),
+    async view(name, data) {
+      const text = Buffer.from(data).toString('latin1');
+      if (text === 'broken') throw new FormatError('bad-stream', `${name}: broken`);
+      const pieces = text.split('\n').map((n) => ({ name: n, parent: null, offset: [0, 0, 0] as [number, number, number], primitives: [] }));
+      const view: ModelView = { kind: 'model', format: 'fake', facts: [], warnings: [], mesh: { pieces, materials: [], up: 'y' }, missingTextures: [] };
+      return view;
+    },
+  };
+  const withModel = (model: string | null): AssetContext => ({
+    ...noContext,
+    readFile: async (path) => (path === 'objects3d/ARMIMR.3do' && model !== null ? new Uint8Array(Buffer.from(model, 'latin1')) : null),
+  });
+  const viewWith = async (model: string | null) => {
+    assetDecoders.unshift(fakeModels);
+    try {
+      return await assetDecoderFor('ARMIMR.cob', bytes)!.view('ARMIMR.cob', bytes, withModel(model));
+    } finally {
+      assetDecoders.splice(assetDecoders.indexOf(fakeModels), 1);
+    }
+  };
+
+  it('all pieces found: a fact, no warning', async () => {
+    const view = await viewWith('base\nbody\nbars\nsmoke1\nsmoke2\nsmoke3\nsmoke4\nextra');
+    expect(view.facts.find((f) => f.label === 'Model')?.value).toBe('objects3d/ARMIMR.3do: 7 of 7 pieces found, 1 of its 8 objects not animated');
+    expect(view.warnings).toEqual([]);
+  });
+
+  it('a piece the model lacks is a warning naming it', async () => {
+    const view = await viewWith('BASE\nbody\nbars\nsmoke1\nsmoke2\nsmoke3');
+    expect(view.warnings).toEqual(['piece smoke4 is not in objects3d/ARMIMR.3do']);
+  });
+
+  it('no model in the install: no check; an unreadable model: said as a warning', async () => {
+    expect((await viewWith(null)).facts.some((f) => f.label === 'Model')).toBe(false);
+    expect((await viewWith('broken')).warnings).toEqual(['pieces not checked: objects3d/ARMIMR.3do: broken']);
   });
 });

@@ -1,15 +1,17 @@
 import { FormatError } from '../../../errors.js';
-import type { AssetDecoder } from '../../registry.js';
+import type { AssetContext, AssetDecoder } from '../../registry.js';
 import type { AssetFact, TextView } from '../../view.js';
 import { decompileProgram } from './decompiler.js';
 import { opInfo } from './opcodes.js';
+import { checkPieces, modelPathFor } from './pieces.js';
 import { printProgram } from './printer.js';
 import { readCob, type CobFile } from './reader.js';
 
 /**
  * The studio's view of a COB: its decompiled BOS (coloured as 'bos') beside its facts. A script the
  * decompiler cannot express as BOS (code no common compiler writes) is shown as a disassembly instead,
- * with the reason as a warning.
+ * with the reason as a warning. When the install holds the unit's model (objects3d/NAME.3do), the
+ * script's pieces are checked against the model's: a piece the model lacks is a warning.
  */
 export const cobDecoder: AssetDecoder = {
   id: 'cob',
@@ -18,10 +20,41 @@ export const cobDecoder: AssetDecoder = {
     const version = head[0]! | (head[1]! << 8) | (head[2]! << 16) | (head[3]! << 24);
     return version === 4 || version === 6;
   },
-  async view(name, bytes) {
-    return cobView(readCob(bytes, name));
+  async view(name, bytes, context) {
+    const cob = readCob(bytes, name);
+    const view = cobView(cob);
+    const model = await modelPieces(name, context, view.warnings);
+    if (model) {
+      const check = checkPieces(cob.pieces, model.pieces);
+      const found = cob.pieces.length - check.missing.length;
+      view.facts.push({ label: 'Model', value: `${model.path}: ${found} of ${cob.pieces.length} pieces found, ${check.unused.length} of its ${model.pieces.length} objects not animated` });
+      for (const piece of check.missing) view.warnings.push(`piece ${piece} is not in ${model.path}`);
+    }
+    return view;
   },
 };
+
+/**
+ * The piece names of the unit's model, read by whichever decoder the registry has for it, or null when the
+ * install has no such model or nothing reads it. (The registry is imported when needed: it lists this
+ * decoder, so a static import would be a cycle.)
+ */
+async function modelPieces(name: string, context: AssetContext, warnings: string[]): Promise<{ path: string; pieces: string[] } | null> {
+  const path = modelPathFor(name);
+  const bytes = await context.readFile(path);
+  if (!bytes) return null;
+  const { assetDecoderFor } = await import('../../registry.js');
+  const decoder = assetDecoderFor(path, bytes.subarray(0, 64));
+  if (!decoder) return null;
+  try {
+    const view = await decoder.view(path, bytes, context);
+    return view.kind === 'model' ? { path, pieces: view.mesh.pieces.map((p) => p.name) } : null;
+  } catch (err) {
+    if (!(err instanceof FormatError)) throw err;
+    warnings.push(`pieces not checked: ${err.message}`);
+    return null;
+  }
+}
 
 export function cobFacts(cob: CobFile): AssetFact[] {
   const facts: AssetFact[] = [
