@@ -50,8 +50,8 @@ async function modelPieces(name: string, context: AssetContext, warnings: string
     const view = await decoder.view(path, bytes, context);
     return view.kind === 'model' ? { path, pieces: view.mesh.pieces.map((p) => p.name) } : null;
   } catch (err) {
-    if (!(err instanceof FormatError)) throw err;
-    warnings.push(`pieces not checked: ${err.message}`);
+    // The model is a side check: whatever stops it (a damaged 3DO, a missing palette) must not hide the script.
+    warnings.push(`pieces not checked: ${err instanceof Error ? err.message : String(err)}`);
     return null;
   }
 }
