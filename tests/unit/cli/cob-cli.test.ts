@@ -92,6 +92,18 @@ describe('modpak cob decompile and compile', () => {
     expect([0, 1, 2, 3, 4].map((i) => cob.readUInt32LE(44 + 4 * i))).toEqual([0x10021001, 250, 0x10013000, 0x10021001, 0]);
   });
 
+  it("an exptype.h in an -I folder wins over the built-in copy", async () => {
+    const inc = join(tmp, 'myheaders');
+    mkdirSync(inc, { recursive: true });
+    writeFileSync(join(inc, 'EXPTYPE.H'), '#define BITMAPONLY 99\n#define BITMAP4 1\n#define BITMAP5 2\n#define BITMAP2 3\n#define HEALTH 4\n#define BUILD_PERCENT_LEFT 17\n#define INBUILDSTANCE 5\n');
+    const out = join(tmp, 'andaca-own.cob');
+    const r = await runCli(['cob', 'compile', sample('andaca.bos'), '-t', out, '-I', inc]);
+    expect(r.stderr).toBe('');
+    const words = Array.from({ length: (readFileSync(out).length - 44) >> 2 }, (_, i) => readFileSync(out).readInt32LE(44 + 4 * i));
+    const explodeFlags = words.flatMap((w, i) => (w === 0x10071000 ? [words[i - 4], words[i - 2]] : []));
+    expect(explodeFlags.slice(0, 4)).toEqual([99, 1, 99, 2]);
+  });
+
   it('a compile error is one line FILE:LINE: message, exit 1, and leaves the target alone', async () => {
     const bos = join(tmp, 'broken.bos');
     writeFileSync(bos, 'piece base;\nCreate()\n{\n\tturn base to w-axis <90> now;\n}\n');
