@@ -65,7 +65,7 @@ describe('the COB asset decoder', () => {
         await withAllocationLimit(1 << 20, () => decoder.view('m.cob', m.bytes, noContext));
         views++;
       } catch (err) {
-        if (!(err instanceof FormatError)) throw new Error(`${m.label}: ${String(err)}`);
+        if (!(err instanceof FormatError)) throw new Error(`${m.label}: ${String(err)}`, { cause: err });
       }
     }
     expect(views).toBeGreaterThan(50);

@@ -13,38 +13,41 @@ import { readCob, type CobFile } from './reader.js';
  * with the reason as a warning. When the install holds the unit's model (objects3d/NAME.3do), the
  * script's pieces are checked against the model's: a piece the model lacks is a warning.
  */
-export const cobDecoder: AssetDecoder = {
-  id: 'cob',
-  accepts(name, head) {
-    if (!/\.cob$/i.test(name) || head.length < 4) return false;
-    const version = head[0]! | (head[1]! << 8) | (head[2]! << 16) | (head[3]! << 24);
-    return version === 4 || version === 6;
-  },
-  async view(name, bytes, context) {
-    const cob = readCob(bytes, name);
-    const view = cobView(cob);
-    const model = await modelPieces(name, context, view.warnings);
-    if (model) {
-      const check = checkPieces(cob.pieces, model.pieces);
-      const found = cob.pieces.length - check.missing.length;
-      view.facts.push({ label: 'Model', value: `${model.path}: ${found} of ${cob.pieces.length} pieces found, ${check.unused.length} of its ${model.pieces.length} objects not animated` });
-      for (const piece of check.missing) view.warnings.push(`piece ${piece} is not in ${model.path}`);
-    }
-    return view;
-  },
-};
+export function cobDecoderWith(decoderFor: DecoderLookup): AssetDecoder {
+  return {
+    id: 'cob',
+    accepts(name, head) {
+      if (!/\.cob$/i.test(name) || head.length < 4) return false;
+      const version = head[0]! | (head[1]! << 8) | (head[2]! << 16) | (head[3]! << 24);
+      return version === 4 || version === 6;
+    },
+    async view(name, bytes, context) {
+      const cob = readCob(bytes, name);
+      const view = cobView(cob);
+      const model = await modelPieces(name, context, decoderFor, view.warnings);
+      if (model) {
+        const check = checkPieces(cob.pieces, model.pieces);
+        const found = cob.pieces.length - check.missing.length;
+        view.facts.push({ label: 'Model', value: `${model.path}: ${found} of ${cob.pieces.length} pieces found, ${check.unused.length} of its ${model.pieces.length} objects not animated` });
+        for (const piece of check.missing) view.warnings.push(`piece ${piece} is not in ${model.path}`);
+      }
+      return view;
+    },
+  };
+}
+
+/** Finds the decoder for another file (the registry's lookup, passed in so this module does not import it). */
+export type DecoderLookup = (name: string, head: Uint8Array) => AssetDecoder | null;
 
 /**
  * The piece names of the unit's model, read by whichever decoder the registry has for it, or null when the
- * install has no such model or nothing reads it. (The registry is imported when needed: it lists this
- * decoder, so a static import would be a cycle.)
+ * install has no such model or nothing reads it.
  */
-async function modelPieces(name: string, context: AssetContext, warnings: string[]): Promise<{ path: string; pieces: string[] } | null> {
+async function modelPieces(name: string, context: AssetContext, decoderFor: DecoderLookup, warnings: string[]): Promise<{ path: string; pieces: string[] } | null> {
   const path = modelPathFor(name);
   const bytes = await context.readFile(path);
   if (!bytes) return null;
-  const { assetDecoderFor } = await import('../../registry.js');
-  const decoder = assetDecoderFor(path, bytes.subarray(0, 64));
+  const decoder = decoderFor(path, bytes.subarray(0, 64));
   if (!decoder) return null;
   try {
     const view = await decoder.view(path, bytes, context);

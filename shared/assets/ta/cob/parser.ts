@@ -41,19 +41,15 @@ export function parseProgram(tokens: Token[], file: string): BosProgram {
     if (params.length === 0) p.expect(')', `to close ${t.text}(`);
     const open = p.expect('{', `to open the body of ${t.text}`);
     const body: Token[] = [];
-    let close = open;
     let depth = 1;
-    for (;;) {
-      const b = p.peek();
+    const closing = (b: Token) => b.text === '}' && b.type === 'punct' && --depth === 0;
+    for (let b = p.next(); !closing(b); b = p.next()) {
       if (b.type === 'eof') p.fail(open, `the body of ${t.text} is never closed`);
-      p.next();
       if (b.text === '{' && b.type === 'punct') depth++;
-      if (b.text === '}' && b.type === 'punct' && --depth === 0) {
-        close = b;
-        break;
-      }
       body.push(b);
     }
+    // The cursor just passed the closing brace: reading past the body's tokens gives it, for messages.
+    const close = p.peek(-1);
     if (heads.some((h) => h.name.toLowerCase() === t.text.toLowerCase())) p.fail(t, `function ${t.text} is defined twice`);
     heads.push({ name: t.text, params, body, close, line: t.line });
   }
