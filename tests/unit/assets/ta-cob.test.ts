@@ -260,3 +260,31 @@ describe('decompile -> compile on generated scripts', () => {
     }
   });
 });
+
+describe('hostile nesting is refused before it exhausts the stack', () => {
+  it('BOS: 100000 parentheses, a 100000-term sum, 100000 nested ifs, 100000 negations', async () => {
+    const wrap = (body: string) => `f(a)\n{\n${body}\n}\n`;
+    const deep = [
+      wrap(`a = ${'('.repeat(100000)}1${')'.repeat(100000)};`),
+      wrap(`a = 1${' + 1'.repeat(100000)};`),
+      wrap(`${'if (a) { '.repeat(100000)}${'} '.repeat(100000)}`),
+      wrap(`a = ${'!'.repeat(100000)}a;`),
+    ];
+    for (const src of deep) await expect(compileBos(src, { file: 'deep.bos' })).rejects.toThrow(/^deep\.bos:\d+: .* nested more than 200 deep$/);
+  });
+
+  it('COB: a 100000-deep sum and 100000 nested jumps fail as FormatErrors', () => {
+    const sum = [0x10021001, 1];
+    for (let i = 0; i < 100000; i++) sum.push(0x10021001, 1, 0x10031000);
+    sum.push(0x10065000);
+    const ifs: number[] = [];
+    const n = 100000;
+    for (let i = 0; i < n; i++) ifs.push(0x10021001, 1, 0x10066000, 4 * n);
+    ifs.push(0x10021001, 0, 0x10065000);
+    for (const code of [sum, ifs]) {
+      const bytes = writeCob({ version: 4, scripts: [{ name: 'f', code }], pieces: [], staticVars: 0, sounds: [] });
+      expect(() => decompileCob(bytes)).toThrow(FormatError);
+      expect(() => decompileCob(bytes)).toThrow(/nested more than 200 deep/);
+    }
+  });
+});

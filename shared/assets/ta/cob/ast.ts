@@ -65,3 +65,21 @@ export interface BosProgram {
   sounds: string[];
   scripts: ScriptNode[];
 }
+
+/** How deep expressions and blocks may nest: the printer and code generator recurse over the tree. */
+export const MAX_NESTING = 200;
+
+const depths = new WeakMap<Expr, number>();
+
+/** An expression's depth; trees are built bottom-up, so each child's depth is already known. */
+export function depthOf(e: Expr): number {
+  return depths.get(e) ?? 1;
+}
+
+/** Records a composite node's depth from its children's, and returns the node. */
+export function composite<T extends Expr>(e: T, ...children: Expr[]): T {
+  let deepest = 0;
+  for (const c of children) deepest = Math.max(deepest, depthOf(c));
+  depths.set(e, deepest + 1);
+  return e;
+}

@@ -2,7 +2,7 @@ import { fail } from '../../../errors.js';
 import { Op } from './opcodes.js';
 import { BINARY_OPCODES } from './codegen.js';
 import { decodeInstructions, type CobFile, type Instruction } from './reader.js';
-import type { Axis, BinaryOp, BosProgram, Expr, NumberForm, PieceFlagOp, ScriptNode, Stmt } from './ast.js';
+import { MAX_NESTING, composite, depthOf, type Axis, type BinaryOp, type BosProgram, type Expr, type NumberForm, type PieceFlagOp, type ScriptNode, type Stmt } from './ast.js';
 
 /**
  * Code words back to a BOS tree. It recognises the shapes the common compilers (Scriptor) emit: an
@@ -41,6 +41,7 @@ class ScriptDecompiler {
   private readonly locals: number;
   /** Blocks decoded so far: the if/else retry must not go exponential on hostile code. */
   private blocks = 0;
+  private nesting = 0;
   private readonly what: string;
 
   constructor(
@@ -103,6 +104,15 @@ class ScriptDecompiler {
   /** The statements of words [from, to), which must be whole statements. */
   private block(from: number, to: number): Stmt[] {
     if (++this.blocks > 100_000) this.bad(from, 'control flow too tangled to decompile');
+    if (++this.nesting > MAX_NESTING) this.bad(from, `blocks nested more than ${MAX_NESTING} deep`);
+    try {
+      return this.statements(from, to);
+    } finally {
+      this.nesting--;
+    }
+  }
+
+  private statements(from: number, to: number): Stmt[] {
     const out: Stmt[] = [];
     const stack: Expr[] = [];
     let stmtStart = from;
@@ -127,7 +137,8 @@ class ScriptDecompiler {
       const flag = PIECE_FLAGS.get(ins.op);
       if (binary) {
         const right = pop(ins);
-        stack.push({ kind: 'binary', op: binary, left: pop(ins), right });
+        const left = pop(ins);
+        stack.push(this.node(ins, { kind: 'binary', op: binary, left, right }, left, right));
       } else if (flag) {
         statement(ins, { kind: 'pieceFlag', op: flag, piece: this.piece(ins, a0) });
       } else {
@@ -158,21 +169,26 @@ class ScriptDecompiler {
             break;
           }
           case Op.NOT:
-          case Op.BIT_NOT:
-            stack.push({ kind: ins.op === Op.NOT ? 'not' : 'bitNot', operand: pop(ins) });
-            break;
-          case Op.RAND: {
-            const high = pop(ins);
-            stack.push({ kind: 'rand', low: pop(ins), high });
+          case Op.BIT_NOT: {
+            const operand = pop(ins);
+            stack.push(this.node(ins, { kind: ins.op === Op.NOT ? 'not' : 'bitNot', operand }, operand));
             break;
           }
-          case Op.GET_UNIT_VALUE:
-            stack.push({ kind: 'get', value: pop(ins), args: null });
+          case Op.RAND: {
+            const high = pop(ins);
+            const low = pop(ins);
+            stack.push(this.node(ins, { kind: 'rand', low, high }, low, high));
             break;
+          }
+          case Op.GET_UNIT_VALUE: {
+            const value = pop(ins);
+            stack.push(this.node(ins, { kind: 'get', value, args: null }, value));
+            break;
+          }
           case Op.GET: {
             const [value, ...args] = popN(ins, 5);
             while (args.length && isZero(args[args.length - 1]!)) args.pop();
-            stack.push({ kind: 'get', value: value!, args });
+            stack.push(this.node(ins, { kind: 'get', value: value!, args }, value!, ...args));
             break;
           }
           case Op.MOVE:
@@ -279,6 +295,13 @@ class ScriptDecompiler {
     }
     out.push({ kind: 'if', cond, then: this.block(bodyStart, target), else: null });
     return target;
+  }
+
+  /** A composite expression, refused past MAX_NESTING levels (the printer recurses over it). */
+  private node<T extends Expr>(ins: Instruction, e: T, ...children: Expr[]): T {
+    const n = composite(e, ...children);
+    if (depthOf(n) > MAX_NESTING) this.bad(ins.at, `an expression nested more than ${MAX_NESTING} deep`);
+    return n;
   }
 
   private piece(ins: Instruction, index: number): number {

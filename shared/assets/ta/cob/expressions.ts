@@ -2,7 +2,7 @@ import { scaleLiteral } from './opcodes.js';
 import { BINARY_BY_SPELLING } from './syntax.js';
 import { describe, type Cursor } from './cursor.js';
 import type { Token } from './lexer.js';
-import type { BosProgram, Expr } from './ast.js';
+import { MAX_NESTING, composite, depthOf, type BosProgram, type Expr } from './ast.js';
 
 /**
  * BOS expressions by precedence climbing over the operators of syntax.ts. Names resolve
@@ -14,6 +14,21 @@ export class ExpressionParser {
     protected readonly locals: string[],
     protected readonly program: BosProgram,
   ) {}
+
+  /** Nesting of the expression (and, in the statement parser, block) being read. */
+  protected nesting = 0;
+
+  /** Fails past MAX_NESTING levels, before the recursion can exhaust the stack. */
+  protected enter(t: Token, what: string): void {
+    if (++this.nesting > MAX_NESTING) this.p.fail(t, `${what} nested more than ${MAX_NESTING} deep`);
+  }
+
+  /** A composite node, refused when it makes the expression deeper than MAX_NESTING. */
+  protected node<T extends Expr>(t: Token, e: T, ...children: Expr[]): T {
+    const n = composite(e, ...children);
+    if (depthOf(n) > MAX_NESTING) this.p.fail(t, `an expression nested more than ${MAX_NESTING} deep`);
+    return n;
+  }
 
   protected find(list: string[], name: string): number {
     const lower = name.toLowerCase();
@@ -41,31 +56,49 @@ export class ExpressionParser {
   }
 
   expr(min = 0): Expr {
-    let left = this.unary();
-    for (;;) {
-      const op = this.binaryAt(this.p.peek());
-      if (!op || op.precedence < min) return left;
-      this.p.next();
-      const right = this.expr(op.precedence + 1);
-      left = { kind: 'binary', op: op.op, left, right };
+    this.enter(this.p.peek(), 'an expression');
+    try {
+      let left = this.unary();
+      for (;;) {
+        const t = this.p.peek();
+        const op = this.binaryAt(t);
+        if (!op || op.precedence < min) return left;
+        this.p.next();
+        const right = this.expr(op.precedence + 1);
+        left = this.node(t, { kind: 'binary', op: op.op, left, right }, left, right);
+      }
+    } finally {
+      this.nesting--;
     }
   }
 
   protected unary(): Expr {
+    this.enter(this.p.peek(), 'an expression');
+    try {
+      return this.unaryOperand();
+    } finally {
+      this.nesting--;
+    }
+  }
+
+  private unaryOperand(): Expr {
     const p = this.p;
     const t = p.peek();
     if ((t.text === '!' && t.type === 'punct') || p.isWord('not')) {
       p.next();
-      return { kind: 'not', operand: this.unary() };
+      const operand = this.unary();
+      return this.node(t, { kind: 'not', operand }, operand);
     }
     if (t.text === '~' && t.type === 'punct') {
       p.next();
-      return { kind: 'bitNot', operand: this.unary() };
+      const operand = this.unary();
+      return this.node(t, { kind: 'bitNot', operand }, operand);
     }
     if (t.text === '-' && t.type === 'punct') {
       p.next();
       if (p.peek().type === 'number') return num(-this.integer(p.next()));
-      return { kind: 'binary', op: 'sub', left: num(0), right: this.unary() };
+      const right = this.unary();
+      return this.node(t, { kind: 'binary', op: 'sub', left: num(0), right }, right);
     }
     return this.primary();
   }
@@ -108,17 +141,17 @@ export class ExpressionParser {
     const word = t.text.toLowerCase();
     if (word === 'get') {
       const value = this.unary();
-      if (p.peek().text !== '(' || p.peek().type !== 'punct') return { kind: 'get', value, args: null };
+      if (p.peek().text !== '(' || p.peek().type !== 'punct') return this.node(t, { kind: 'get', value, args: null }, value);
       p.next();
       const args = this.args();
       if (args.length > 4) p.fail(t, `get takes at most 4 arguments, not ${args.length}`);
-      return { kind: 'get', value, args };
+      return this.node(t, { kind: 'get', value, args }, value, ...args);
     }
     if (word === 'rand') {
       p.expect('(', 'after rand');
       const args = this.args();
       if (args.length !== 2) p.fail(t, `rand takes 2 arguments (low, high), not ${args.length}`);
-      return { kind: 'rand', low: args[0]!, high: args[1]! };
+      return this.node(t, { kind: 'rand', low: args[0]!, high: args[1]! }, args[0]!, args[1]!);
     }
     const local = this.find(this.locals, t.text);
     if (local >= 0) return { kind: 'local', index: local };

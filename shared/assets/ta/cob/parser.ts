@@ -32,7 +32,7 @@ export function parseProgram(tokens: Token[], file: string): BosProgram {
     if (t.text === ';') continue;
     if (word === 'piece' || word === 'static-var' || word === 'sound') {
       const list = word === 'piece' ? pieces : word === 'static-var' ? statics : sounds;
-      list.push(...p.nameList(`${word} declaration`));
+      for (const name of p.nameList(`${word} declaration`)) list.push(name);
       continue;
     }
     if (t.type !== 'word') p.fail(t, `expected a declaration or a function, found ${describe(t)}`);
@@ -109,6 +109,15 @@ class BodyParser extends ExpressionParser {
 
   /** One statement (a `{}` block gives its statements, `;` none). */
   private stmt(): Stmt[] {
+    this.enter(this.p.peek(), 'a statement');
+    try {
+      return this.statement();
+    } finally {
+      this.nesting--;
+    }
+  }
+
+  private statement(): Stmt[] {
     const p = this.p;
     const t = p.next();
     if (t.text === ';' && t.type === 'punct') return [];

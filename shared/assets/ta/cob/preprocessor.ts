@@ -70,7 +70,7 @@ export async function preprocess(text: string, file: string, resolve: IncludeRes
       const inner = new Set(hidden).add(t.text);
       const expanded = expand(body, inner, at).map((b) => ({ ...b, file: at.file, line: at.line }));
       if (result.length + expanded.length > MAX_TOKENS) bosError(at.file, at.line, `${t.text} expands to more than ${MAX_TOKENS} tokens`);
-      result.push(...expanded);
+      for (const e of expanded) result.push(e);
     }
     return result;
   };
@@ -85,7 +85,7 @@ export async function preprocess(text: string, file: string, resolve: IncludeRes
       const first = pending[0]!;
       const expanded = expand(pending, new Set(), null);
       if (out.length + expanded.length > MAX_TOKENS) bosError(name, first.line, `the source expands to more than ${MAX_TOKENS} tokens`);
-      out.push(...expanded);
+      for (const e of expanded) out.push(e);
       pending = [];
     };
     for (const t of tokenize(source, name)) {
