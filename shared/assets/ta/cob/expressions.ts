@@ -8,6 +8,12 @@ import { MAX_NESTING, composite, depthOf, type BosProgram, type Expr } from './a
  * BOS expressions by precedence climbing over the operators of syntax.ts. Names resolve
  * case-insensitively: the function's locals, then static variables, then pieces (a piece is its index).
  */
+/**
+ * Per name list (pieces, statics, a function's locals): case-folded name -> first index, and how many of
+ * the list's names it covers, as locals grow with each var. Shared by every function of a program.
+ */
+const nameIndexes = new WeakMap<string[], { names: Map<string, number>; covered: number }>();
+
 export class ExpressionParser {
   constructor(
     protected readonly p: Cursor,
@@ -31,8 +37,13 @@ export class ExpressionParser {
   }
 
   protected find(list: string[], name: string): number {
-    const lower = name.toLowerCase();
-    return list.findIndex((n) => n.toLowerCase() === lower);
+    let index = nameIndexes.get(list);
+    if (!index) nameIndexes.set(list, (index = { names: new Map(), covered: 0 }));
+    for (; index.covered < list.length; index.covered++) {
+      const key = list[index.covered]!.toLowerCase();
+      if (!index.names.has(key)) index.names.set(key, index.covered);
+    }
+    return index.names.get(name.toLowerCase()) ?? -1;
   }
 
 

@@ -25,6 +25,7 @@ export function parseProgram(tokens: Token[], file: string): BosProgram {
   const statics: string[] = [];
   const sounds: string[] = [];
   const heads: FunctionHead[] = [];
+  const defined = new Set<string>();
   const p = new Cursor(tokens, file);
   while (!p.done()) {
     const t = p.next();
@@ -50,7 +51,8 @@ export function parseProgram(tokens: Token[], file: string): BosProgram {
     }
     // The cursor just passed the closing brace: reading past the body's tokens gives it, for messages.
     const close = p.peek(-1);
-    if (heads.some((h) => h.name.toLowerCase() === t.text.toLowerCase())) p.fail(t, `function ${t.text} is defined twice`);
+    if (defined.has(t.text.toLowerCase())) p.fail(t, `function ${t.text} is defined twice`);
+    defined.add(t.text.toLowerCase());
     heads.push({ name: t.text, params, body, close, line: t.line });
   }
   const program: BosProgram = { pieces, statics, sounds, scripts: [] };

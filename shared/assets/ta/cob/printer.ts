@@ -30,12 +30,17 @@ export function printProgram(program: BosProgram): string {
 }
 
 class ScriptPrinter {
+  /** Local slots declared so far: the parameters, then each var printed. */
+  private declared: number;
+
   constructor(
     private readonly program: BosProgram,
     private readonly script: ScriptNode,
     private readonly symbolic: boolean,
     private readonly out: string[],
-  ) {}
+  ) {
+    this.declared = script.params.length;
+  }
 
   block(stmts: Stmt[], depth: number): void {
     for (const s of stmts) this.stmt(s, depth);
@@ -50,8 +55,10 @@ class ScriptPrinter {
     const piece = (i: number) => this.program.pieces[i] ?? String(i);
     switch (s.kind) {
       case 'var': {
-        const before = this.varsBefore(s);
-        this.line(d, `var ${this.script.locals.slice(before, before + s.count).join(', ')};`);
+        // Statements print in code order, so the locals declared so far are the ones before this var.
+        const before = this.declared;
+        this.declared += s.count;
+        this.line(d, `var ${this.script.locals.slice(before, this.declared).join(', ')};`);
         return;
       }
       case 'assign':
@@ -120,22 +127,6 @@ class ScriptPrinter {
     this.line(d, '{');
     this.block(stmts, d + 1);
     this.line(d, '}');
-  }
-
-  /** Locals declared before this `var`: the parameters and earlier vars, in order. */
-  private varsBefore(target: Stmt): number {
-    let count = this.script.params.length;
-    const walk = (stmts: Stmt[]): boolean => {
-      for (const s of stmts) {
-        if (s === target) return true;
-        if (s.kind === 'var') count += s.count;
-        if (s.kind === 'if' && (walk(s.then) || (s.else && walk(s.else)))) return true;
-        if (s.kind === 'while' && walk(s.body)) return true;
-      }
-      return false;
-    };
-    walk(this.script.body);
-    return count;
   }
 
   private local(i: number): string {
