@@ -38,6 +38,8 @@ export const LAYERS = {
   'electron/web': ['shared', 'electron/io', 'electron/formats', 'electron/tdf', 'electron/vfs', 'electron/demo', 'electron/mods', 'electron/services'],
   'electron/main': ['shared', 'electron/io', 'electron/formats', 'electron/tdf', 'electron/vfs', 'electron/demo', 'electron/mods', 'electron/services'],
   'electron/preload': ['shared', 'electron/services'],
+  // `modpak mcp`: the services as Model Context Protocol tools, a shell like web.
+  'electron/mcp': ['shared', 'electron/io', 'electron/formats', 'electron/tdf', 'electron/vfs', 'electron/demo', 'electron/mods', 'electron/services'],
   'electron/cli': [
     'shared',
     'electron/io',
@@ -49,6 +51,7 @@ export const LAYERS = {
     'electron/services',
     'electron/web',
     'electron/main',
+    'electron/mcp',
   ],
   renderer: ['shared'],
 };

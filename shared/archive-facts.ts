@@ -41,6 +41,11 @@ export function formatFacts(report: ArchiveReport): Fact[] {
         { label: 'entry size', value: `${report.entrySize} bytes` },
         { label: 'compressed', value: `${report.compressed} entries` },
       ];
+    case 'wad':
+      return [
+        { label: 'version', value: report.version },
+        { label: 'lumps', value: Object.entries(report.lumpTypes).map(([t, n]) => `${n} ${t}`).join(', ') },
+      ];
     case 'pangya': {
       const facts = [
         { label: 'cipher', value: report.cipher.toUpperCase() },

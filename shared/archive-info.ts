@@ -6,7 +6,7 @@
  */
 import type { MountStatus } from './vfs-types.js';
 
-export type FormatId = 'hpi' | 'pak' | 'sin' | 'daikatana' | 'pangya';
+export type FormatId = 'hpi' | 'pak' | 'sin' | 'daikatana' | 'pangya' | 'wad';
 
 interface Counts {
   files: number;
@@ -63,7 +63,15 @@ export interface PangyaInfo extends Counts {
   note?: string;
 }
 
-export type ArchiveInfo = HpiV1Info | HpiV2Info | PakInfo | DaikatanaInfo | PangyaInfo;
+/** Quake's WAD2 and Half-Life's WAD3 texture archives. */
+export interface WadInfo extends Counts {
+  format: 'wad';
+  version: string;
+  /** How many lumps of each type ('miptex', 'qpic', ...). */
+  lumpTypes: Record<string, number>;
+}
+
+export type ArchiveInfo = HpiV1Info | HpiV2Info | PakInfo | DaikatanaInfo | PangyaInfo | WadInfo;
 
 /** An archive's facts with what the program concludes from them: `modpak info` and the Archive screen. */
 export type ArchiveReport = ArchiveInfo & {

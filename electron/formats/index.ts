@@ -22,7 +22,7 @@ export async function detectFormat(source: ByteSource): Promise<{ engine: Format
     }
     if (result.match) matches.push({ engine, note: result.note, confidence: result.confidence ?? 0 });
   }
-  if (matches.length === 0) fail('unknown-format', 'not a recognised archive (HPI, PAK, SiN, Daikatana or Pangya)');
+  if (matches.length === 0) fail('unknown-format', 'not a recognised archive (HPI, PAK, SiN, Daikatana, Pangya or WAD)');
   // Array.prototype.sort is stable: equal confidence keeps registry order.
   matches.sort((a, b) => b.confidence - a.confidence);
   const [first, ...rest] = matches;
@@ -65,6 +65,7 @@ export function engineFor(id: FormatId): FormatEngine {
 export function packFormatFor(format: PackFormatId): { engine: FormatEngine; options: Partial<PackOptions> } {
   if (format === 'hpi2') return { engine: engineFor('hpi'), options: { version: 2 } };
   if (format === 'hpi') return { engine: engineFor('hpi'), options: { version: 1 } };
+  if (format === 'wad2' || format === 'wad3') return { engine: engineFor('wad'), options: { wadVersion: format === 'wad2' ? 2 : 3 } };
   return { engine: engineFor(format), options: {} };
 }
 
@@ -82,7 +83,9 @@ export function foreignPackOptions(format: PackFormatId, given: Partial<Pick<Pac
 
 /** What a format is called where a user reads it ("HPI v2", "Quake PAK"). */
 export function packFormatLabel(format: PackFormatId): string {
-  return format === 'hpi2' ? 'HPI v2' : format === 'hpi' ? 'HPI v1' : engineFor(format).label;
+  if (format === 'hpi2') return 'HPI v2';
+  if (format === 'hpi') return 'HPI v1';
+  return packFormatFor(format).engine.label;
 }
 
 export function packFormatFromExtension(target: string): PackFormatId | null {

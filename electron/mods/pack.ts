@@ -6,6 +6,8 @@ import { isTemporaryFileOf, writeFileAtomically } from '../io/byte-sink.js';
 import { fail } from '../../shared/errors.js';
 import { pathKey } from '../../shared/paths.js';
 import { compressionWorkers } from './compress-pool.js';
+import { paletteFromFile } from '../../shared/assets/palettes.js';
+import { paletteRgb } from '../../shared/assets/quake/palette.js';
 
 /**
  * `modpak pack` and the studio's Export (export.ts) alike: a folder becomes an archive of any writable
@@ -24,6 +26,8 @@ export interface PackRequest {
   region?: PackOptions['region'];
   /** Keep the stored order of this archive for the paths it shares with the folder; new paths after. */
   orderFrom?: string;
+  /** WAD2: a palette file (palette.lmp or a PCX) for PNGs converted to miptex. */
+  palette?: string;
   onProgress?: (done: number, total: number) => void;
   onWarning?: (message: string) => void;
 }
@@ -146,6 +150,7 @@ export async function packFolder(request: PackRequest): Promise<PackResult> {
       cipher: request.cipher,
       region: request.region,
       carry,
+      paletteRgb: request.palette ? paletteRgb(paletteFromFile(request.palette, new Uint8Array(await readFile(request.palette)))) : undefined,
       onProgress: request.onProgress,
       onWarning: request.onWarning,
     },
