@@ -22,6 +22,9 @@ export interface TntMinimapSpec {
   storedHeight?: number;
 }
 
+/** A list of numbers: an array or a typed array. */
+export type Numbers = ArrayLike<number> & Iterable<number>;
+
 export interface TntSpec {
   /** Graphic tiles across and down; the map is twice that in 16-pixel cells. */
   tileColumns: number;
@@ -29,11 +32,11 @@ export interface TntSpec {
   /** 1024 palette indices each. */
   tiles: readonly Uint8Array[];
   /** tileColumns × tileRows tile numbers, row-major. */
-  grid: ArrayLike<number>;
+  grid: Numbers;
   /** One per 16-pixel cell, row-major (default 0). */
-  heights?: ArrayLike<number>;
+  heights?: Numbers;
   /** One per cell: a feature index, or 0xFFFF none / 0xFFFC void (default none). */
-  cellFeatures?: ArrayLike<number>;
+  cellFeatures?: Numbers;
   features?: readonly string[];
   seaLevel?: number;
   minimap?: TntMinimapSpec;

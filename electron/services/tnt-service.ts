@@ -1,0 +1,130 @@
+import type { DefinitionSource, DefinitionWinner } from '../../shared/vfs-types.js';
+import type { AssetContext } from '../../shared/assets/registry.js';
+import type { Palette } from '../../shared/assets/image.js';
+import type { ImagesView } from '../../shared/assets/view.js';
+import { decodeTnt, TNT_TILE, tntSummary, type TntMap } from '../../shared/assets/ta/tnt.js';
+import type { StartPosition } from '../../shared/assets/ta/tnt-render.js';
+import { tntView, type FeatureDefinitionRef, type TntViewExtras } from '../../shared/assets/ta/tnt-view.js';
+import { upperAscii } from '../tdf/parse.js';
+import { readOta, type OtaInfo } from '../tdf/ota.js';
+
+/**
+ * A TNT map with what lies beside it: the start positions of its sister .ota (read with the TDF parser,
+ * which lives in electron/tdf, so this is done here rather than in the pure decoder) and, under an
+ * install, which features/*.tdf defines each of its features. The CLI's `modpak tnt` and the studio's
+ * host use it; `tntInfo` is the `modpak tnt info --json` shape (README, CLI block).
+ */
+
+export interface TntFeatureInfo {
+  index: number;
+  name: string;
+  /** Cells that place it. */
+  cells: number;
+  /** Only when looked up in an install: the winning definition, or null when no features/*.tdf defines it. */
+  definition?: (DefinitionSource & { shadowed: DefinitionSource[] }) | null;
+}
+
+export interface LoadedTnt {
+  name: string;
+  map: TntMap;
+  palette: Palette;
+  /** The sister .ota's path as tried, and what it said (null when there is none). */
+  otaPath: string;
+  ota: OtaInfo | null;
+  features: TntFeatureInfo[];
+  /** For the view: start positions, feature definitions. */
+  extras: TntViewExtras;
+}
+
+/** `modpak tnt info --json`. */
+export interface TntInfo {
+  version: number;
+  /** In 16-pixel attribute cells. */
+  width: number;
+  height: number;
+  tileColumns: number;
+  tileRows: number;
+  pixelWidth: number;
+  pixelHeight: number;
+  seaLevel: number;
+  tiles: number;
+  heights: { min: number; max: number };
+  voidCells: number;
+  minimap: { width: number; height: number; storedWidth: number; storedHeight: number };
+  features: TntFeatureInfo[];
+  ota: { path: string; missionName: string | null; planet: string | null; schema: string | null } | null;
+  startPositions: StartPosition[];
+  warnings: string[];
+}
+
+/** The sister .ota's path: the same name with the extension swapped, in the extension's own case. */
+export function sisterOtaPath(tntPath: string): string {
+  if (/\.tnt$/i.test(tntPath)) return tntPath.slice(0, -4) + (tntPath.endsWith('.TNT') ? '.OTA' : '.ota');
+  return tntPath.replace(/(\.[^./\\]*)?$/, '.ota');
+}
+
+/**
+ * Decode `bytes` (the map `name`) with the context's TA palette, read its sister .ota through the context,
+ * and link its features to `featureDefs` (an install's `defs('features')`) when given.
+ */
+export async function loadTnt(name: string, bytes: Uint8Array, context: AssetContext, featureDefs?: readonly DefinitionWinner[]): Promise<LoadedTnt> {
+  const map = decodeTnt(bytes, name);
+  const palette = await context.palette('ta');
+  const otaPath = sisterOtaPath(name);
+  let otaBytes = await context.readFile(otaPath);
+  // A loose map and its .ota need not agree on the case of their extensions.
+  if (!otaBytes) otaBytes = await context.readFile(otaPath.slice(0, -4) + (otaPath.endsWith('.ota') ? '.OTA' : '.ota'));
+  const ota = otaBytes ? readOta(otaBytes) : null;
+
+  const byName = featureDefs ? new Map(featureDefs.map((d) => [upperAscii(d.name), d])) : null;
+  const summary = tntSummary(map);
+  const features = map.features.map((f, i): TntFeatureInfo => {
+    const row: TntFeatureInfo = { index: f.index, name: f.name, cells: summary.placed[i]! };
+    if (byName) {
+      const d = byName.get(upperAscii(f.name));
+      row.definition = d ? { file: d.file, archive: d.archive, shadowed: d.shadowed.map((s) => ({ file: s.file, archive: s.archive })) } : null;
+    }
+    return row;
+  });
+
+  const extras: TntViewExtras = {};
+  if (ota) {
+    extras.startPositions = ota.startPositions;
+    extras.startSource = otaPath;
+    extras.otaProblems = ota.problems;
+  }
+  if (byName) {
+    const refs = new Map<string, FeatureDefinitionRef | null>();
+    for (const f of features) refs.set(upperAscii(f.name), f.definition ? { file: f.definition.file, archive: f.definition.archive, shadowed: f.definition.shadowed.length } : null);
+    extras.featureDefinitions = refs;
+  }
+  return { name, map, palette, otaPath, ota, features, extras };
+}
+
+export function tntInfo(loaded: LoadedTnt): TntInfo {
+  const { map, ota } = loaded;
+  const summary = tntSummary(map);
+  return {
+    version: map.header.version,
+    width: map.width,
+    height: map.height,
+    tileColumns: map.tileColumns,
+    tileRows: map.tileRows,
+    pixelWidth: map.tileColumns * TNT_TILE,
+    pixelHeight: map.tileRows * TNT_TILE,
+    seaLevel: map.seaLevel,
+    tiles: map.tileCount,
+    heights: { min: summary.minHeight, max: summary.maxHeight },
+    voidCells: summary.voidCells,
+    minimap: { width: map.minimap.width, height: map.minimap.height, storedWidth: map.minimap.storedWidth, storedHeight: map.minimap.storedHeight },
+    features: loaded.features,
+    ota: ota ? { path: loaded.otaPath, missionName: ota.missionName, planet: ota.planet, schema: ota.schema } : null,
+    startPositions: ota?.startPositions ?? [],
+    warnings: [...map.warnings, ...(ota?.problems ?? []).map((p) => `${loaded.otaPath}: ${p}`)],
+  };
+}
+
+/** The studio's view of a loaded map (render with markers, minimap, facts). */
+export function loadedTntView(loaded: LoadedTnt): ImagesView {
+  return tntView(loaded.map, loaded.palette, loaded.extras);
+}
