@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import type { DefinitionSource, DefinitionWinner } from '../../shared/vfs-types.js';
 import type { AssetContext } from '../../shared/assets/registry.js';
 import type { Palette } from '../../shared/assets/image.js';
@@ -7,6 +9,8 @@ import type { StartPosition } from '../../shared/assets/ta/tnt-render.js';
 import { tntView, type FeatureDefinitionRef, type TntViewExtras } from '../../shared/assets/ta/tnt-view.js';
 import { upperAscii } from '../tdf/parse.js';
 import { readOta, type OtaInfo } from '../tdf/ota.js';
+import { openAsset, type AssetSourceOptions } from './asset-service.js';
+import { InstallService } from './install-service.js';
 
 /**
  * A TNT map with what lies beside it: the start positions of its sister .ota (read with the TDF parser,
@@ -27,7 +31,8 @@ export interface TntFeatureInfo {
 export interface LoadedTnt {
   name: string;
   map: TntMap;
-  palette: Palette;
+  /** The TA palette of the map's context (the install's winner, a --palette, or the built-in one). */
+  palette(): Promise<Palette>;
   /** The sister .ota's path as tried, and what it said (null when there is none). */
   otaPath: string;
   ota: OtaInfo | null;
@@ -69,7 +74,6 @@ export function sisterOtaPath(tntPath: string): string {
  */
 export async function loadTnt(name: string, bytes: Uint8Array, context: AssetContext, featureDefs?: readonly DefinitionWinner[]): Promise<LoadedTnt> {
   const map = decodeTnt(bytes, name);
-  const palette = await context.palette('ta');
   const otaPath = sisterOtaPath(name);
   let otaBytes = await context.readFile(otaPath);
   // A loose map and its .ota need not agree on the case of their extensions.
@@ -98,7 +102,7 @@ export async function loadTnt(name: string, bytes: Uint8Array, context: AssetCon
     for (const f of features) refs.set(upperAscii(f.name), f.definition ? { file: f.definition.file, archive: f.definition.archive, shadowed: f.definition.shadowed.length } : null);
     extras.featureDefinitions = refs;
   }
-  return { name, map, palette, otaPath, ota, features, extras };
+  return { name, map, palette: () => context.palette('ta'), otaPath, ota, features, extras };
 }
 
 export function tntInfo(loaded: LoadedTnt): TntInfo {
@@ -125,6 +129,58 @@ export function tntInfo(loaded: LoadedTnt): TntInfo {
 }
 
 /** The studio's view of a loaded map (render with markers, minimap, facts). */
-export function loadedTntView(loaded: LoadedTnt): ImagesView {
-  return tntView(loaded.map, loaded.palette, loaded.extras);
+export async function loadedTntView(loaded: LoadedTnt): Promise<ImagesView> {
+  return tntView(loaded.map, await loaded.palette(), loaded.extras);
+}
+
+export interface OpenedTnt {
+  loaded: LoadedTnt;
+  /** Where the map came from ("maps/Coast.tnt from totala1.hpi"). */
+  origin: string;
+  /** Soft problems of the install met on the way (an unreadable features/*.tdf). */
+  warnings: readonly string[];
+  close(): Promise<void>;
+}
+
+/**
+ * Open a map as the asset options say and load it with what lies beside it: under an install, the sister
+ * .ota is the install's winner of that path and the features are linked to its definition winners; for a
+ * file on disk, the .ota beside it on disk. `file` names the map in messages.
+ */
+export async function openTnt(file: string, options: AssetSourceOptions = {}, installs?: InstallService): Promise<OpenedTnt> {
+  const service = installs ?? new InstallService();
+  const asset = await openAsset(file, options, service);
+  const close = async () => {
+    await asset.close();
+    if (!installs) await service.closeAll();
+  };
+  try {
+    let context = asset.context;
+    let defs: DefinitionWinner[] | undefined;
+    let warnings: readonly string[] = [];
+    if (options.install) {
+      // The same options as openAsset's mount, so this is the cached mount, not a second one.
+      const install = await service.open(options.install, { game: options.game });
+      defs = await install.defs('features');
+      warnings = install.warnings;
+    } else {
+      context = { ...context, readFile: readBeside };
+    }
+    const loaded = await loadTnt(file, asset.bytes, context, defs);
+    return { loaded, origin: asset.origin, warnings, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/** A file on disk, or null when there is none (any other failure to read it is an error). */
+async function readBeside(path: string): Promise<Uint8Array | null> {
+  try {
+    return new Uint8Array(await readFile(resolve(path)));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return null;
+    throw error;
+  }
 }

@@ -53,7 +53,7 @@ describe('TNT with its .ota and the install\'s feature definitions', () => {
       { index: 1, name: 'CarScar05', cells: cells.filter((c) => c === 1).length, definition: { file: 'features/urban/cars2.tdf', archive: null, shadowed: [] } },
       { index: 2, name: 'Nowhere', cells: cells.filter((c) => c === 2).length, definition: null },
     ]);
-    const view = loadedTntView(loaded);
+    const view = await loadedTntView(loaded);
     const facts = Object.fromEntries(view.facts.map((f) => [f.label, f.value]));
     expect(facts['Start positions']).toBe('2 (maps/Gen.ota)');
     expect(facts['Feature 1']).toMatch(/features\/urban\/cars2\.tdf \(loose file\)$/);
