@@ -33,7 +33,7 @@ async function fuzz(original: Uint8Array, count: number, seed: number): Promise<
       await withAllocationLimit(limit, async () => exercise(m.bytes));
       outcome.ok++;
     } catch (err) {
-      if (!(err instanceof FormatError)) throw new Error(`fuzz case ${m.label}: ${err instanceof Error ? `${err.name}: ${err.message}` : String(err)}`);
+      if (!(err instanceof FormatError)) throw new Error(`fuzz case ${m.label}: ${err instanceof Error ? `${err.name}: ${err.message}` : String(err)}`, { cause: err });
       outcome.rejected++;
     }
     expect(Date.now() - started, `fuzz case ${m.label}`).toBeLessThan(2000);
