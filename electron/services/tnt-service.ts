@@ -1,12 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { DefinitionSource, DefinitionWinner } from '../../shared/vfs-types.js';
-import type { AssetContext } from '../../shared/assets/registry.js';
+import type { AssetContext, AssetDecoder } from '../../shared/assets/registry.js';
 import type { Palette } from '../../shared/assets/image.js';
 import type { ImagesView } from '../../shared/assets/view.js';
 import { decodeTnt, TNT_TILE, tntSummary, type TntMap } from '../../shared/assets/ta/tnt.js';
 import type { StartPosition } from '../../shared/assets/ta/tnt-render.js';
-import { tntView, type FeatureDefinitionRef, type TntViewExtras } from '../../shared/assets/ta/tnt-view.js';
+import { featureKey, tntDecoderWith, tntView, type FeatureDefinitionRef, type TntViewExtras } from '../../shared/assets/ta/tnt-view.js';
 import { upperAscii } from '../tdf/parse.js';
 import { readOta, type OtaInfo } from '../tdf/ota.js';
 import { openAsset, type AssetSourceOptions } from './asset-service.js';
@@ -74,6 +74,11 @@ export function sisterOtaPath(tntPath: string): string {
  */
 export async function loadTnt(name: string, bytes: Uint8Array, context: AssetContext, featureDefs?: readonly DefinitionWinner[]): Promise<LoadedTnt> {
   const map = decodeTnt(bytes, name);
+  return { name, map, palette: () => context.palette('ta'), ...(await besideTnt(name, map, context, featureDefs)) };
+}
+
+/** What lies beside a decoded map: its .ota, its features' definitions, and the view's extras from them. */
+async function besideTnt(name: string, map: TntMap, context: AssetContext, featureDefs?: readonly DefinitionWinner[]): Promise<Pick<LoadedTnt, 'otaPath' | 'ota' | 'features' | 'extras'>> {
   const otaPath = sisterOtaPath(name);
   let otaBytes = await context.readFile(otaPath);
   // A loose map and its .ota need not agree on the case of their extensions.
@@ -99,10 +104,19 @@ export async function loadTnt(name: string, bytes: Uint8Array, context: AssetCon
   }
   if (byName) {
     const refs = new Map<string, FeatureDefinitionRef | null>();
-    for (const f of features) refs.set(upperAscii(f.name), f.definition ? { file: f.definition.file, archive: f.definition.archive, shadowed: f.definition.shadowed.length } : null);
+    for (const f of features) refs.set(featureKey(f.name), f.definition ? { file: f.definition.file, archive: f.definition.archive, shadowed: f.definition.shadowed.length } : null);
     extras.featureDefinitions = refs;
   }
-  return { name, map, palette: () => context.palette('ta'), otaPath, ota, features, extras };
+  return { otaPath, ota, features, extras };
+}
+
+/**
+ * The .tnt decoder for a host (the studio's previews): start positions from the sister .ota through the
+ * context, and feature definitions from `featureDefs` (an install's `defs('features')`) when given.
+ * `name` must be the map's path in the install (its folder names the .ota), not its base name.
+ */
+export function hostTntDecoder(featureDefs?: () => Promise<readonly DefinitionWinner[]>): AssetDecoder {
+  return tntDecoderWith(async (name, map, context) => (await besideTnt(name, map, context, featureDefs ? await featureDefs() : undefined)).extras);
 }
 
 export function tntInfo(loaded: LoadedTnt): TntInfo {

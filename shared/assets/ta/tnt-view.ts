@@ -1,6 +1,6 @@
 import type { Palette } from '../image.js';
 import { indexedToRgba } from '../image.js';
-import type { AssetDecoder } from '../registry.js';
+import type { AssetContext, AssetDecoder } from '../registry.js';
 import type { AssetFact, ImageGroup, ImagesView } from '../view.js';
 import { decodeTnt, TNT_TILE, tntSummary, type TntMap } from './tnt.js';
 import { drawTntMarkers, renderTnt, type StartPosition } from './tnt-render.js';
@@ -27,8 +27,13 @@ export interface TntViewExtras {
   startSource?: string;
   /** Problems met reading the .ota, shown as warnings. */
   otaProblems?: readonly string[];
-  /** Upper-case feature name → its definition winner, or null when the install defines no such feature. */
+  /** featureKey(name) → its definition winner, or null when the install defines no such feature. */
   featureDefinitions?: ReadonlyMap<string, FeatureDefinitionRef | null>;
+}
+
+/** How feature names compare (TA's way: upper-case ASCII, other characters as they are). */
+export function featureKey(name: string): string {
+  return name.replace(/[a-z]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 32));
 }
 
 /** The studio's render is at most this many pixels (about 4096 × 4096); larger maps are shown scaled down. */
@@ -68,7 +73,7 @@ export function tntFacts(map: TntMap, extras: TntViewExtras = {}): AssetFact[] {
   map.features.forEach((f, i) => {
     let value = `${f.name}, ${plural(summary.placed[i]!, 'cell')}`;
     if (extras.featureDefinitions) {
-      const def = extras.featureDefinitions.get(f.name.toUpperCase());
+      const def = extras.featureDefinitions.get(featureKey(f.name));
       value += def ? `, ${def.file} (${def.archive ?? 'loose file'})${def.shadowed ? `, hides ${def.shadowed}` : ''}` : ', not defined in the install';
     }
     facts.push({ label: `Feature ${i}`, value });
@@ -94,9 +99,21 @@ export async function viewTnt(name: string, bytes: Uint8Array, palette: Palette,
   return tntView(decodeTnt(bytes, name), palette, extras);
 }
 
-export const tntDecoder: AssetDecoder = {
-  id: 'tnt',
-  // By name alone: a damaged or TA:K map is still a map, and its view says what is wrong with it.
-  accepts: (name) => /\.tnt$/i.test(name),
-  view: async (name, bytes, context) => viewTnt(name, bytes, await context.palette('ta')),
-};
+/**
+ * The .tnt decoder with what a host adds beside the map (`extras`: the sister .ota's start positions, the
+ * install's feature definitions; electron/services/tnt-service.ts makes one with the TDF parser).
+ */
+export function tntDecoderWith(extras: (name: string, map: TntMap, context: AssetContext) => Promise<TntViewExtras>): AssetDecoder {
+  return {
+    id: 'tnt',
+    // By name alone: a damaged or TA:K map is still a map, and its view says what is wrong with it.
+    accepts: (name) => /\.tnt$/i.test(name),
+    view: async (name, bytes, context) => {
+      const map = decodeTnt(bytes, name);
+      return tntView(map, await context.palette('ta'), await extras(name, map, context));
+    },
+  };
+}
+
+/** The registered decoder: the map alone (no .ota parsing in shared/). */
+export const tntDecoder: AssetDecoder = tntDecoderWith(async () => ({}));

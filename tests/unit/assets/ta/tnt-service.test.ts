@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { exampleTntSpec, writeOta, writeTnt } from '../../../../electron/demo/tnt-map.js';
-import { loadTnt, loadedTntView, sisterOtaPath, tntInfo } from '../../../../electron/services/tnt-service.js';
+import { hostTntDecoder, loadTnt, loadedTntView, sisterOtaPath, tntInfo } from '../../../../electron/services/tnt-service.js';
 import type { AssetContext } from '../../../../shared/assets/registry.js';
 import type { Palette } from '../../../../shared/assets/image.js';
 
@@ -74,5 +74,18 @@ describe('TNT with its .ota and the install\'s feature definitions', () => {
     const info = tntInfo(await loadTnt('Gen.TNT', bytes, context({ 'Gen.ota': broken })));
     expect(info.ota?.path).toBe('Gen.OTA');
     expect(info.warnings).toEqual(['Gen.OTA: line 1: [special0] StartPos1 has no numeric XPos/ZPos']);
+  });
+
+  it('the host decoder gives the studio the same view: start positions and definitions beside the map', async () => {
+    const defs = [{ name: 'tree1', file: 'features/trees.tdf', archive: 'totala1.hpi', shadowed: [] }];
+    const decoder = hostTntDecoder(async () => defs);
+    expect(decoder.accepts('maps/Gen.tnt', bytes.subarray(0, 64))).toBe(true);
+    const view = await decoder.view('maps/Gen.tnt', bytes, context({ 'maps/Gen.ota': ota }));
+    const facts = Object.fromEntries(view.facts.map((f) => [f.label, f.value]));
+    expect(facts['Start 2']).toBe('200, 150');
+    expect(facts['Feature 0']).toMatch(/features\/trees\.tdf \(totala1\.hpi\)$/);
+    expect(facts['Feature 2']).toMatch(/not defined in the install$/);
+    const plain = await hostTntDecoder().view('maps/Gen.tnt', bytes, context({}));
+    expect(plain.facts.some((f) => f.label.startsWith('Start'))).toBe(false);
   });
 });
