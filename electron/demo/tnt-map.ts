@@ -146,3 +146,70 @@ export function writeOta(missionName: string, starts: readonly { x: number; z: n
   lines.push('\t\t\t}', '\t\t}', '\t}');
   return new TextEncoder().encode(lines.join('\r\n') + '\r\n');
 }
+
+/** Palette ramps of the standard TA palette, light to dark: water, grass, sand, rock. */
+const WATER = 128;
+const GRASS = 160;
+const SAND = 176;
+const ROCK = 80;
+
+/**
+ * The demo install's map ("Great Divide", 16 × 12 tiles): a river valley between two ridges, drawn in
+ * the standard TA palette's ramps from one height field, with trees, rocks and a wreck on it, a void
+ * corner, a 252 × 189 minimap and four start positions. Feature names are the demo's definitions (Tree1,
+ * Tree2, CarScar05, Rock1) and one the install does not define (Boulder9).
+ */
+export function demoTntSpec(): { spec: TntSpec; starts: { x: number; z: number }[] } {
+  const tileColumns = 16;
+  const tileRows = 12;
+  const width = tileColumns * 32;
+  const height = tileRows * 32;
+  const seaLevel = 60;
+  const ground = (x: number, y: number) => {
+    const across = Math.abs(x / width - 0.5 - 0.08 * Math.sin(y / 40)) * 2;
+    return 20 + 200 * across * across + 18 * Math.sin(x / 23) * Math.cos(y / 31);
+  };
+  const shade = (x: number, y: number): number => {
+    const h = ground(x, y);
+    // A 2 × 2 ordered dither between neighbouring shades of a ramp.
+    const dither = ((x & 1) * 2 + (y & 1)) / 4;
+    const step = (base: number, t: number) => base + Math.max(0, Math.min(15, Math.floor(t + dither)));
+    if (h < seaLevel) return step(WATER, 3 + (seaLevel - h) / 6);
+    if (h < seaLevel + 8) return step(SAND, 2 + (h - seaLevel) / 4);
+    if (h < 170) return step(GRASS, 3 + (h - seaLevel) / 14);
+    return step(ROCK, 2 + (230 - Math.min(230, h)) / 10);
+  };
+  const tiles: Uint8Array[] = [];
+  const grid: number[] = [];
+  for (let ty = 0; ty < tileRows; ty++) {
+    for (let tx = 0; tx < tileColumns; tx++) {
+      const tile = new Uint8Array(1024);
+      for (let y = 0; y < 32; y++) for (let x = 0; x < 32; x++) tile[y * 32 + x] = shade(tx * 32 + x, ty * 32 + y);
+      grid.push(tiles.length);
+      tiles.push(tile);
+    }
+  }
+  const cw = tileColumns * 2;
+  const ch = tileRows * 2;
+  const heights = Array.from({ length: cw * ch }, (_, i) => Math.max(0, Math.min(255, Math.round(ground((i % cw) * 16 + 8, Math.floor(i / cw) * 16 + 8)))));
+  const features = ['Tree1', 'Tree2', 'CarScar05', 'Rock1', 'Boulder9'];
+  const cellFeatures = new Array<number>(cw * ch).fill(0xffff);
+  const rand = prng(4);
+  for (let i = 0; i < cw * ch; i++) {
+    const h = heights[i]!;
+    const r = rand();
+    if (h >= seaLevel + 8 && h < 170 && r < 0.12) cellFeatures[i] = r < 0.07 ? 0 : 1;
+    else if (h >= 170 && r < 0.08) cellFeatures[i] = r < 0.05 ? 3 : 4;
+  }
+  cellFeatures[Math.floor(ch / 2) * cw + 6] = 2;
+  for (let y = ch - 3; y < ch; y++) for (let x = cw - 3; x < cw; x++) cellFeatures[y * cw + x] = 0xfffc;
+  const mw = 252;
+  const mh = Math.round((252 * height) / width);
+  const minimap = new Uint8Array(mw * mh);
+  for (let y = 0; y < mh; y++) for (let x = 0; x < mw; x++) minimap[y * mw + x] = shade(Math.floor(((x + 0.5) * width) / mw), Math.floor(((y + 0.5) * height) / mh));
+  const starts = [{ x: 96, z: 64 }, { x: 416, z: 320 }, { x: 96, z: 320 }, { x: 416, z: 64 }];
+  return {
+    spec: { tileColumns, tileRows, tiles, grid, heights, cellFeatures, features, seaLevel, minimap: { width: mw, height: mh, pixels: minimap } },
+    starts,
+  };
+}

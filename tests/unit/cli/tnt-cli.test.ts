@@ -6,7 +6,7 @@ import { runCli } from '../../helpers/run-cli.js';
 import { decodePng } from '../../../shared/assets/png.js';
 import { exampleTntSpec, writeOta, writeTnt, type TntSpec } from '../../../electron/demo/tnt-map.js';
 import { feature, sectionsTdf } from '../../../electron/demo/content.js';
-import { writeHpi } from '../../../electron/demo/index.js';
+import { generateDemoInstall, writeHpi } from '../../../electron/demo/index.js';
 
 let work: string;
 const spec: TntSpec = exampleTntSpec(6, 5, { seed: 21, features: ['Tree1', 'Rock03', 'Nowhere'] });
@@ -170,5 +170,24 @@ describe('modpak tnt --install', () => {
     const missing = await runCli(['tnt', 'info', 'maps/Nope.tnt', '--install', root, '--game', 'ta']);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toBe('modpak: maps/Nope.tnt: no such file in the install\n');
+  });
+});
+
+describe('modpak tnt on the demo install', () => {
+  it('Great Divide: four start positions, features linked to the definitions `mount defs` names', async () => {
+    const root = await generateDemoInstall(join(work, 'demo'));
+    const defs = JSON.parse((await runCli(['mount', 'defs', root, 'features', '--game', 'ta', '--json'])).stdout) as { name: string; file: string; archive: string | null }[];
+    const run = await runCli(['tnt', 'info', 'maps/Great Divide.tnt', '--install', root, '--game', 'ta', '--json']);
+    expect(run.code).toBe(0);
+    const info = JSON.parse(run.stdout);
+    expect(info).toMatchObject({ tileColumns: 16, tileRows: 12, seaLevel: 60, minimap: { width: 252, height: 189 }, voidCells: 9 });
+    expect(info.startPositions.map((s: { player: number }) => s.player)).toEqual([1, 2, 3, 4]);
+    const byName = new Map(defs.map((d) => [d.name.toUpperCase(), d]));
+    expect(info.features.map((f: { name: string; definition: { file: string; archive: string | null } | null }) => [f.name, f.definition && [f.definition.file, f.definition.archive]])).toEqual(
+      ['Tree1', 'Tree2', 'CarScar05', 'Rock1', 'Boulder9'].map((n) => [n, byName.has(n.toUpperCase()) ? [byName.get(n.toUpperCase())!.file, byName.get(n.toUpperCase())!.archive] : null]),
+    );
+    expect(info.features[2].definition.file).toBe('features/urban/cars2.tdf');
+    expect(info.features[4].definition).toBeNull();
+    expect(info.features.every((f: { cells: number }) => f.cells > 0)).toBe(true);
   });
 });
