@@ -5,6 +5,7 @@ import type { CliContext } from '../context.js';
 import { withAssetOptions, type AssetCliOptions } from '../asset-options.js';
 import { writeFileAtomically } from '../../io/byte-sink.js';
 import { openTnt, tntInfo, type OpenedTnt, type TntInfo } from '../../services/tnt-service.js';
+import type { InstallService } from '../../services/install-service.js';
 import { fail, FormatError } from '../../../shared/errors.js';
 import { encodePng } from '../../../shared/assets/png.js';
 import { indexedToRgba } from '../../../shared/assets/image.js';
@@ -56,7 +57,7 @@ function printInfo(ctx: CliContext, origin: string, info: TntInfo): void {
   }
 }
 
-export function registerTntCommands(program: Command, ctx: CliContext): void {
+export function registerTntCommands(program: Command, ctx: CliContext, installs?: InstallService): void {
   const group = program.command('tnt').description("TA's TNT maps: facts, minimap, render");
 
   /** Open FILE, say its warnings, run `fn`, close. Decoder messages name the map themselves. */
@@ -64,7 +65,7 @@ export function registerTntCommands(program: Command, ctx: CliContext): void {
     ctx.file = file;
     let opened: OpenedTnt;
     try {
-      opened = await openTnt(file, { install: opts.install, game: opts.game, mod: opts.mod, palette: opts.palette });
+      opened = await openTnt(file, { install: opts.install, game: opts.game, mod: opts.mod, palette: opts.palette }, installs);
     } catch (error) {
       // The decoder's and the install's messages begin with the map's name already: say it once.
       if (error instanceof FormatError && error.message.startsWith(`${file}: `)) ctx.file = null;
