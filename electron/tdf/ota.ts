@@ -20,6 +20,11 @@ export interface OtaInfo {
 
 const START = /^startpos(\d+)$/i;
 
+/** A decimal number, or null for anything else (an empty value is not 0). */
+function coordinate(value: string | undefined): number | null {
+  return value !== undefined && /^[-+]?\d+(\.\d*)?$/.test(value) ? Number(value) : null;
+}
+
 export function readOta(bytes: Uint8Array): OtaInfo {
   const doc = parseTdf(bytes);
   const problems = doc.problems.filter((p) => p.severity === 'error').map((p) => `line ${p.line}: ${p.message}`);
@@ -48,9 +53,9 @@ function readSpecial(special: TdfSection, info: OtaInfo): void {
   const match = what ? START.exec(what) : null;
   if (!match) return;
   const player = Number(match[1]);
-  const x = Number(getValue(special, 'XPos'));
-  const z = Number(getValue(special, 'ZPos'));
-  if (!Number.isFinite(x) || !Number.isFinite(z)) {
+  const x = coordinate(getValue(special, 'XPos'));
+  const z = coordinate(getValue(special, 'ZPos'));
+  if (x === null || z === null) {
     info.problems.push(`line ${special.line}: [${special.name}] ${what} has no numeric XPos/ZPos`);
     return;
   }

@@ -249,6 +249,7 @@ describe('.ota start positions', () => {
       '[special1] { specialwhat=StartPos1; XPos=11; ZPos=21; }',
       '[special2] { specialwhat=StartPos3; XPos=abc; ZPos=1; }',
       '[special4] { specialwhat=metal; XPos=1; ZPos=1; }',
+      '[special5] { specialwhat=StartPos4; XPos=; ZPos=1; }',
       '}', '}', '}',
     ].join('\n');
     const ota = readOta(new TextEncoder().encode(text));
@@ -258,6 +259,7 @@ describe('.ota start positions', () => {
     expect(ota.problems).toEqual([
       'line 10: [special1] repeats StartPos1 (the first is kept)',
       'line 11: [special2] StartPos3 has no numeric XPos/ZPos',
+      'line 13: [special5] StartPos4 has no numeric XPos/ZPos',
     ]);
     expect(readOta(new TextEncoder().encode('[other]{a=1;}')).problems).toEqual(['no [GlobalHeader] section']);
   });
