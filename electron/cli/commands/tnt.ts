@@ -107,15 +107,15 @@ export function registerTntCommands(program: Command, ctx: CliContext, installs?
     );
 
   mapArgument(group.command('render'))
-    .description('the map drawn from its tiles, as a PNG; --markers adds features and start positions')
+    .description('the map drawn from its tiles, as a PNG; --markers adds features, void cells and start positions')
     .requiredOption('-t, --target <png>', 'the PNG to write')
     .option('--scale <n>', 'size factor: 0.25, 1/4, 2 (default 1: 32 pixels a tile)', parseScale, 1)
-    .option('--markers', 'mark placed features and the .ota start positions')
+    .option('--markers', 'mark placed features, void cells and the .ota start positions')
     .action(async (file: string, opts: AssetCliOptions & { target: string; scale: number; markers?: boolean }) =>
       withMap(file, opts, async ({ loaded }) => {
         const palette = await loaded.palette();
         const image = renderTnt(loaded.map, palette, opts.scale);
-        if (opts.markers) drawTntMarkers(image, loaded.map, { features: true, startPositions: loaded.ota?.startPositions });
+        if (opts.markers) drawTntMarkers(image, loaded.map, { features: true, voids: true, startPositions: loaded.ota?.startPositions });
         ctx.file = opts.target;
         await writePng(opts.target, encodePng(image));
         ctx.stderr.write(`modpak: ${opts.target}: ${image.width} × ${image.height} (palette: ${palette.name})\n`);

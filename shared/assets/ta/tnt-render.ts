@@ -1,6 +1,6 @@
 import { fail } from '../../errors.js';
 import { checkImageSize, type Palette, type RgbaImage } from '../image.js';
-import { placedFeatures, TNT_CELL, TNT_TILE, type TntMap } from './tnt.js';
+import { FEATURE_VOID, placedFeatures, TNT_CELL, TNT_TILE, type TntMap } from './tnt.js';
 
 /**
  * A TNT map drawn from its tiles (what the game shows, at a chosen scale), and the markers the studio and
@@ -135,16 +135,35 @@ export interface TntMarkers {
   startPositions?: readonly StartPosition[];
   /** Draw a mark on every cell that places a feature. */
   features?: boolean;
+  /** Hatch the void cells (black every fourth diagonal). */
+  voids?: boolean;
+}
+
+/** The render's pixels covering cell (x, y): [x0, y0, x1, y1), at least one pixel. */
+function cellRect(image: RgbaImage, map: TntMap, x: number, y: number): [number, number, number, number] {
+  const sx = image.width / (map.tileColumns * TNT_TILE);
+  const sy = image.height / (map.tileRows * TNT_TILE);
+  const x0 = Math.floor(x * TNT_CELL * sx);
+  const y0 = Math.floor(y * TNT_CELL * sy);
+  return [x0, y0, Math.max(x0 + 1, Math.floor((x + 1) * TNT_CELL * sx)), Math.max(y0 + 1, Math.floor((y + 1) * TNT_CELL * sy))];
 }
 
 /**
- * Draw markers over a render of `map` (any scale: positions follow the render's size). Features: a small
+ * Draw markers over a render of `map` (any scale: positions follow the render's size). Void cells: a
+ * hatch. Features: a small
  * outlined square at the placing cell's centre. Start positions: a disc in the player's colour with the
  * player's number; a position off the map is drawn at the nearest edge.
  */
 export function drawTntMarkers(image: RgbaImage, map: TntMap, markers: TntMarkers): void {
   const sx = image.width / (map.tileColumns * TNT_TILE);
   const sy = image.height / (map.tileRows * TNT_TILE);
+  if (markers.voids) {
+    for (let i = 0; i < map.cellFeatures.length; i++) {
+      if (map.cellFeatures[i] !== FEATURE_VOID) continue;
+      const [x0, y0, x1, y1] = cellRect(image, map, i % map.width, Math.floor(i / map.width));
+      for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) if ((x + y) % 4 === 0) put(image, x, y, OUTLINE);
+    }
+  }
   if (markers.features) {
     const half = Math.max(1, Math.round(3 * Math.min(1, sx * 2)));
     for (const f of placedFeatures(map)) {

@@ -1,4 +1,4 @@
-import type { Palette } from '../image.js';
+import type { Palette, RgbaImage } from '../image.js';
 import { indexedToRgba } from '../image.js';
 import type { AssetContext, AssetDecoder } from '../registry.js';
 import type { AssetFact, ImageGroup, ImagesView } from '../view.js';
@@ -81,16 +81,31 @@ export function tntFacts(map: TntMap, extras: TntViewExtras = {}): AssetFact[] {
   return facts;
 }
 
+/** The height field, one pixel a cell: grey by height, blue-tinted below the sea level. */
+export function heightImage(map: TntMap): RgbaImage {
+  const rgba = new Uint8Array(map.width * map.height * 4);
+  for (let i = 0; i < map.heights.length; i++) {
+    const h = map.heights[i]!;
+    const wet = h < map.seaLevel;
+    rgba[i * 4] = wet ? h >> 2 : h;
+    rgba[i * 4 + 1] = wet ? h >> 1 : h;
+    rgba[i * 4 + 2] = wet ? 128 + (h >> 1) : h;
+    rgba[i * 4 + 3] = 255;
+  }
+  return { width: map.width, height: map.height, rgba };
+}
+
 /** The view of a decoded map. */
 export function tntView(map: TntMap, palette: Palette, extras: TntViewExtras = {}): ImagesView {
   const warnings = [...map.warnings, ...(extras.otaProblems ?? []).map((p) => `${extras.startSource ?? '.ota'}: ${p}`)];
   const scale = fittingScale(map);
   if (scale < 1) warnings.push(`the render is shown at 1/${Math.round(1 / scale)} scale (the map is ${map.tileColumns * TNT_TILE} × ${map.tileRows * TNT_TILE} pixels)`);
   const render = renderTnt(map, palette, scale);
-  drawTntMarkers(render, map, { features: true, startPositions: extras.startPositions });
-  const groups: ImageGroup[] = [{ name: 'render', frames: [{ image: render, label: 'features and start positions marked' }] }];
+  drawTntMarkers(render, map, { features: true, voids: true, startPositions: extras.startPositions });
+  const groups: ImageGroup[] = [{ name: 'render', frames: [{ image: render, label: 'features, void cells and start positions marked' }] }];
   if (map.minimap.width > 0) groups.push({ name: 'minimap', frames: [{ image: indexedToRgba(map.minimap.width, map.minimap.height, map.minimap.pixels, palette) }] });
   else warnings.push(`the minimap is empty (its ${map.minimap.storedWidth} × ${map.minimap.storedHeight} pixels are all padding)`);
+  groups.push({ name: 'heights', frames: [{ image: heightImage(map), label: `one pixel a cell; blue below sea level ${map.seaLevel}` }] });
   return { kind: 'images', format: 'TNT map (TA)', facts: tntFacts(map, extras), warnings, groups, palette: palette.name };
 }
 

@@ -198,7 +198,18 @@ describe('TNT view and decoder', () => {
     expect(decoder?.id).toBe('tnt');
     const view = await decoder!.view('maps/Gen.TNT', bytes, { palette: async () => palette, readFile: async () => null, list: async () => [] });
     if (view.kind !== 'images') throw new Error(view.kind);
-    expect(view.groups.map((g) => g.name)).toEqual(['render', 'minimap']);
+    expect(view.groups.map((g) => g.name)).toEqual(['render', 'minimap', 'heights']);
+    // The height field: one pixel a cell, grey at or above the sea level (40), blue-tinted below it.
+    const heights = view.groups[2]!.frames[0]!.image;
+    expect([heights.width, heights.height]).toEqual([8, 8]);
+    for (let i = 0; i < 64; i++) {
+      const h = spec.heights![i]!;
+      expect(rgbaAt(heights, i % 8, Math.floor(i / 8))).toEqual(h >= 40 ? [h, h, h, 255] : [h >> 2, h >> 1, 128 + (h >> 1), 255]);
+    }
+    // The void cell (the last one) is hatched in the render: black where x + y is a multiple of 4.
+    const render = view.groups[0]!.frames[0]!.image;
+    expect(rgbaAt(render, 7 * 16 + 1, 7 * 16 + 3)).toEqual([0, 0, 0, 255]);
+    expect(rgbaAt(render, 7 * 16 + 2, 7 * 16 + 3)).toEqual(colour(specIndex(spec, 7 * 16 + 2, 7 * 16 + 3)));
     expect(view.palette).toBe('test palette');
     const minimap = view.groups[1]!.frames[0]!.image;
     expect([minimap.width, minimap.height]).toEqual([4, 4]);
