@@ -203,7 +203,7 @@ function checkReferences(
   if (badTiles > 0) {
     const x = firstTile % tileColumns;
     const y = Math.floor(firstTile / tileColumns);
-    warnings.push(`${badTiles} grid place${badTiles === 1 ? '' : 's'} name a tile past the ${tileCount} tiles (first: column ${x}, row ${y} names tile ${tileIndices[firstTile]}); drawn black`);
+    warnings.push(`${badTiles} grid place${badTiles === 1 ? ' names' : 's name'} a tile past the ${tileCount} tiles (first: column ${x}, row ${y} names tile ${tileIndices[firstTile]}); drawn black`);
   }
   let badCells = 0;
   let firstCell = -1;
@@ -215,7 +215,7 @@ function checkReferences(
   if (badCells > 0) {
     const x = firstCell % width;
     const y = Math.floor(firstCell / width);
-    warnings.push(`${badCells} cell${badCells === 1 ? '' : 's'} name a feature past the ${featureCount} features (first: cell ${x}, ${y} names 0x${cellFeatures[firstCell]!.toString(16)}); ignored`);
+    warnings.push(`${badCells} cell${badCells === 1 ? ' names' : 's name'} a feature past the ${featureCount} features (first: cell ${x}, ${y} names 0x${cellFeatures[firstCell]!.toString(16)}); ignored`);
   }
 }
 

@@ -139,8 +139,8 @@ describe('TNT decoding (generated maps with known contents)', () => {
     cells[3] = 0x0500;
     const map = decodeTnt(writeTnt({ ...spec, grid, cellFeatures: cells }));
     expect(map.warnings).toEqual([
-      '1 grid place name a tile past the 24 tiles (first: column 1, row 1 names tile 999); drawn black',
-      '1 cell name a feature past the 3 features (first: cell 3, 0 names 0x500); ignored',
+      '1 grid place names a tile past the 24 tiles (first: column 1, row 1 names tile 999); drawn black',
+      '1 cell names a feature past the 3 features (first: cell 3, 0 names 0x500); ignored',
     ]);
     const image = renderTnt(map, palette);
     expect(rgbaAt(image, 32 + 5, 32 + 9)).toEqual([0, 0, 0, 255]);
