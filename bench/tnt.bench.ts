@@ -1,11 +1,13 @@
 /**
  * TNT maps: decode and render a generated 256 × 256-tile map (8192 × 8192 pixels, the largest render
- * checkImageSize allows), at full size and at 1/4, and the studio's view of it (shown at 1/2, markers drawn).
+ * checkImageSize allows), at full size and at 1/4 (and its PNG), and the studio's view of it (shown at 1/2,
+ * markers drawn).
  */
 import { exampleTntSpec, writeTnt } from '../electron/demo/tnt-map.js';
 import { decodeTnt } from '../shared/assets/ta/tnt.js';
 import { renderTnt } from '../shared/assets/ta/tnt-render.js';
 import { tntView } from '../shared/assets/ta/tnt-view.js';
+import { encodePng } from '../shared/assets/png.js';
 import type { Palette } from '../shared/assets/image.js';
 import { figure, timed } from './util.js';
 
@@ -25,6 +27,8 @@ export async function run(): Promise<void> {
   }
   const quarter = await timed(() => renderTnt(map, palette, 0.25));
   figure('tnt render at 1/4 (2048 × 2048)', ms(quarter));
+  const png = await timed(() => encodePng(quarter.value));
+  figure('tnt PNG of the 1/4 render', `${ms(png)}, ${(png.value.length / 1048576).toFixed(1)} MB`);
   const view = await timed(() => tntView(map, palette, { startPositions: [{ player: 1, x: 400, z: 400 }] }));
   figure('tnt studio view (1/2, markers)', ms(view));
 }
