@@ -1,5 +1,7 @@
 import type { Palette } from './image.js';
 import type { AssetView } from './view.js';
+import { bspDecoder, lmpDecoder, sprDecoder, walDecoder } from './quake/views.js';
+import { pcxDecoder } from './pcx.js';
 import { tntDecoder } from './ta/tnt-view.js';
 
 /**
@@ -30,9 +32,7 @@ export interface AssetDecoder {
 }
 
 /** Every asset decoder, first match wins. Add a line when a format arrives. */
-export const assetDecoders: AssetDecoder[] = [
-  tntDecoder,
-];
+export const assetDecoders: AssetDecoder[] = [lmpDecoder, walDecoder, sprDecoder, pcxDecoder, bspDecoder, tntDecoder];
 
 /** The decoder for a file, or null when it is not an asset this program can show. */
 export function assetDecoderFor(name: string, head: Uint8Array): AssetDecoder | null {
