@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { feature, sectionsTdf, textFile, unitFbi, weapon } from './content.js';
 import { makePcx, makeWav, rampPalette, tone } from './media.js';
 import { utf8, writeHpi, type DemoFile, type Tamper } from './writer.js';
+import { demoTntSpec, writeOta, writeTnt } from './tnt-map.js';
 
 /**
  * The demo install: a small Total Annihilation folder that shows every rule of the layered filesystem at
@@ -17,7 +18,8 @@ import { utf8, writeHpi, type DemoFile, type Tamper } from './writer.js';
  *   disc stage (the install folder is the disc); Backup/old.hpi is in a subfolder and never mounted;
  * - overridden paths (rev31.gp3 over totala1.hpi's units/ARMCOM.fbi), loose files that beat every archive,
  *   definitions overriding each other (features/urban/cars2.tdf stored before cars.tdf), a text file,
- *   a PCX image and a WAV sound;
+ *   a PCX image and a WAV sound; a TNT map with its .ota (maps/Great Divide, in totala4.hpi) whose
+ *   features are defined in several archives;
  * - the mistakes the sanity checks find: ARMFARK and CORZETA share UnitNumber 42, FARK_WELDER and zeta's
  *   ARM_LIGHTLASER share weapon ID 7, and ARMFARK's Weapon1 names a weapon nobody defines.
  */
@@ -46,6 +48,7 @@ function tacticsArchive(n: number): DemoArchive {
 export function demoArchives(): DemoArchive[] {
   const logo = makePcx(32, 24, (x, y) => (x * 8 + y * 4) & 0xff, rampPalette());
   const beep = makeWav(tone(440, 0.25));
+  const greatDivide = demoTntSpec();
   return [
     { name: 'rev31.gp3', files: [f('units/ARMCOM.fbi', unitFbi('ARMCOM', 'Commander', { BuildTime: '75000' })), f('gamedata/sidedata.tdf', sectionsTdf({ SIDE0: { name: 'ARM' }, SIDE1: { name: 'CORE' } }, 'patched by 3.1'))] },
     { name: 'rev30.gp3', files: [f('units/ARMCOM.fbi', unitFbi('ARMCOM', 'Old patch commander'))] },
@@ -95,7 +98,7 @@ export function demoArchives(): DemoArchive[] {
       files: [f('units/CORAK.fbi', unitFbi('CORAK', 'A.K.')), f('features/trees.tdf', sectionsTdf({ Tree1: feature('green', 'hidden by totala1.hpi') })), f('features/forest.tdf', sectionsTdf({ Tree1: feature('green', 'Fir (loses to trees.tdf)'), Tree2: feature('green', 'Fir') }))],
     },
     { name: 'totala3.hpi', files: [f('maps/Coast to Coast.ota', textFile(['[GlobalHeader]', '\t{', '\tmissionname=Coast to Coast;', '\t}'])), f('units/CORAK.fbi', unitFbi('CORAK', 'hidden by totala2.hpi'))] },
-    { name: 'totala4.hpi', files: [f('maps/Great Divide.ota', textFile(['[GlobalHeader]', '\t{', '\tmissionname=Great Divide;', '\t}']))] },
+    { name: 'totala4.hpi', files: [f('maps/Great Divide.ota', writeOta('Great Divide', greatDivide.starts)), f('maps/Great Divide.tnt', writeTnt(greatDivide.spec))] },
     { name: 'worlds.hpi', files: [f('sections/green/grass.sct', new Uint8Array(64).fill(7))] },
   ];
 }

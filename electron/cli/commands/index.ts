@@ -7,6 +7,7 @@ import { registerQuakeAssetCommands } from './quake-assets.js';
 import { registerMcpCommand } from './mcp.js';
 import { registerMountSearchCommands } from './mount-search.js';
 import { registerCobCommands } from './cob.js';
+import { registerTntCommands } from './tnt.js';
 import { InstallService } from '../../services/install-service.js';
 
 /**
@@ -24,5 +25,6 @@ export function registerCommandModules(program: Command, ctx: CliContext): () =>
   registerQuakeAssetCommands(program, ctx);
   registerMcpCommand(program, ctx);
   registerCobCommands(program, ctx);
+  registerTntCommands(program, ctx, installs);
   return () => installs.closeAll();
 }
