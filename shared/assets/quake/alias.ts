@@ -83,19 +83,6 @@ export function aliasToMesh(model: AliasModel, name: string): Mesh {
   };
 }
 
-/** Positions of animation frame `frame` (0 = `positions`), for a primitive from any model decoder. */
-export function framePositions(primitive: { positions: Float32Array; framePositions?: Float32Array[] }, frame: number): Float32Array {
-  if (frame <= 0) return primitive.positions;
-  return primitive.framePositions?.[frame - 1] ?? primitive.positions;
-}
-
-/** Number of animation frames a mesh carries (1 for a still model). */
-export function frameCount(mesh: Mesh): number {
-  let count = 1;
-  for (const piece of mesh.pieces) for (const p of piece.primitives) count = Math.max(count, 1 + (p.framePositions?.length ?? 0));
-  return count;
-}
-
 /**
  * Refuses a triangle count whose triangle soup (positions for every frame) would be larger than any real
  * model: checked before allocating, as counts come straight from the header.

@@ -6,7 +6,8 @@ import { fuzzDecoder } from '../../helpers/fuzz-decoder.js';
 import { parseMdl } from '../../../shared/assets/quake/mdl.js';
 import { parseMd2 } from '../../../shared/assets/quake/md2.js';
 import { parseDkm } from '../../../shared/assets/quake/dkm.js';
-import { aliasInfo, aliasToMesh, frameCount, framePositions } from '../../../shared/assets/quake/alias.js';
+import { aliasInfo, aliasToMesh } from '../../../shared/assets/quake/alias.js';
+import { frameCount, positionsAt } from '../../../shared/assets/mesh-util.js';
 import { FormatError } from '../../../shared/errors.js';
 import { paletteFromRgb } from '../../../shared/assets/image.js';
 
@@ -133,7 +134,7 @@ describe('Quake MDL', () => {
     const prim = mesh.pieces[0]!.primitives[0]!;
     expect(prim.positions.length).toBe(2 * 9);
     // Triangle 1, corner 2 is vertex 3: frame 2 → (1, 0, 1).
-    expect(Array.from(framePositions(prim, 2).subarray(15, 18))).toEqual([1, 0, 1]);
+    expect(Array.from(positionsAt(prim, 2).subarray(15, 18))).toEqual([1, 0, 1]);
     expect(mesh.materials[0]!.image).toBeDefined();
   });
 
