@@ -36,7 +36,7 @@ function readGlb(glb: Uint8Array): { json: Gltf; bin: Uint8Array } {
   expect(view.getUint32(16, true)).toBe(0x4e4f534a);
   expect(jsonLength % 4).toBe(0);
   const json = JSON.parse(new TextDecoder().decode(glb.subarray(20, 20 + jsonLength))) as Gltf;
-  let bin = new Uint8Array(0);
+  let bin: Uint8Array = new Uint8Array(0);
   if (20 + jsonLength < glb.length) {
     const at = 20 + jsonLength;
     const binLength = view.getUint32(at, true);
