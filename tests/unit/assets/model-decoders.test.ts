@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { samplesDir } from '../../helpers/run-cli.js';
+import { assetDecoderFor, type AssetContext } from '../../../shared/assets/registry.js';
+import { paletteFromRgb } from '../../../shared/assets/image.js';
+import type { ModelView } from '../../../shared/assets/view.js';
+import { parse3do, threeDoInfo } from '../../../shared/assets/ta/3do.js';
+
+const read = (p: string) => new Uint8Array(readFileSync(join(samplesDir, p)));
+const taPal = read('ta/palettes/PALETTE.PAL');
+const context: AssetContext = {
+  palette: async (game) => {
+    if (game !== 'ta') throw new Error('only TA here');
+    // PALETTE.PAL: 256 × (R, G, B, unused).
+    const rgb = new Uint8Array(768);
+    for (let i = 0; i < 256; i++) rgb.set(taPal.subarray(i * 4, i * 4 + 3), i * 3);
+    return paletteFromRgb('palettes/PALETTE.PAL', rgb);
+  },
+  readFile: async () => null,
+  list: async () => [],
+};
+
+describe('model asset decoders', () => {
+  it('a .3do is taken by the 3DO decoder: a model view with its pieces, colours from the palette, missing textures named', async () => {
+    const bytes = read('ta/armimr/objects3d/ARMIMR.3do');
+    const decoder = assetDecoderFor('objects3d/ARMIMR.3do', bytes.subarray(0, 64));
+    expect(decoder?.id).toBe('3do');
+    const view = (await decoder!.view('ARMIMR.3do', bytes, context)) as ModelView;
+    expect(view.kind).toBe('model');
+    const info = threeDoInfo(parse3do(bytes));
+    expect(view.mesh.pieces.map((p) => p.name)).toEqual(info.pieces.map((p) => p.name));
+    expect(view.missingTextures).toEqual(info.textures);
+    expect(view.facts.find((f) => f.label === 'Pieces')?.value).toBe(String(info.pieces.length));
+    expect(view.facts.find((f) => f.label === 'Palette')?.value).toBe('palettes/PALETTE.PAL');
+    const flat = view.mesh.materials.find((m) => m.name.startsWith('colour '));
+    if (flat) {
+      const index = Number(flat.name.slice(7));
+      expect(flat.color).toEqual([taPal[index * 4], taPal[index * 4 + 1], taPal[index * 4 + 2], 255]);
+    }
+    expect(view.mesh.up).toBe('y');
+  });
+
+  it.each([
+    ['quake-assets/quake2/cube.md2', 'md2'],
+    ['quake-assets/daikatana/cube.dkm', 'dkm'],
+  ])('%s is taken by its signature (%s), whatever its name', async (path, id) => {
+    const bytes = read(path);
+    const decoder = assetDecoderFor('renamed.bin', bytes.subarray(0, 64));
+    expect(decoder?.id).toBe(id);
+    const view = (await decoder!.view(path, bytes, context)) as ModelView;
+    expect(view.kind).toBe('model');
+    expect(view.mesh.up).toBe('z');
+    expect(view.facts.find((f) => f.label === 'Vertices')?.value).toBe('1');
+  });
+
+  it('a file with no model signature is not taken', () => {
+    expect(assetDecoderFor('x.3do', new Uint8Array(64))).toBeNull();
+    expect(assetDecoderFor('x.mdl', new TextEncoder().encode('IDPX'.padEnd(64)))).toBeNull();
+  });
+});
