@@ -40,7 +40,7 @@ const CORNERS: [number, number][] = [
   [1, 1],
   [0, 1],
 ];
-const MISSING_COLOUR: [number, number, number, number] = [255, 0, 255, 255];
+const MISSING_COLOUR: [number, number, number, number] = [176, 112, 160, 255];
 const GREY: [number, number, number, number] = [160, 160, 160, 255];
 
 export async function threeDoToMesh(model: ThreeDoModel, options: ThreeDoMeshOptions = {}): Promise<ThreeDoMeshResult> {

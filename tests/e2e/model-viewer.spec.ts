@@ -1,0 +1,98 @@
+import { test, expect } from '@playwright/test';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createServer, type ViteDevServer } from 'vite';
+import vue from '@vitejs/plugin-vue';
+import { repoRoot } from './server.js';
+
+/**
+ * The ModelViewer drawing real models with WebGL in headless Chromium (SwiftShader): a page of its own
+ * (tests/e2e/model-viewer-page) served by Vite on 127.0.0.1 with the shared samples, until the studio's
+ * Files preview shows models. The canvas must hold a picture (many distinct colours, not the background
+ * alone); a screenshot of each is saved under test-results/screenshots/.
+ */
+const samples = fileURLToPath(new URL('../../../shared/samples/', import.meta.url));
+let server: ViteDevServer;
+let origin = '';
+
+test.beforeAll(async () => {
+  server = await createServer({
+    configFile: false,
+    root: join(repoRoot, 'tests/e2e/model-viewer-page'),
+    plugins: [vue()],
+    logLevel: 'error',
+    server: { host: '127.0.0.1', port: 0, strictPort: false, fs: { allow: [repoRoot, samples] }, hmr: false },
+    optimizeDeps: { noDiscovery: true, include: [] },
+  });
+  await server.listen();
+  const address = server.httpServer!.address();
+  if (!address || typeof address === 'string') throw new Error('no address');
+  origin = `http://127.0.0.1:${address.port}`;
+});
+
+test.afterAll(async () => {
+  await server?.close();
+});
+
+/** Distinct colours and the spread of brightness over the canvas, read back through toDataURL. */
+async function canvasStats(page: import('@playwright/test').Page) {
+  return page.evaluate(async () => {
+    const canvas = document.querySelector<HTMLCanvasElement>('canvas.model-canvas')!;
+    const url = canvas.toDataURL('image/png');
+    const img = new Image();
+    await new Promise<void>((resolve, reject) => {
+      img.onload = () => resolve();
+      img.onerror = () => reject(new Error('image'));
+      img.src = url;
+    });
+    const c = document.createElement('canvas');
+    c.width = img.width;
+    c.height = img.height;
+    const ctx = c.getContext('2d')!;
+    ctx.drawImage(img, 0, 0);
+    const data = ctx.getImageData(0, 0, c.width, c.height).data;
+    const colours = new Set<number>();
+    let sum = 0;
+    let sumSq = 0;
+    const n = data.length / 4;
+    for (let i = 0; i < data.length; i += 4) {
+      colours.add((data[i]! << 16) | (data[i + 1]! << 8) | data[i + 2]!);
+      const y = 0.299 * data[i]! + 0.587 * data[i + 1]! + 0.114 * data[i + 2]!;
+      sum += y;
+      sumSq += y * y;
+    }
+    return { width: c.width, height: c.height, colours: colours.size, variance: sumSq / n - (sum / n) ** 2 };
+  });
+}
+
+for (const [label, file] of [
+  ['armimr-3do', 'ta/armimr/objects3d/ARMIMR.3do'],
+  ['screamer-3do', 'ta/objects3d/screamer.3do'],
+] as const) {
+  test(`ModelViewer draws ${file} with WebGL`, async ({ page }) => {
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    const url = `${origin}/?file=${encodeURIComponent(`/@fs${join(samples, file)}`)}&palette=${encodeURIComponent(`/@fs${join(samples, 'ta/palettes/PALETTE.PAL')}`)}`;
+    await page.goto(url);
+    const canvas = page.locator('canvas.model-canvas');
+    await expect(canvas).toHaveAttribute('data-ready', 'true', { timeout: 30_000 });
+    await expect(page.locator('.model-gl-error')).toHaveCount(0);
+    // Rendering is on demand: give the first frame time to land.
+    await expect.poll(async () => (await canvasStats(page)).colours, { timeout: 15_000 }).toBeGreaterThan(20);
+    const before = await canvasStats(page);
+    expect(before.variance).toBeGreaterThan(50);
+    const dir = join(repoRoot, 'test-results', 'screenshots');
+    await mkdir(dir, { recursive: true });
+    await page.screenshot({ path: join(dir, `model-viewer-${label}.png`) });
+
+    // Selecting a piece changes the picture (it is highlighted); the wireframe toggle does too.
+    await page.locator('[role="treeitem"]').nth(1).click();
+    await expect(page.locator('[role="treeitem"]').nth(1)).toHaveAttribute('aria-selected', 'true');
+    await expect.poll(async () => (await canvasStats(page)).colours !== before.colours || (await canvasStats(page)).variance !== before.variance).toBe(true);
+    await page.locator('input[name="wireframe"]').check();
+    await expect.poll(async () => (await canvasStats(page)).variance, { timeout: 10_000 }).not.toBe(before.variance);
+    await page.screenshot({ path: join(dir, `model-viewer-${label}-wireframe.png`) });
+    expect(errors).toEqual([]);
+  });
+}
