@@ -83,7 +83,7 @@ export interface TdfCheck {
 }
 
 export interface Responses {
-  'app.info': { version: string; host: 'electron' | 'web'; initialRoot: string | null; demo: boolean; capabilities: { pickFolder: boolean; pickFile: boolean } };
+  'app.info': { version: string; host: 'electron' | 'web'; initialRoot: string | null; demo: boolean; cli: string | null; capabilities: { pickFolder: boolean; pickFile: boolean } };
   'install.open': MountReport & { root: string; stats: MountStats };
   'install.recent': string[];
   'install.stats': MountStats;

@@ -4,6 +4,7 @@ import { registerMountCommands } from './mount.js';
 import { registerModsCommands } from './mods.js';
 import { registerStudioCommands } from './studio.js';
 import { registerModelCommands } from './models.js';
+import { registerMcpCommand } from './mcp.js';
 import { InstallService } from '../../services/install-service.js';
 
 /**
@@ -18,5 +19,6 @@ export function registerCommandModules(program: Command, ctx: CliContext): () =>
   registerModsCommands(program, ctx);
   registerStudioCommands(program, ctx);
   registerModelCommands(program, ctx);
+  registerMcpCommand(program, ctx);
   return () => installs.closeAll();
 }
