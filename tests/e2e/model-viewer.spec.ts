@@ -8,7 +8,7 @@ import { repoRoot } from './server.js';
 
 /**
  * The ModelViewer drawing real models with WebGL in headless Chromium (SwiftShader): a page of its own
- * (tests/e2e/model-viewer-page) served by Vite on 127.0.0.1 with the shared samples, until the studio's
+ * (tests/renderer/model-viewer-page) served by Vite on 127.0.0.1 with the shared samples, until the studio's
  * Files preview shows models. The canvas must hold a picture (many distinct colours, not the background
  * alone); a screenshot of each is saved under test-results/screenshots/.
  */
@@ -19,7 +19,7 @@ let origin = '';
 test.beforeAll(async () => {
   server = await createServer({
     configFile: false,
-    root: join(repoRoot, 'tests/e2e/model-viewer-page'),
+    root: join(repoRoot, 'tests/renderer/model-viewer-page'),
     plugins: [vue()],
     logLevel: 'error',
     server: { host: '127.0.0.1', port: 0, strictPort: false, fs: { allow: [repoRoot, samples] }, hmr: false },
@@ -35,35 +35,16 @@ test.afterAll(async () => {
   await server?.close();
 });
 
-/** Distinct colours and the spread of brightness over the canvas, read back through toDataURL. */
-async function canvasStats(page: import('@playwright/test').Page) {
-  return page.evaluate(async () => {
-    const canvas = document.querySelector<HTMLCanvasElement>('canvas.model-canvas')!;
-    const url = canvas.toDataURL('image/png');
-    const img = new Image();
-    await new Promise<void>((resolve, reject) => {
-      img.onload = () => resolve();
-      img.onerror = () => reject(new Error('image'));
-      img.src = url;
-    });
-    const c = document.createElement('canvas');
-    c.width = img.width;
-    c.height = img.height;
-    const ctx = c.getContext('2d')!;
-    ctx.drawImage(img, 0, 0);
-    const data = ctx.getImageData(0, 0, c.width, c.height).data;
-    const colours = new Set<number>();
-    let sum = 0;
-    let sumSq = 0;
-    const n = data.length / 4;
-    for (let i = 0; i < data.length; i += 4) {
-      colours.add((data[i]! << 16) | (data[i + 1]! << 8) | data[i + 2]!);
-      const y = 0.299 * data[i]! + 0.587 * data[i + 1]! + 0.114 * data[i + 2]!;
-      sum += y;
-      sumSq += y * y;
-    }
-    return { width: c.width, height: c.height, colours: colours.size, variance: sumSq / n - (sum / n) ** 2 };
-  });
+interface CanvasStats {
+  width: number;
+  height: number;
+  colours: number;
+  variance: number;
+}
+
+/** Distinct colours and the spread of brightness over the canvas, read back through toDataURL by the page. */
+function canvasStats(page: import('@playwright/test').Page): Promise<CanvasStats> {
+  return page.evaluate(() => (globalThis as unknown as { modelViewerStats(): Promise<CanvasStats> }).modelViewerStats());
 }
 
 for (const [label, file] of [

@@ -2,18 +2,15 @@ import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { parseInteger } from '../options.js';
 import { UsageError } from '../errors.js';
-import { export3do, exportModel, modelFileInfo, threeDoFileInfo, type ExportKind, type ModelSourceOptions } from '../../services/model-service.js';
+import { withAsset, withAssetOptions, type AssetCliOptions } from '../asset-options.js';
+import { export3do, exportModel, modelAssetInfo, threeDoAssetInfo, type ExportKind } from '../../services/model-service.js';
 
 /** `modpak 3do info|export` and `modpak model info|export` (Quake MDL, Quake 2 MD2, Daikatana DKM). */
 
-type Options = ModelSourceOptions & { json?: boolean; target?: string; frame?: number };
+type Options = AssetCliOptions & { json?: boolean; target?: string; frame?: number };
 
 function withSourceOptions(command: Command): Command {
-  return command
-    .option('--install <root>', 'FILE is a path in this install (its winner); palettes and textures come from it')
-    .option('--game <game>', 'the game of the install (detected when absent)')
-    .option('--mod <dir>', 'a mod folder of the install (Quake family)')
-    .exitOverride();
+  return withAssetOptions(command).exitOverride();
 }
 
 function exportKind(target: string, allowed: ExportKind[]): ExportKind {
@@ -34,8 +31,7 @@ export function registerModelCommands(program: Command, ctx: CliContext): void {
     .argument('<file>')
     .option('--json', 'print JSON')
     .action(async (file: string, opts: Options) => {
-      ctx.file = file;
-      const info = await threeDoFileInfo(file, opts);
+      const info = await withAsset(ctx, file, opts, async (asset) => threeDoAssetInfo(asset));
       if (opts.json) return ctx.printJson(info);
       const depth = info.pieces.map(() => 0);
       info.pieces.forEach((p, i) => {
@@ -50,9 +46,8 @@ export function registerModelCommands(program: Command, ctx: CliContext): void {
     .argument('<file>')
     .requiredOption('-t, --target <out>', 'OUT.glb or OUT.obj')
     .action(async (file: string, opts: Options & { target: string }) => {
-      ctx.file = file;
       const kind = exportKind(opts.target, ['glb', 'obj']);
-      reportExport(ctx, await export3do(file, opts.target, kind, opts));
+      reportExport(ctx, await withAsset(ctx, file, opts, (asset) => export3do(asset, opts.target, kind)));
     });
 
   const model = program.command('model').description('Quake MDL, Quake 2 MD2 and Daikatana DKM models: counts, export to glTF');
@@ -61,8 +56,7 @@ export function registerModelCommands(program: Command, ctx: CliContext): void {
     .argument('<file>')
     .option('--json', 'print JSON')
     .action(async (file: string, opts: Options) => {
-      ctx.file = file;
-      const info = await modelFileInfo(file, opts);
+      const info = await withAsset(ctx, file, opts, async (asset) => modelAssetInfo(asset));
       if (opts.json) return ctx.printJson(info);
       for (const [key, value] of Object.entries(info)) ctx.print(`${key.padEnd(10)} ${value}`);
     });
@@ -72,8 +66,7 @@ export function registerModelCommands(program: Command, ctx: CliContext): void {
     .requiredOption('-t, --target <out>', 'OUT.glb')
     .option('--frame <n>', 'the animation frame (from 0)', parseInteger)
     .action(async (file: string, opts: Options & { target: string }) => {
-      ctx.file = file;
       exportKind(opts.target, ['glb']);
-      reportExport(ctx, await exportModel(file, opts.target, opts.frame ?? 0, opts));
+      reportExport(ctx, await withAsset(ctx, file, opts, (asset) => exportModel(asset, opts.target, opts.frame ?? 0)));
     });
 }

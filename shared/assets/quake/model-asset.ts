@@ -1,4 +1,5 @@
-import { fail } from '../../errors.js';
+import { fail, FormatError } from '../../errors.js';
+import { decodePcx } from '../pcx.js';
 import type { Palette, RgbaImage } from '../image.js';
 import type { Mesh } from '../mesh.js';
 import type { AssetContext, AssetDecoder } from '../registry.js';
@@ -30,9 +31,25 @@ export function parseAliasModel(bytes: Uint8Array, palette?: Palette): AliasMode
 /** Reads a skin picture the model names; null where it is absent or not a picture this program decodes. */
 export type SkinLoader = (path: string) => Promise<RgbaImage | null>;
 
-/** Skins named by path are looked up in the install; decoders for PCX/WAL are other modules'. */
-export function installSkinLoader(_context: AssetContext): SkinLoader {
-  return async () => null;
+/**
+ * Skins named by path, read from the install: PCX pictures (Quake 2's, and Daikatana's where its path names
+ * one). Daikatana often names a .bmp or .tga that ships as a .wal or .pcx: the same path with .pcx is tried.
+ * A skin that is absent or not a PCX is reported missing.
+ */
+export function installSkinLoader(context: AssetContext): SkinLoader {
+  return async (path) => {
+    const candidates = [path, ...(/\.pcx$/i.test(path) ? [] : [path.replace(/\.[^./]*$/, '') + '.pcx'])];
+    for (const candidate of candidates) {
+      const bytes = await context.readFile(candidate);
+      if (!bytes) continue;
+      try {
+        return decodePcx(bytes);
+      } catch (error) {
+        if (!(error instanceof FormatError)) throw error;
+      }
+    }
+    return null;
+  };
 }
 
 export interface DecodedAlias {

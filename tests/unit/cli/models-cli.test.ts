@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli, samplesDir } from '../../helpers/run-cli.js';
+import { makeMd2Like } from '../../helpers/model-fixtures.js';
+import { encodePcx8 } from '../../renderer/pcx-fixture.js';
+import { decodePng } from '../../../shared/assets/png.js';
 
 const armimr = join(samplesDir, 'ta/armimr/objects3d/ARMIMR.3do');
 const md2 = join(samplesDir, 'quake-assets/quake2/cube.md2');
@@ -81,5 +84,64 @@ describe('modpak model', () => {
     expect(notModel.stderr).toMatch(/not a Quake MDL/);
     expect((await runCli(['model', 'export', md2, '--target', join(dir, 'x.obj')])).code).toBe(2);
     expect(readdirSync(dir)).toEqual(['cube.glb']);
+  });
+});
+
+describe('--install: palettes, textures and skins from the install', () => {
+  interface GlbJson {
+    materials: { name: string; pbrMetallicRoughness: { baseColorFactor: number[]; baseColorTexture?: { index: number } } }[];
+    images?: { bufferView: number }[];
+    bufferViews: { byteOffset?: number; byteLength: number }[];
+  }
+  const readGlbJson = (path: string): { json: GlbJson; bin: Buffer } => {
+    const b = readFileSync(path);
+    const jsonLength = b.readUInt32LE(12);
+    return { json: JSON.parse(b.subarray(20, 20 + jsonLength).toString('utf8')) as GlbJson, bin: b.subarray(20 + jsonLength + 8) };
+  };
+
+  it('3do: FILE is a path in the install (any case); flat colours come from its PALETTE.PAL', async () => {
+    const root = tmp();
+    mkdirSync(join(root, 'objects3d'));
+    mkdirSync(join(root, 'palettes'));
+    copyFileSync(join(samplesDir, 'ta/objects3d/ion4.3do'), join(root, 'objects3d/ARMIMR.3do'));
+    // A palette that is not TA's: every colour index i is (i, 255 - i, 7), so the colour shows where it came from.
+    const pal = new Uint8Array(1024);
+    for (let i = 0; i < 256; i++) pal.set([i, 255 - i, 7, 0], i * 4);
+    writeFileSync(join(root, 'palettes/PALETTE.PAL'), pal);
+    const direct = await runCli(['3do', 'info', join(samplesDir, 'ta/objects3d/ion4.3do'), '--json']);
+    const viaInstall = await runCli(['3do', 'info', 'objects3d/armimr.3do', '--install', root, '--game', 'ta', '--json']);
+    expect(viaInstall.code).toBe(0);
+    expect(viaInstall.stdout).toBe(direct.stdout);
+    const out = join(tmp(), 'a.glb');
+    expect((await runCli(['3do', 'export', 'objects3d/ARMIMR.3do', '--install', root, '--game', 'ta', '-t', out])).code).toBe(0);
+    const { json } = readGlbJson(out);
+    const colours = json.materials.filter((m) => m.name.startsWith('colour '));
+    expect(colours.length).toBeGreaterThan(0);
+    for (const m of colours) {
+      const i = Number(m.name.slice(7));
+      expect(m.pbrMetallicRoughness.baseColorFactor).toEqual([i / 255, (255 - i) / 255, 7 / 255, 1]);
+    }
+  });
+
+  it('model export: an MD2 skin named by path is read from the install (PCX) and embedded as a PNG', async () => {
+    const root = tmp();
+    mkdirSync(join(root, 'models/a'), { recursive: true });
+    writeFileSync(join(root, 'models/a/tris.md2'), makeMd2Like('md2'));
+    const palette = new Uint8Array(768);
+    for (let i = 0; i < 256; i++) palette.set([i, i, 255 - i], i * 3);
+    const pixels = new Uint8Array(64 * 32).map((_, i) => i % 256);
+    writeFileSync(join(root, 'models/a/skin.pcx'), encodePcx8(64, 32, pixels, palette));
+    const out = join(tmp(), 'm.glb');
+    const run = await runCli(['model', 'export', 'models/a/tris.md2', '--install', root, '--game', 'quake2', '-t', out, '--frame', '1']);
+    expect(run.code, run.stderr).toBe(0);
+    // The second skin (other.pcx) does not exist: named in a warning.
+    expect(run.stderr).toMatch(/textures not found: models\/a\/other\.pcx/);
+    const { json, bin } = readGlbJson(out);
+    const skin = json.materials.find((m) => m.name === 'models/a/skin.pcx')!;
+    expect(skin.pbrMetallicRoughness.baseColorTexture).toBeDefined();
+    const view = json.bufferViews[json.images![0]!.bufferView]!;
+    const png = decodePng(new Uint8Array(bin.subarray(view.byteOffset ?? 0, (view.byteOffset ?? 0) + view.byteLength)));
+    expect([png.width, png.height]).toEqual([64, 32]);
+    for (const i of [0, 1, 100, 2047]) expect(Array.from(png.rgba.subarray(i * 4, i * 4 + 4))).toEqual([i % 256, i % 256, 255 - (i % 256), 255]);
   });
 });

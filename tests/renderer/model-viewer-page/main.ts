@@ -37,6 +37,35 @@ async function main(): Promise<void> {
   createApp({ render: () => h(ModelViewer, { view }) }).mount('#app');
 }
 
+/** What the Playwright test reads from the WebGL canvas: distinct colours and the luminance variance. */
+async function canvasStats(): Promise<{ width: number; height: number; colours: number; variance: number }> {
+  const canvas = document.querySelector<HTMLCanvasElement>('canvas.model-canvas')!;
+  const img = new Image();
+  await new Promise<void>((resolve, reject) => {
+    img.onload = () => resolve();
+    img.onerror = () => reject(new Error('the canvas did not read back as an image'));
+    img.src = canvas.toDataURL('image/png');
+  });
+  const copy = document.createElement('canvas');
+  copy.width = img.width;
+  copy.height = img.height;
+  const ctx = copy.getContext('2d')!;
+  ctx.drawImage(img, 0, 0);
+  const data = ctx.getImageData(0, 0, copy.width, copy.height).data;
+  const colours = new Set<number>();
+  let sum = 0;
+  let sumSq = 0;
+  for (let i = 0; i < data.length; i += 4) {
+    colours.add((data[i]! << 16) | (data[i + 1]! << 8) | data[i + 2]!);
+    const y = 0.299 * data[i]! + 0.587 * data[i + 1]! + 0.114 * data[i + 2]!;
+    sum += y;
+    sumSq += y * y;
+  }
+  const n = data.length / 4;
+  return { width: copy.width, height: copy.height, colours: colours.size, variance: sumSq / n - (sum / n) ** 2 };
+}
+(globalThis as unknown as { modelViewerStats: typeof canvasStats }).modelViewerStats = canvasStats;
+
 main().catch((e: unknown) => {
   document.body.dataset.error = String(e);
   console.error(e);
