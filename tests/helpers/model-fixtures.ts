@@ -47,7 +47,7 @@ export function makeMdl(): Uint8Array {
   const b = new Bytes();
   b.bytes(0x49, 0x44, 0x50, 0x4f).i32(6).f32(2, 2, 2).f32(-1, -2, -3).f32(10).f32(0, 0, 0);
   b.i32(2, 4, 2, 4, 2, 2, 0, 0).f32(1);
-  b.i32(0).bytes(0, 1, 2, 3, 4, 5, 6, 7); // skin 0
+  b.i32(0).bytes(192, 193, 194, 195, 196, 197, 198, 199); // skin 0
   b.i32(1, 2).f32(0.1, 0.2).bytes(...Array(8).fill(9), ...Array(8).fill(10)); // skin group of 2
   b.i32(0, 0, 0).i32(1, 1, 0).i32(0, 3, 1).i32(0, 0, 1); // st: vertex 1 on the seam
   b.i32(1, 0, 1, 2).i32(0, 1, 2, 3); // front triangle, back triangle

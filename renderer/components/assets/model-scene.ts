@@ -94,10 +94,17 @@ export class ModelScene {
     });
   }
 
-  /** Camera at a three-quarter view, far enough to see the whole model. */
+  /** Camera at a three-quarter view, far enough to see the whole model in every animation frame. */
   fit(): void {
     this.root.updateMatrixWorld(true);
-    const box = new THREE.Box3().setFromObject(this.root);
+    const box = new THREE.Box3();
+    const point = new THREE.Vector3();
+    for (const m of this.meshes) {
+      const primitive = this.mesh.pieces[m.piece]!.primitives[m.primitive]!;
+      for (const positions of [primitive.positions, ...(primitive.framePositions ?? [])]) {
+        for (let i = 0; i + 2 < positions.length; i += 3) box.expandByPoint(point.set(positions[i]!, positions[i + 1]!, positions[i + 2]!).applyMatrix4(m.object.matrixWorld));
+      }
+    }
     const center = box.isEmpty() ? new THREE.Vector3() : box.getCenter(new THREE.Vector3());
     const radius = box.isEmpty() ? 10 : Math.max(1, box.getSize(new THREE.Vector3()).length() / 2);
     const distance = radius / Math.sin(THREE.MathUtils.degToRad(this.camera.fov / 2));

@@ -3,10 +3,12 @@ import ModelViewer from '../../../renderer/components/assets/ModelViewer.vue';
 import { assetDecoderFor, type AssetContext } from '../../../shared/assets/registry';
 import { paletteFromRgb } from '../../../shared/assets/image';
 import type { ModelView } from '../../../shared/assets/view';
+import { makeMdl } from '../../helpers/model-fixtures';
 
 /**
  * A page that shows one model file in the ModelViewer, for the Playwright test: `?file=` is a path the
- * test's Vite server serves (the shared samples), `?palette=` the TA PALETTE.PAL to colour it with.
+ * test's Vite server serves (the shared samples), `?palette=` the TA PALETTE.PAL to colour it with, or
+ * `?fixture=mdl` the MDL fixture (skins through `?quakePalette=`, Quake's palette.lmp).
  */
 const query = new URLSearchParams(location.search);
 
@@ -17,12 +19,15 @@ async function fetchBytes(path: string): Promise<Uint8Array> {
 }
 
 async function main(): Promise<void> {
-  const file = query.get('file')!;
-  const bytes = await fetchBytes(file);
+  const file = query.get('file') ?? 'fixture.mdl';
+  const bytes = query.get('fixture') === 'mdl' ? makeMdl() : await fetchBytes(file);
   const paletteFile = query.get('palette');
   const pal = paletteFile ? await fetchBytes(paletteFile) : null;
+  const quakeFile = query.get('quakePalette');
+  const lmp = quakeFile ? await fetchBytes(quakeFile) : null;
   const context: AssetContext = {
-    palette: async () => {
+    palette: async (game) => {
+      if (game === 'quake' && lmp) return paletteFromRgb('palette.lmp', lmp);
       if (!pal) throw new Error('no palette');
       const rgb = new Uint8Array(768);
       for (let i = 0; i < 256; i++) rgb.set(pal.subarray(i * 4, i * 4 + 3), i * 3);

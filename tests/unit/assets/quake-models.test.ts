@@ -24,9 +24,9 @@ describe('Quake MDL', () => {
     expect(model.skins.map((s) => s.name)).toEqual(['skin 0', 'skin 1.0', 'skin 1.1']);
     const skin0 = model.skins[0]!.image!;
     expect([skin0.width, skin0.height]).toEqual([4, 2]);
-    // Pixel 3 is palette index 3: its RGB from palette.lmp bytes 9..11.
+    // Pixel 3 is palette index 195: its RGB from palette.lmp bytes 585..587.
     const lmp = read(join(samplesDir, 'quake-assets/quake/gfx/palette.lmp'));
-    expect(Array.from(skin0.rgba.subarray(12, 16))).toEqual([lmp[9], lmp[10], lmp[11], 255]);
+    expect(Array.from(skin0.rgba.subarray(12, 16))).toEqual([lmp[585], lmp[586], lmp[587], 255]);
     expect(model.frames.map((f) => f.name)).toEqual(['stand', 'walk1', 'walk2']);
     // Vertex 3 of walk2: (1, 1, 2) × scale 2 + translate (-1, -2, -3).
     expect(Array.from(model.frames[2]!.vertices.subarray(9, 12))).toEqual([1, 0, 1]);
