@@ -7,6 +7,7 @@ import { createStudioHost } from '../services/handlers/index.js';
 import { PathAllowlist } from '../services/host/allowlist.js';
 import type { StudioHost } from '../services/host/host.js';
 import { tools, type ToolHost, type ToolResult } from './tools.js';
+import { decodeTdf } from '../tdf/parse.js';
 
 /**
  * `modpak mcp`: the studio's host behind the Model Context Protocol. The same composition root as
@@ -77,7 +78,7 @@ export async function createMcpServer(options: McpOptions): Promise<ModpakMcp> {
     async (uri, variables) => {
       const path = decodeURIComponent(String(variables.path));
       const file = await toolHost.call('install.read', { root, path });
-      return { contents: [{ uri: uri.href, mimeType: 'text/plain', text: new TextDecoder('windows-1252').decode(Buffer.from(file.data, 'base64')) }] };
+      return { contents: [{ uri: uri.href, mimeType: 'text/plain', text: decodeTdf(Buffer.from(file.data, 'base64')) }] };
     },
   );
   return { server, host, close: async () => { await server.close(); await host.close(); } };

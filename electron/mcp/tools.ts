@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import picomatch from 'picomatch';
 import { requests, type CallName, type ResponseOf } from '../../shared/contract.js';
-import { parseTdf } from '../tdf/parse.js';
+import { decodeTdf, parseTdf } from '../tdf/parse.js';
 
 /**
  * The tools `modpak mcp` offers an assistant. Each is one contract call of the studio's host (so every
@@ -46,7 +46,7 @@ const withoutRoot = <K extends CallName>(name: K, ...more: string[]) => {
   return z.object(keep);
 };
 
-const decodeText = (base64: string) => new TextDecoder('windows-1252').decode(Buffer.from(base64, 'base64'));
+const decodeText = (base64: string) => decodeTdf(Buffer.from(base64, 'base64'));
 
 /** Text files larger than this are cut, with a note: an assistant's context is not the place for 16 MB. */
 const TEXT_LIMIT = 256 << 10;
@@ -102,6 +102,8 @@ export const tools: ToolDefinition[] = [
   },
   callTool('install_defs', 'install.defs', 'Unit, weapon or feature definitions: which file wins each name, and what it hides.'),
   callTool('install_conflicts', 'install.conflicts', 'Paths provided by more than one archive, and definitions defined more than once.'),
+  callTool('install_check', 'install.check', 'TA sanity checks: units sharing a UnitNumber, weapons sharing an ID, FBI references (model, weapons, corpse, sounds) to nothing.'),
+  callTool('install_grep', 'install.grep', 'Search the text files the game loads (TDF, FBI, configs, scripts\' source) for a regular expression: path, winning archive, line.'),
   {
     name: 'archive_info',
     description: 'What one archive (inside the install or an allowed folder) is: format, counts, version, cipher, whether TA 3.1c would mount it.',

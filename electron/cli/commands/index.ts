@@ -5,6 +5,7 @@ import { registerModsCommands } from './mods.js';
 import { registerStudioCommands } from './studio.js';
 import { registerModelCommands } from './models.js';
 import { registerMcpCommand } from './mcp.js';
+import { registerMountSearchCommands } from './mount-search.js';
 import { InstallService } from '../../services/install-service.js';
 
 /**
@@ -16,6 +17,7 @@ import { InstallService } from '../../services/install-service.js';
 export function registerCommandModules(program: Command, ctx: CliContext): () => Promise<void> {
   const installs = new InstallService();
   registerMountCommands(program, ctx, installs);
+  registerMountSearchCommands(program, ctx, installs);
   registerModsCommands(program, ctx);
   registerStudioCommands(program, ctx);
   registerModelCommands(program, ctx);

@@ -8,6 +8,7 @@ import { jobHandlers } from './jobs.js';
 import { installHandlers, InstallOpener } from './install.js';
 import { InstallService } from '../install-service.js';
 import { modsHandlers } from './mods.js';
+import { searchHandlers } from './search.js';
 import { ModsService, freshMount, type MountProvider } from '../mods-service.js';
 import type { EventName, Events } from '../../../shared/contract.js';
 
@@ -63,6 +64,7 @@ export function createCallTable(options: StudioOptions, services: StudioServices
     ...jobHandlers(jobs),
     ...archiveHandlers(),
     ...installHandlers(installs, services.opener, recent),
+    ...searchHandlers(installs, services.opener),
     ...modsHandlers(mods),
   };
 }

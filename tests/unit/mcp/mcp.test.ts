@@ -47,7 +47,7 @@ afterAll(async () => {
 describe('modpak mcp', () => {
   it('lists the read tools, each with a description; the write tools only with --allow-write', async () => {
     const names = (await client.listTools()).tools.map((t) => t.name);
-    expect(names).toEqual(['install_open', 'install_resolve', 'install_find', 'install_read_text', 'install_tdf', 'install_defs', 'install_conflicts', 'archive_info', 'archive_list', 'archive_read_text', 'mod_diff', 'mod_impact']);
+    expect(names).toEqual(['install_open', 'install_resolve', 'install_find', 'install_read_text', 'install_tdf', 'install_defs', 'install_conflicts', 'install_check', 'install_grep', 'archive_info', 'archive_list', 'archive_read_text', 'mod_diff', 'mod_impact']);
     const writeNames = (await writer.listTools()).tools.map((t) => t.name);
     expect(writeNames).toEqual([...names, 'mod_override', 'mod_write_text', 'mod_export']);
     for (const tool of (await writer.listTools()).tools) expect(tool.description!.length).toBeGreaterThan(20);
@@ -62,6 +62,8 @@ describe('modpak mcp', () => {
     expect(await json(client, 'install_resolve', { path: 'units/armcom.fbi' })).toEqual(await cliJson(['mount', 'resolve', root, 'units/armcom.fbi', '--json']));
     expect(await json(client, 'install_defs', { kind: 'units' })).toEqual(await cliJson(['mount', 'defs', root, 'units', '--json']));
     expect(await json(client, 'install_conflicts')).toEqual(await cliJson(['mount', 'conflicts', root, '--json']));
+    expect(await json(client, 'install_check')).toEqual(await cliJson(['mount', 'check', root, '--json']));
+    expect((await json(client, 'install_grep', { pattern: 'maxdamage', ignoreCase: true })).hits).toEqual(await cliJson(['mount', 'grep', root, 'maxdamage', '-i', '--json']));
   });
 
   it('finds by glob, reads text and parses TDF from the winner', async () => {
