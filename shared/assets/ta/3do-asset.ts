@@ -1,4 +1,5 @@
-import type { Palette } from '../image.js';
+import { FormatError } from '../../errors.js';
+import type { Palette, RgbaImage } from '../image.js';
 import type { AssetContext, AssetDecoder } from '../registry.js';
 import type { ModelView } from '../view.js';
 import { looks3do, parse3do, threeDoInfo, type ThreeDoModel } from './3do.js';
@@ -9,10 +10,44 @@ import { threeDoToMesh, type TextureLookup, type ThreeDoMeshResult } from './3do
  * texture's name, frame 0, from any of its `textures/*.gaf`), coloured with the install's TA palette.
  */
 
-/** The install's GAF textures, found by sequence name (case-insensitive); null where none has the name. */
-export function installTextureLookup(_context: AssetContext): TextureLookup {
-  // The GAF decoder is another module's; until it is wired in, every texture is reported missing.
-  return async () => null;
+/**
+ * Pictures by sequence name from one texture GAF: frame 0 of each sequence, rendered with the palette.
+ * The GAF decoder is another module's; it is handed in here so this index stays testable without it.
+ */
+export type GafTextureReader = (bytes: Uint8Array, palette: Palette, what: string) => Map<string, RgbaImage>;
+
+/** The GAF reader the install lookup uses; null until a GAF decoder is wired in (every texture missing). */
+export let installGafReader: GafTextureReader | null = null;
+
+/** Wires the GAF decoder in (called once by the module that owns it, or by tests). */
+export function setGafTextureReader(reader: GafTextureReader | null): void {
+  installGafReader = reader;
+}
+
+/**
+ * The install's textures: every `textures/*.gaf` winner, indexed by sequence name (case-insensitive, as
+ * TA matches them). The index is built on the first lookup; a GAF that fails to decode is skipped (the
+ * textures it would have given are reported missing, like any other).
+ */
+export function installTextureLookup(context: AssetContext, reader: GafTextureReader | null = installGafReader): TextureLookup {
+  let index: Promise<Map<string, RgbaImage>> | null = null;
+  const build = async (): Promise<Map<string, RgbaImage>> => {
+    const found = new Map<string, RgbaImage>();
+    if (!reader) return found;
+    const palette = await paletteOrNone(context);
+    if (!palette) return found;
+    for (const path of (await context.list('textures/*.gaf')).sort()) {
+      const bytes = await context.readFile(path);
+      if (!bytes) continue;
+      try {
+        for (const [name, image] of reader(bytes, palette, path)) if (!found.has(name.toLowerCase())) found.set(name.toLowerCase(), image);
+      } catch (error) {
+        if (!(error instanceof FormatError)) throw error;
+      }
+    }
+    return found;
+  };
+  return async (name) => (await (index ??= build())).get(name.toLowerCase()) ?? null;
 }
 
 async function paletteOrNone(context: AssetContext): Promise<Palette | undefined> {

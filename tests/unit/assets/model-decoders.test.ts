@@ -6,6 +6,9 @@ import { assetDecoderFor, type AssetContext } from '../../../shared/assets/regis
 import { paletteFromRgb } from '../../../shared/assets/image.js';
 import type { ModelView } from '../../../shared/assets/view.js';
 import { parse3do, threeDoInfo } from '../../../shared/assets/ta/3do.js';
+import { decode3do, installTextureLookup, type GafTextureReader } from '../../../shared/assets/ta/3do-asset.js';
+import { FormatError } from '../../../shared/errors.js';
+import type { RgbaImage } from '../../../shared/assets/image.js';
 
 const read = (p: string) => new Uint8Array(readFileSync(join(samplesDir, p)));
 const taPal = read('ta/palettes/PALETTE.PAL');
@@ -57,5 +60,29 @@ describe('model asset decoders', () => {
   it('a file with no model signature is not taken', () => {
     expect(assetDecoderFor('x.3do', new Uint8Array(64))).toBeNull();
     expect(assetDecoderFor('x.mdl', new TextEncoder().encode('IDPX'.padEnd(64)))).toBeNull();
+  });
+});
+
+describe('3DO textures from the install', () => {
+  it("index every textures/*.gaf by sequence name, case-insensitively; a bad GAF is skipped, the first GAF wins a name", async () => {
+    const red: RgbaImage = { width: 1, height: 1, rgba: new Uint8Array([255, 0, 0, 255]) };
+    const blue: RgbaImage = { width: 1, height: 1, rgba: new Uint8Array([0, 0, 255, 255]) };
+    const files: Record<string, Uint8Array> = { 'textures/a.gaf': new Uint8Array([1]), 'textures/b.gaf': new Uint8Array([2]), 'textures/bad.gaf': new Uint8Array([3]) };
+    const installContext: AssetContext = { ...context, list: async (glob) => (glob === 'textures/*.gaf' ? Object.keys(files) : []), readFile: async (p) => files[p] ?? null };
+    // A stand-in GAF reader: file 1 holds "Metal3A", file 2 "metal3a" and "glow", file 3 is damaged.
+    const reader: GafTextureReader = (bytes) => {
+      if (bytes[0] === 3) throw new FormatError('truncated', 'damaged');
+      return bytes[0] === 1 ? new Map([['Metal3A', red]]) : new Map([['metal3a', blue], ['glow', blue]]);
+    };
+    const lookup = installTextureLookup(installContext, reader);
+    expect(await lookup('metal3a')).toBe(red);
+    expect(await lookup('GLOW')).toBe(blue);
+    expect(await lookup('tex1')).toBeNull();
+    const bytes = read('ta/armimr/objects3d/ARMIMR.3do');
+    const { result } = await decode3do('ARMIMR.3do', bytes, installContext, lookup);
+    expect(result.missingTextures).not.toContain('metal3a');
+    expect(result.missingTextures).not.toContain('glow');
+    expect(result.missingTextures).toContain('tex1');
+    expect(result.mesh.materials.find((m) => m.name === 'metal3a')?.image).toBe(red);
   });
 });
