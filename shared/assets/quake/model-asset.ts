@@ -1,6 +1,7 @@
 import { fail, FormatError } from '../../errors.js';
 import { decodePcx } from '../pcx.js';
-import type { Palette, RgbaImage } from '../image.js';
+import { decodeWal } from './wal.js';
+import { indexedToRgba, type Palette, type RgbaImage } from '../image.js';
 import type { Mesh } from '../mesh.js';
 import type { AssetContext, AssetDecoder } from '../registry.js';
 import type { ModelView } from '../view.js';
@@ -32,18 +33,28 @@ export function parseAliasModel(bytes: Uint8Array, palette?: Palette): AliasMode
 export type SkinLoader = (path: string) => Promise<RgbaImage | null>;
 
 /**
- * Skins named by path, read from the install: PCX pictures (Quake 2's, and Daikatana's where its path names
- * one). Daikatana often names a .bmp or .tga that ships as a .wal or .pcx: the same path with .pcx is tried.
- * A skin that is absent or not a PCX is reported missing.
+ * Skins named by path, read from the install: PCX pictures (Quake 2's) and WAL textures (mip 0; Daikatana's
+ * carry their own palette, Quake 2's use the install's). Daikatana often names a .bmp or .tga that ships as
+ * a .wal or .pcx: the same path with those extensions is tried next. A skin that is absent or not one of
+ * these pictures is reported missing.
  */
 export function installSkinLoader(context: AssetContext): SkinLoader {
+  const decode = async (path: string, bytes: Uint8Array): Promise<RgbaImage> => {
+    if (!/\.wal$/i.test(path)) return decodePcx(bytes);
+    const wal = decodeWal(bytes, path);
+    const mip = wal.mips[0];
+    if (!mip) return fail('bad-count', `${path}: a WAL with no mip levels`);
+    const palette = wal.palette ?? (await context.palette('quake2'));
+    return indexedToRgba(mip.width, mip.height, mip.indices, palette, wal.game === 'daikatana' ? wal.transparentIndex : -1);
+  };
   return async (path) => {
-    const candidates = [path, ...(/\.pcx$/i.test(path) ? [] : [path.replace(/\.[^./]*$/, '') + '.pcx'])];
+    const base = path.replace(/\.[^./]*$/, '');
+    const candidates = [...new Set([path, `${base}.pcx`, `${base}.wal`])];
     for (const candidate of candidates) {
       const bytes = await context.readFile(candidate);
       if (!bytes) continue;
       try {
-        return decodePcx(bytes);
+        return await decode(candidate, bytes);
       } catch (error) {
         if (!(error instanceof FormatError)) throw error;
       }

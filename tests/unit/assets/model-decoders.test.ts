@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { samplesDir } from '../../helpers/run-cli.js';
 import { assetDecoderFor, type AssetContext } from '../../../shared/assets/registry.js';
@@ -8,6 +8,7 @@ import type { ModelView } from '../../../shared/assets/view.js';
 import { parse3do, threeDoInfo } from '../../../shared/assets/ta/3do.js';
 import { decode3do, installTextureLookup, type GafTextureReader } from '../../../shared/assets/ta/3do-asset.js';
 import { FormatError } from '../../../shared/errors.js';
+import { installSkinLoader } from '../../../shared/assets/quake/model-asset.js';
 import type { RgbaImage } from '../../../shared/assets/image.js';
 
 const read = (p: string) => new Uint8Array(readFileSync(join(samplesDir, p)));
@@ -84,5 +85,23 @@ describe('3DO textures from the install', () => {
     expect(result.missingTextures).not.toContain('glow');
     expect(result.missingTextures).toContain('tex1');
     expect(result.mesh.materials.find((m) => m.name === 'metal3a')?.image).toBe(red);
+  });
+});
+
+describe('MD2/DKM skins from the install', () => {
+  it('a DKM naming skin.bmp gets the skin.wal beside it (mip 0 through the Quake 2 palette); a PCX path is read as PCX', async () => {
+    const walName = readdirSync(join(samplesDir, 'quake-assets/quake2/textures')).find((n) => n.endsWith('.wal'))!;
+    const wal = read(`quake-assets/quake2/textures/${walName}`);
+    const view = new DataView(wal.buffer, wal.byteOffset);
+    const [width, height, mip0] = [view.getUint32(32, true), view.getUint32(36, true), view.getUint32(40, true)];
+    const rgba = new Uint8Array(1024);
+    for (let i = 0; i < 256; i++) rgba.set([i, 255 - i, 3, 255], i * 4);
+    const files: Record<string, Uint8Array> = { 'models/a/skin.wal': wal };
+    const install: AssetContext = { palette: async () => ({ name: 'colormap', rgba }), readFile: async (p) => files[p] ?? null, list: async () => [] };
+    const image = await installSkinLoader(install)('models/a/skin.bmp');
+    expect(image && [image.width, image.height]).toEqual([width, height]);
+    const index = wal[mip0]!;
+    expect(Array.from(image!.rgba.subarray(0, 4))).toEqual([index, 255 - index, 3, 255]);
+    expect(await installSkinLoader(install)('models/a/none.pcx')).toBeNull();
   });
 });
