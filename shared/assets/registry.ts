@@ -1,5 +1,7 @@
 import type { Palette } from './image.js';
 import type { AssetView } from './view.js';
+import { threeDoDecoder } from './ta/3do-asset.js';
+import { dkmDecoder, md2Decoder, mdlDecoder } from './quake/model-asset.js';
 import { bspDecoder, lmpDecoder, sprDecoder, walDecoder } from './quake/views.js';
 import { pcxDecoder } from './pcx.js';
 import { cobDecoderWith } from './ta/cob/decoder.js';
@@ -33,7 +35,19 @@ export interface AssetDecoder {
 }
 
 /** Every asset decoder, first match wins. Add a line when a format arrives. */
-export const assetDecoders: AssetDecoder[] = [lmpDecoder, walDecoder, sprDecoder, pcxDecoder, bspDecoder, cobDecoderWith(assetDecoderFor), tntDecoder];
+export const assetDecoders: AssetDecoder[] = [
+  threeDoDecoder,
+  mdlDecoder,
+  md2Decoder,
+  dkmDecoder,
+  lmpDecoder,
+  walDecoder,
+  sprDecoder,
+  pcxDecoder,
+  bspDecoder,
+  cobDecoderWith(assetDecoderFor),
+  tntDecoder,
+];
 
 /** The decoder for a file, or null when it is not an asset this program can show. */
 export function assetDecoderFor(name: string, head: Uint8Array): AssetDecoder | null {
