@@ -47,7 +47,8 @@ export function registerArchiveCommands(program: Command, ctx: CliContext): void
     .requiredOption('-t, --target <dir>', 'the folder to extract into')
     .option('-p, --pattern <glob>', 'only paths matching the glob (repeatable)', collect, [])
     .option('--threads <n>', 'decoding threads (default: one per core for large extractions)', parseInteger)
-    .action(async (file: string, opts: { target: string; pattern: string[]; threads?: number }) => {
+    .option('--keep-going', 'extract every good entry; list the ones that do not decode')
+    .action(async (file: string, opts: { target: string; pattern: string[]; threads?: number; keepGoing?: boolean }) => {
       ctx.file = file;
       if (opts.threads !== undefined && opts.threads < 1) throw new UsageError('--threads takes a number from 1 up');
       const bar = terminalProgress('extract');
@@ -56,12 +57,18 @@ export function registerArchiveCommands(program: Command, ctx: CliContext): void
           globs: opts.pattern,
           // This thread always decodes; the others are worker threads.
           workers: opts.threads === undefined ? undefined : opts.threads - 1,
+          keepGoing: opts.keepGoing,
           onProgress: (d, t) => bar.update(d, t),
           onWarning: (m) => ctx.warn(m),
         });
         bar.done();
         const threads = (result.threads ?? 0) + 1;
-        ctx.stderr.write(`extracted ${result.files} files (${result.bytes} bytes) to ${opts.target} on ${threads} thread${threads === 1 ? '' : 's'}\n`);
+        const notWritten = [result.refused.length > 0 ? `${result.refused.length} refused` : '', result.failed.length > 0 ? `${result.failed.length} failed` : ''].filter(Boolean);
+        ctx.stderr.write(`extracted ${result.files} files (${result.bytes} bytes) to ${opts.target} on ${threads} thread${threads === 1 ? '' : 's'}${notWritten.length > 0 ? `; ${notWritten.join(', ')}` : ''}\n`);
+        if (result.failed.length > 0) {
+          const names = result.failed.slice(0, 3).map((f) => f.path).join(', ');
+          throw new CliFailure(file, `${result.failed.length} file${result.failed.length === 1 ? '' : 's'} did not decode: ${names}${result.failed.length > 3 ? ` (+${result.failed.length - 3} more)` : ''}`);
+        }
       } finally {
         bar.done();
       }
