@@ -2,6 +2,7 @@ import { archiveInfo, catEntry, extractArchive, listArchive, verifyArchive } fro
 import type { ArchiveListing } from '../../../shared/contract.js';
 import type { CallContext, CallTable } from '../host/types.js';
 import { toPreview } from './preview.js';
+import { refuseDotFolders, refuseExtractionIntoInstall } from '../host/reach.js';
 
 /** The Archive screen: one archive of any supported format, through the same service as the CLI. */
 export function archiveHandlers(): Pick<CallTable, 'archive.open' | 'archive.read' | 'archive.extract' | 'archive.verify'> {
@@ -12,8 +13,11 @@ export function archiveHandlers(): Pick<CallTable, 'archive.open' | 'archive.rea
       return { path, info, entries };
     },
     'archive.read': async ({ path, entry, maxBytes }) => toPreview(entry, await catEntry(path, entry), path, maxBytes),
-    'archive.extract': async ({ path, target, globs }, ctx) =>
-      extractArchive(path, target, { globs, signal: ctx.signal, onProgress: abortable(ctx) }),
+    'archive.extract': async ({ path, target, globs }, ctx) => {
+      refuseDotFolders(target, 'target folder');
+      await refuseExtractionIntoInstall(target);
+      return extractArchive(path, target, { globs, signal: ctx.signal, onProgress: abortable(ctx) });
+    },
     'archive.verify': async ({ path }, ctx) => verifyArchive(path, abortable(ctx)),
   };
 }

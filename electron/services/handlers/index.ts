@@ -10,6 +10,7 @@ import { InstallService } from '../install-service.js';
 import { modsHandlers } from './mods.js';
 import { ModsService, freshMount, type MountProvider } from '../mods-service.js';
 import type { EventName, Events } from '../../../shared/contract.js';
+import { WritableWorkspaces } from '../host/reach.js';
 
 /**
  * The composition root shared by both shells: builds the services, the call table (one handler per
@@ -32,6 +33,8 @@ export interface StudioServices {
   opener: InstallOpener;
   mods: ModsService;
   recent: RecentInstalls;
+  /** Workspaces this host created or the user picked: the only ones it writes. */
+  writable: WritableWorkspaces;
 }
 
 /** Events from services that run outside any call (watch builds) go through `emit`. */
@@ -51,6 +54,7 @@ export function createServices(options: StudioOptions, emit: EventSink): StudioS
     opener: new InstallOpener(installs),
     mods: new ModsService({ mount, onWatchStatus: (status) => emit('watch', status) }),
     recent: new RecentInstalls(options.recentFile),
+    writable: new WritableWorkspaces(),
   };
 }
 
@@ -59,11 +63,11 @@ export type EventSink = <E extends EventName>(event: E, payload: Events[E]) => v
 export function createCallTable(options: StudioOptions, services: StudioServices): CallTable {
   const { jobs, recent, mods, installs } = services;
   return {
-    ...appHandlers(options.facts, recent, options.dialogs ?? null),
+    ...appHandlers(options.facts, recent, options.dialogs ?? null, services.writable),
     ...jobHandlers(jobs),
     ...archiveHandlers(),
     ...installHandlers(installs, services.opener, recent),
-    ...modsHandlers(mods),
+    ...modsHandlers(mods, services.writable),
   };
 }
 
