@@ -13,7 +13,7 @@ import type { ByteSource } from '../../io/byte-source.js';
 import { checkRange, fail } from '../../../shared/errors.js';
 import { entryChecksum } from './checksums.js';
 import { readV2Header, type V2Header } from './header.js';
-import { readName } from './names.js';
+import { joinedPath, readName } from './names.js';
 import { decodeChunkAt, joinParts, maxDecodedSize, SQSH_HEADER_SIZE, SQSH_MAGIC } from './sqsh.js';
 import { flatString } from '../common/flat-string.js';
 
@@ -66,7 +66,7 @@ export function readV2Directory(dir: Uint8Array, names: Uint8Array, fileSize: nu
     inside(`files of the folder at ${at}`, firstFile, fileCount, FILE2_SIZE);
     for (let i = 0; i < subCount; i++) {
       const sub = firstSub + i * DIR2_SIZE;
-      const path = flatString(prefix + name(i32(sub), `folder record at ${sub}`));
+      const path = flatString(joinedPath(prefix, name(i32(sub), `folder record at ${sub}`), `folder record at ${sub}`));
       entries.push({ path, dir: true, size: 0, packedSize: 0, method: 'dir', start: 0, compressedSize: 0, checksum: 0, date: 0 });
       walk(sub, path + '/', depth + 1);
     }
@@ -74,7 +74,7 @@ export function readV2Directory(dir: Uint8Array, names: Uint8Array, fileSize: nu
       const rec = firstFile + i * FILE2_SIZE;
       if (seenFiles.has(rec)) fail('bad-count', `file record at ${rec} is listed twice`, { offset: rec });
       seenFiles.add(rec);
-      const path = flatString(prefix + name(i32(rec), `file record at ${rec}`));
+      const path = flatString(joinedPath(prefix, name(i32(rec), `file record at ${rec}`), `file record at ${rec}`));
       const start = view.getUint32(rec + 4, true);
       const size = view.getUint32(rec + 8, true);
       const compressedSize = view.getUint32(rec + 12, true);
