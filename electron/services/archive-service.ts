@@ -78,11 +78,37 @@ export function findEntry(archive: Archive, path: string): ArchiveEntry | undefi
   return archive.entries.find((e) => !e.dir && pathKey(e.path) === key);
 }
 
-export async function catEntry(path: string, entryPath: string): Promise<Uint8Array> {
+/**
+ * An entry's bytes, or its first `maxBytes` of them (the rest is not decoded), with its full size. Pieces
+ * are gathered up to the limit only, so a preview of a huge (or hostile) entry stays small.
+ */
+export async function catEntry(path: string, entryPath: string, maxBytes = Infinity): Promise<Uint8Array> {
+  return (await catEntryHead(path, entryPath, maxBytes)).bytes;
+}
+
+export async function catEntryHead(path: string, entryPath: string, maxBytes: number): Promise<{ bytes: Uint8Array; size: number }> {
   return withArchive(path, async (archive) => {
     const entry = findEntry(archive, entryPath);
     if (!entry) fail('not-found', `no file ${entryPath} in the archive`);
-    return archive.read(entry);
+    const parts: Uint8Array[] = [];
+    let held = 0;
+    for await (const chunk of entryChunks(archive, entry)) {
+      const take = Math.min(chunk.length, maxBytes - held);
+      parts.push(take === chunk.length ? chunk : chunk.subarray(0, take));
+      held += take;
+      if (held >= maxBytes) break;
+    }
+    const bytes = parts.length === 1 ? parts[0]! : Buffer.concat(parts, held);
+    return { bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), size: held >= maxBytes ? entry.size : held };
+  });
+}
+
+/** An entry's bytes written piece by piece to `write` (the CLI's `cat`): never held whole. */
+export async function catEntryTo(path: string, entryPath: string, write: (bytes: Uint8Array) => Promise<void>): Promise<void> {
+  await withArchive(path, async (archive) => {
+    const entry = findEntry(archive, entryPath);
+    if (!entry) fail('not-found', `no file ${entryPath} in the archive`);
+    for await (const chunk of entryChunks(archive, entry)) await write(chunk);
   });
 }
 
@@ -265,9 +291,11 @@ export async function verifyArchive(path: string, onProgress?: ProgressFn): Prom
     let done = 0;
     for (const entry of files) {
       try {
-        const data = await archive.read(entry, (message) => result.warnings.push({ path: entry.path, message }));
+        // Decoded a piece at a time and dropped: verifying a 1 GiB entry holds one chunk, not the entry.
+        let bytes = 0;
+        for await (const chunk of entryChunks(archive, entry, (message) => result.warnings.push({ path: entry.path, message }))) bytes += chunk.length;
         result.files++;
-        result.bytes += data.length;
+        result.bytes += bytes;
       } catch (err) {
         if (!(err instanceof FormatError)) throw err;
         result.errors.push({ path: entry.path, message: err.message });

@@ -3,7 +3,7 @@ import type { CliContext } from '../context.js';
 import { terminalProgress } from '../progress.js';
 import { collect, oneOf, parseInteger } from '../options.js';
 import { CliFailure, UsageError } from '../errors.js';
-import { archiveInfo, catEntry, extractArchive, listArchive, verifyArchive } from '../../services/archive-service.js';
+import { archiveInfo, catEntryTo, extractArchive, listArchive, verifyArchive } from '../../services/archive-service.js';
 import { packFolder } from '../../services/pack-service.js';
 import type { PackFormatId, PackOptions } from '../../formats/index.js';
 
@@ -81,8 +81,8 @@ export function registerArchiveCommands(program: Command, ctx: CliContext): void
     .argument('<path>')
     .action(async (file: string, path: string) => {
       ctx.file = file;
-      const data = await catEntry(file, path);
-      await new Promise<void>((resolve, reject) => ctx.stdout.write(data, (err) => (err ? reject(err) : resolve())));
+      // Piece by piece, each written before the next is decoded: memory stays at one chunk.
+      await catEntryTo(file, path, (data) => new Promise<void>((resolve, reject) => ctx.stdout.write(data, (err) => (err ? reject(err) : resolve()))));
     });
 
   program

@@ -1,7 +1,7 @@
-import { archiveInfo, catEntry, extractArchive, listArchive, verifyArchive } from '../archive-service.js';
+import { archiveInfo, catEntryHead, extractArchive, listArchive, verifyArchive } from '../archive-service.js';
 import type { ArchiveListing } from '../../../shared/contract.js';
 import type { CallContext, CallTable } from '../host/types.js';
-import { toPreview } from './preview.js';
+import { DEFAULT_PREVIEW_BYTES, toPreview } from './preview.js';
 import { refuseDotFolders, refuseExtractionIntoInstall } from '../host/reach.js';
 
 /** The Archive screen: one archive of any supported format, through the same service as the CLI. */
@@ -12,7 +12,10 @@ export function archiveHandlers(): Pick<CallTable, 'archive.open' | 'archive.rea
       const entries = await listArchive(path);
       return { path, info, entries };
     },
-    'archive.read': async ({ path, entry, maxBytes }) => toPreview(entry, await catEntry(path, entry), path, maxBytes),
+    'archive.read': async ({ path, entry, maxBytes }) => {
+      const head = await catEntryHead(path, entry, maxBytes ?? DEFAULT_PREVIEW_BYTES);
+      return toPreview(entry, head.bytes, path, maxBytes, head.size);
+    },
     'archive.extract': async ({ path, target, globs }, ctx) => {
       refuseDotFolders(target, 'target folder');
       await refuseExtractionIntoInstall(target);
