@@ -4,6 +4,7 @@ import { StudioHost } from '../host/host.js';
 import type { CallTable } from '../host/types.js';
 import { appHandlers, RecentInstalls, type AppFacts, type Dialogs } from './app.js';
 import { archiveHandlers } from './archive.js';
+import { DEFAULT_ISOLATION, type IsolationLimits } from '../isolated-archive.js';
 import { jobHandlers } from './jobs.js';
 import { installHandlers, InstallOpener } from './install.js';
 import { InstallService } from '../install-service.js';
@@ -24,6 +25,8 @@ export interface StudioOptions {
   dialogs?: Dialogs | null;
   /** Mount the initial install in the background at start (default true). */
   warm?: boolean;
+  /** Heap and time limits of the worker that opens and verifies picked archives. */
+  isolation?: Partial<IsolationLimits>;
 }
 
 /** The services behind the table, for the host to close. */
@@ -65,7 +68,7 @@ export function createCallTable(options: StudioOptions, services: StudioServices
   return {
     ...appHandlers(options.facts, recent, options.dialogs ?? null, services.writable),
     ...jobHandlers(jobs),
-    ...archiveHandlers(),
+    ...archiveHandlers({ ...DEFAULT_ISOLATION, ...options.isolation }),
     ...installHandlers(installs, services.opener, recent),
     ...modsHandlers(mods, services.writable),
   };
