@@ -85,6 +85,27 @@ export function hpiV1Amplifier(folders: number, files: number, shift = false): U
   return b.done();
 }
 
+/** Stored files at the root, named as given (any bytes but NUL), each holding its own name's first byte. */
+export function hpiV1Files(names: readonly string[]): Uint8Array {
+  const b = v1Header(new Bytes());
+  const entriesAt = b.length + 8;
+  const recordsAt = entriesAt + names.length * 9;
+  let nameAt = recordsAt + names.length * 9;
+  const nameOffsets = names.map((n) => {
+    const at = nameAt;
+    nameAt += n.length + 1;
+    return at;
+  });
+  const dataAt = nameAt;
+  b.u32(names.length).u32(entriesAt);
+  names.forEach((_, i) => b.u32(nameOffsets[i]!).u32(recordsAt + i * 9).u8(0));
+  names.forEach((_, i) => b.u32(dataAt + i).u32(1).u8(0));
+  for (const n of names) b.bytes(Uint8Array.from(n, (c) => c.charCodeAt(0) & 0xff)).u8(0);
+  b.patch32(8, b.length);
+  for (const n of names) b.u8(n.charCodeAt(0) & 0xff);
+  return b.done();
+}
+
 /** One stored file whose name is `length` characters long. */
 export function hpiV1LongName(length: number): Uint8Array {
   const b = v1Header(new Bytes());
