@@ -3,10 +3,10 @@ import { DEFAULT_ISOLATION, openArchiveIsolated, verifyArchiveIsolated, type Iso
 import type { ArchiveListing } from '../../../shared/contract.js';
 import type { CallContext, CallTable } from '../host/types.js';
 import { DEFAULT_PREVIEW_BYTES, toPreview } from './preview.js';
-import { refuseDotFolders, refuseExtractionIntoInstall } from '../host/reach.js';
+import { refuseDotFolders, refuseExtractionIntoInstall, KnownInstalls } from '../host/reach.js';
 
 /** The Archive screen: one archive of any supported format, through the same service as the CLI. */
-export function archiveHandlers(isolation: IsolationLimits = DEFAULT_ISOLATION): Pick<CallTable, 'archive.open' | 'archive.read' | 'archive.extract' | 'archive.verify'> {
+export function archiveHandlers(isolation: IsolationLimits = DEFAULT_ISOLATION, installs = new KnownInstalls()): Pick<CallTable, 'archive.open' | 'archive.read' | 'archive.extract' | 'archive.verify'> {
   return {
     // Opening and verifying a picked archive run in a worker with heap and time limits: a hostile file
     // fails that call, never the host.
@@ -17,7 +17,7 @@ export function archiveHandlers(isolation: IsolationLimits = DEFAULT_ISOLATION):
     },
     'archive.extract': async ({ path, target, globs }, ctx) => {
       refuseDotFolders(target, 'target folder');
-      await refuseExtractionIntoInstall(target);
+      await refuseExtractionIntoInstall(target, installs);
       return extractArchive(path, target, { globs, signal: ctx.signal, onProgress: abortable(ctx) });
     },
     'archive.verify': async ({ path }, ctx) => verifyArchiveIsolated(path, isolation, abortable(ctx), ctx.signal),

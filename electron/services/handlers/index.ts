@@ -11,7 +11,7 @@ import { InstallService } from '../install-service.js';
 import { modsHandlers } from './mods.js';
 import { ModsService, freshMount, type MountProvider } from '../mods-service.js';
 import type { EventName, Events } from '../../../shared/contract.js';
-import { WritableWorkspaces } from '../host/reach.js';
+import { KnownInstalls, WritableWorkspaces } from '../host/reach.js';
 
 /**
  * The composition root shared by both shells: builds the services, the call table (one handler per
@@ -38,6 +38,8 @@ export interface StudioServices {
   recent: RecentInstalls;
   /** Workspaces this host created or the user picked: the only ones it writes. */
   writable: WritableWorkspaces;
+  /** The installs this host opened, which nothing is extracted into and no workspace lies in. */
+  known: KnownInstalls;
 }
 
 /** Events from services that run outside any call (watch builds) go through `emit`. */
@@ -58,6 +60,7 @@ export function createServices(options: StudioOptions, emit: EventSink): StudioS
     mods: new ModsService({ mount, onWatchStatus: (status) => emit('watch', status) }),
     recent: new RecentInstalls(options.recentFile),
     writable: new WritableWorkspaces(),
+    known: new KnownInstalls(),
   };
 }
 
@@ -68,9 +71,9 @@ export function createCallTable(options: StudioOptions, services: StudioServices
   return {
     ...appHandlers(options.facts, recent, options.dialogs ?? null, services.writable),
     ...jobHandlers(jobs),
-    ...archiveHandlers({ ...DEFAULT_ISOLATION, ...options.isolation }),
-    ...installHandlers(installs, services.opener, recent),
-    ...modsHandlers(mods, services.writable),
+    ...archiveHandlers({ ...DEFAULT_ISOLATION, ...options.isolation }, services.known),
+    ...installHandlers(installs, services.opener, recent, services.known),
+    ...modsHandlers(mods, services.writable, services.known),
   };
 }
 
@@ -79,7 +82,10 @@ export async function createStudioHost(options: StudioOptions): Promise<StudioHo
   let host: StudioHost | null = null;
   const services = createServices(options, (event, payload) => host?.emit(event, payload));
   const allowlist = new PathAllowlist();
-  if (options.facts.initialRoot) await allowlist.grant(options.facts.initialRoot, 'folder');
+  if (options.facts.initialRoot) {
+    await allowlist.grant(options.facts.initialRoot, 'folder');
+    await services.known.add(options.facts.initialRoot);
+  }
   host = new StudioHost(createCallTable(options, services), { allowlist, jobs: services.jobs });
   host.onClose(() => services.mods.close());
   host.onClose(() => services.installs.closeAll());

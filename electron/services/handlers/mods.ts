@@ -3,7 +3,7 @@ import { HostError } from '../host/errors.js';
 import type { CallTable } from '../host/types.js';
 import { safeRelativePath } from '../../../shared/paths.js';
 import { abortable } from './archive.js';
-import { guardOriginal, refuseDotFolders, refuseWorkspaceInInstall, type WritableWorkspaces } from '../host/reach.js';
+import { guardOriginal, refuseDotFolders, refuseWorkspaceInInstall, type KnownInstalls, type WritableWorkspaces } from '../host/reach.js';
 import { readRecord } from '../../mods/workspace.js';
 import { readdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -40,12 +40,12 @@ async function isNewFolder(dir: string): Promise<boolean> {
  * never inside an install or a dot-folder. Export and watch targets: never a dot-folder, and an install's
  * own file only with the request's confirmation (then with a backup).
  */
-export function modsHandlers(mods: ModsService, writable: WritableWorkspaces): Pick<CallTable, ModsCalls> {
+export function modsHandlers(mods: ModsService, writable: WritableWorkspaces, installs: KnownInstalls): Pick<CallTable, ModsCalls> {
   /** Files this host wrote as export or watch targets (not the install's own, whatever folder they are in). */
   const written = new Set<string>();
   const refuseUnsafeWorkspace = async (dir: string) => {
     refuseDotFolders(dir, 'workspace folder');
-    await refuseWorkspaceInInstall(dir);
+    await refuseWorkspaceInInstall(dir, installs);
   };
   const requireWritable = async (dir: string) => {
     await refuseUnsafeWorkspace(dir);

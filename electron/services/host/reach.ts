@@ -1,7 +1,7 @@
 import { constants } from 'node:fs';
 import { copyFile, readdir, stat } from 'node:fs/promises';
-import { homedir } from 'node:os';
-import { basename, dirname, join, resolve, sep } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
+import { isInside, realOrNearest } from '../../io/real-path.js';
 import { extensionOf } from '../../vfs/names.js';
 import { HostError } from './errors.js';
 
@@ -53,25 +53,39 @@ export async function requireInstall(root: string): Promise<void> {
   if (!(await looksLikeInstall(root))) throw new HostError('not-allowed', `${root}: not a game install (it holds no game archives, no game data folders, no folders holding archives)`);
 }
 
-/** The install folder `path` is in or is (itself or the nearest parent holding game archives), below the home folder and the drive. */
-export async function installHolding(path: string): Promise<string | null> {
-  const stop = new Set([resolve(homedir()), resolve(sep)]);
-  for (let at = resolve(path); !stop.has(at); at = dirname(at)) {
-    if (await holdsGameArchives(at)) return at;
-    if (dirname(at) === at) break;
+/**
+ * The installs this host opened (install.open, the initial install), to tell whether a path lies in one.
+ * Paths are compared by their real location (a link to an install counts as the install).
+ */
+export class KnownInstalls {
+  private readonly roots = new Map<string, string>();
+
+  async add(root: string): Promise<void> {
+    this.roots.set(resolve(root), await realOrNearest(resolve(root)));
   }
-  return null;
+
+  /**
+   * The install `path` is in: an opened install it lies in (by name or real path), or the folder itself
+   * when it holds game archives (an install not opened yet). Null when neither.
+   */
+  async holding(path: string): Promise<string | null> {
+    const abs = resolve(path);
+    const real = await realOrNearest(abs);
+    for (const [root, realRoot] of this.roots) if (isInside(root, abs) || isInside(realRoot, real)) return root;
+    if (await holdsGameArchives(abs)) return abs;
+    return null;
+  }
 }
 
 /** Extraction (of an archive or of an install's files) into an install folder or below one is refused. */
-export async function refuseExtractionIntoInstall(target: string): Promise<void> {
-  const install = await installHolding(target);
+export async function refuseExtractionIntoInstall(target: string, installs: KnownInstalls): Promise<void> {
+  const install = await installs.holding(target);
   if (install !== null) throw new HostError('not-allowed', `${target}: inside the install ${install}; extract into a folder outside it`);
 }
 
 /** A workspace inside an install would write over the install's own files: refused. */
-export async function refuseWorkspaceInInstall(dir: string): Promise<void> {
-  const install = await installHolding(dir);
+export async function refuseWorkspaceInInstall(dir: string, installs: KnownInstalls): Promise<void> {
+  const install = await installs.holding(dir);
   if (install !== null) throw new HostError('not-allowed', `${dir}: inside the install ${install}; keep the workspace in a folder of its own outside it`);
 }
 
