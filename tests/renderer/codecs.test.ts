@@ -1,9 +1,9 @@
 // @vitest-environment happy-dom
 import { describe, expect, it } from 'vitest';
-import { decodePcx, readPcxHeader } from '../../renderer/codecs/pcx';
-import { parseWavHeader } from '../../renderer/codecs/wav';
+import { decodePcx, readPcxHeader } from '../../shared/assets/pcx';
+import { parseWavHeader } from '../../shared/assets/wav';
 import { tokenizeTdf } from '../../renderer/codecs/tdf-tokens';
-import { CodecError } from '../../renderer/codecs/errors';
+import { FormatError } from '../../shared/errors';
 import { encodePcx24, encodePcx8, encodeWav, testPalette } from './pcx-fixture';
 
 function pixel(rgba: Uint8Array, width: number, x: number, y: number): number[] {
@@ -59,13 +59,13 @@ describe('PCX decoder', () => {
     ['RLE data cut short', () => { const f = encodePcx8(40, 40, new Uint8Array(1600).map((_, i) => i & 0x3f), testPalette()); return new Uint8Array([...f.subarray(0, 200), 0x0c, ...testPalette()]); }, /RLE data ends at byte/],
     ['a huge declared size', () => { const f = encodePcx8(2, 2, new Uint8Array(4), testPalette()); f[8] = 0xff; f[9] = 0x3f; f[10] = 0xff; f[11] = 0x0f; f[66] = 0x00; f[67] = 0x40; return f; }, /larger than|more than .* bytes of RLE data/],
     ['an inverted window', () => { const f = encodePcx8(2, 2, new Uint8Array(4), testPalette()); f[4] = 9; return f; }, /window is inverted/],
-    ['4-bit pixels', () => { const f = encodePcx8(2, 2, new Uint8Array(4), testPalette()); f[3] = 4; return f; }, /4 bits per pixel .* not supported/],
+    ['3-bit pixels', () => { const f = encodePcx8(2, 2, new Uint8Array(4), testPalette()); f[3] = 3; return f; }, /3 bits per pixel .* not supported/],
     ['bytes per line below width', () => { const f = encodePcx8(4, 2, new Uint8Array(8), testPalette()); f[66] = 2; return f; }, /bytes per line 2 < width 4/],
   ];
   for (const [what, make, message] of bad) {
-    it(`refuses ${what} with a CodecError`, () => {
+    it(`refuses ${what} with a FormatError`, () => {
       const bytes = make();
-      expect(() => decodePcx(bytes)).toThrow(CodecError);
+      expect(() => decodePcx(bytes)).toThrow(FormatError);
       expect(() => decodePcx(bytes)).toThrow(message);
     });
   }

@@ -9,6 +9,7 @@ import { jobHandlers } from './jobs.js';
 import { installHandlers, InstallOpener } from './install.js';
 import { InstallService } from '../install-service.js';
 import { modsHandlers } from './mods.js';
+import { searchHandlers } from './search.js';
 import { ModsService, freshMount, type MountProvider } from '../mods-service.js';
 import type { EventName, Events } from '../../../shared/contract.js';
 import { KnownInstalls, WritableWorkspaces } from '../host/reach.js';
@@ -73,6 +74,7 @@ export function createCallTable(options: StudioOptions, services: StudioServices
     ...jobHandlers(jobs),
     ...archiveHandlers({ ...DEFAULT_ISOLATION, ...options.isolation }, services.known),
     ...installHandlers(installs, services.opener, recent, services.known),
+    ...searchHandlers(installs, services.opener),
     ...modsHandlers(mods, services.writable, services.known),
   };
 }
