@@ -6,6 +6,7 @@ import { registerStudioCommands } from './studio.js';
 import { registerQuakeAssetCommands } from './quake-assets.js';
 import { registerMcpCommand } from './mcp.js';
 import { registerMountSearchCommands } from './mount-search.js';
+import { registerCobCommands } from './cob.js';
 import { InstallService } from '../../services/install-service.js';
 
 /**
@@ -22,5 +23,6 @@ export function registerCommandModules(program: Command, ctx: CliContext): () =>
   registerStudioCommands(program, ctx);
   registerQuakeAssetCommands(program, ctx);
   registerMcpCommand(program, ctx);
+  registerCobCommands(program, ctx);
   return () => installs.closeAll();
 }
