@@ -60,8 +60,9 @@ export const requests = {
   'mods.diff': z.object({ dir: path, root: path, game: gameId.optional() }),
   // `name`: the file name a workspace folder would be exported under (its rank depends on it).
   'mods.impact': z.object({ root: path, archive: path, name: fileName.optional() }),
-  'mods.export': z.object({ dir: path, target: path, orderFrom: path.optional(), jobId }),
-  'watch.start': z.object({ dir: path, target: path, debounceMs: z.number().int().min(0).max(60_000).optional() }),
+  // `replaceOriginal`: the user confirmed replacing a file the install held before the studio wrote it (a backup NAME.bak is kept).
+  'mods.export': z.object({ dir: path, target: path, orderFrom: path.optional(), replaceOriginal: z.boolean().optional(), jobId }),
+  'watch.start': z.object({ dir: path, target: path, debounceMs: z.number().int().min(0).max(60_000).optional(), replaceOriginal: z.boolean().optional() }),
   'watch.stop': z.object({ dir: path }),
   'watch.status': z.object({ dir: path }),
 } as const;

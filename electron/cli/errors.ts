@@ -29,7 +29,8 @@ export function describeError(err: unknown, file: string | null): string {
       ENOSPC: 'no space left on the device',
       EMFILE: 'too many open files',
     };
-    const errFile = e.path && !file ? `${e.path}: ` : where;
+    // The file the error is about (a source deleted mid-pack), not the command's target.
+    const errFile = e.path ? `${e.path}: ` : where;
     return `modpak: ${errFile}${reason[e.code] ?? e.message}`;
   }
   if (err instanceof RangeError) return `modpak: ${where}${err.message} (the data is too large or malformed)`;

@@ -1,4 +1,4 @@
-import { open, rename, rm, type FileHandle } from 'node:fs/promises';
+import { open, readdir, rename, rm, type FileHandle } from 'node:fs/promises';
 import { dirname, basename, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 
@@ -85,9 +85,21 @@ const STAGING_BYTES = 1 << 20;
 /**
  * Write a file through a temporary sibling renamed into place: a failure at any point leaves the previous
  * file untouched and removes the temporary one. Readers of the target never see a half-written archive.
+ * The temporary name carries the writing process's id, so the next write to the target can tell the
+ * leftovers of a killed writer (its process is gone) from a live write of another process, and removes them.
  */
 export async function writeFileAtomically(target: string, produce: (sink: ByteSink) => Promise<void>): Promise<void> {
-  const tmp = join(dirname(target), `.${basename(target)}.${randomBytes(6).toString('hex')}.tmp`);
+  await removeStaleTemporaries(target);
+  const tmp = join(dirname(target), `.${basename(target)}.${process.pid}-${randomBytes(6).toString('hex')}.tmp`);
+  liveTemporaries.add(tmp);
+  try {
+    await writeThrough(tmp, target, produce);
+  } finally {
+    liveTemporaries.delete(tmp);
+  }
+}
+
+async function writeThrough(tmp: string, target: string, produce: (sink: ByteSink) => Promise<void>): Promise<void> {
   const handle = await open(tmp, 'wx');
   let ok = false;
   try {
@@ -106,4 +118,53 @@ export async function writeFileAtomically(target: string, produce: (sink: ByteSi
     await rm(tmp, { force: true });
     throw err;
   }
+}
+
+/** Temporary files this process is writing right now (never stale, whatever their name says). */
+const liveTemporaries = new Set<string>();
+
+/**
+ * The writer's process id in a temporary name of `target`'s (`.NAME.PID-HEX.tmp`), -1 for the older
+ * `.NAME.HEX.tmp` naming (no writer to ask, so stale), null for a name that is not one of ours.
+ */
+export function temporaryWriter(name: string, target: string): number | null {
+  const prefix = `.${basename(target)}.`;
+  if (!name.startsWith(prefix) || !name.endsWith('.tmp')) return null;
+  const middle = name.slice(prefix.length, -'.tmp'.length);
+  const withPid = /^(\d+)-[0-9a-f]{12}$/.exec(middle);
+  if (withPid) return Number(withPid[1]);
+  return /^[0-9a-f]{12}$/.test(middle) ? -1 : null;
+}
+
+function processAlive(pid: number): boolean {
+  if (pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: the process exists but belongs to someone else.
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Remove the temporary files a killed writer left beside `target` (best effort: a folder we cannot list is left alone). */
+export async function removeStaleTemporaries(target: string): Promise<string[]> {
+  const dir = dirname(target);
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return [];
+  }
+  const removed: string[] = [];
+  for (const name of names) {
+    const pid = temporaryWriter(name, target);
+    if (pid === null) continue;
+    const path = join(dir, name);
+    // One of this process's own names that is not live was left by an interrupted write of ours.
+    if (liveTemporaries.has(path) || (pid !== process.pid && processAlive(pid))) continue;
+    await rm(path, { force: true }).catch(() => undefined);
+    removed.push(path);
+  }
+  return removed;
 }

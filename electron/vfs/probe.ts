@@ -35,7 +35,8 @@ async function openWith(engine: FormatEngine, source: ByteSource): Promise<Archi
     return await engine.open(source);
   } catch (err) {
     if (err instanceof FormatError) return `unreadable: ${err.message}`;
-    throw err;
+    // Any other failure of one archive (a stack or heap limit, an I/O error) ignores that archive, not the install.
+    return `unreadable: ${message(err)}`;
   }
 }
 
@@ -50,7 +51,7 @@ export async function probeArchive(game: GameId, path: string): Promise<ProbeRes
     const opened = await openWith(engineOf(game), source);
     if (game === 'ta') {
       const verdict = typeof opened === 'string' ? null : opened.info().taMount;
-      const status = isMountStatus(verdict) ? verdict : await taMountStatus(source);
+      const status = isMountStatus(verdict) ? verdict : await taMountStatus(source).catch((err: unknown) => ({ ok: false, reason: `unreadable: ${message(err)}` }));
       if (status.ok && typeof opened !== 'string') return { ok: true, reason: status.reason, archive: opened };
       await source.close();
       return { ok: false, reason: status.ok ? (opened as string) : status.reason, archive: null };

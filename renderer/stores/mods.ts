@@ -43,6 +43,8 @@ export const useModsStore = defineStore('mods', () => {
   const impact = ref<ExportImpact | null>(null);
   const impactLoading = ref(false);
   const lastExport = ref<ResponseOf<'mods.export'> | null>(null);
+  /** The user ticked "replace the install's own archive (a backup is kept)" for the current target. */
+  const confirmReplace = ref(false);
 
   const watch = ref<WatchStatus | null>(null);
 
@@ -231,6 +233,7 @@ export const useModsStore = defineStore('mods', () => {
   async function previewImpact(): Promise<void> {
     const install = root();
     if (!dir.value || !install) return;
+    confirmReplace.value = false;
     impactLoading.value = true;
     try {
       // Under the name typed as the export target (the rank depends on it), else the workspace's own.
@@ -257,6 +260,16 @@ export const useModsStore = defineStore('mods', () => {
   /** The impact was worked out under another file name than the target's (the rank depends on the name). */
   const impactNameDiffers = computed(() => impact.value !== null && impact.value.archive.toLowerCase() !== targetName.value.toLowerCase());
 
+  /**
+   * The export would replace an archive the install holds that this session did not write: the studio says
+   * so before the click, and writes only once the user confirmed (the host then keeps NAME.bak).
+   */
+  const replacesOriginal = computed(
+    () => exportsIntoInstall.value && !!impact.value?.replaces && !impactNameDiffers.value && lastExport.value?.target.replace(/\\/g, '/') !== exportTarget.value.trim().replace(/\\/g, '/'),
+  );
+  /** Writing waits for the impact (into the install) and, over an original, for the confirmation. */
+  const blockedByOriginal = computed(() => replacesOriginal.value && !confirmReplace.value);
+
   async function exportNow(): Promise<boolean> {
     const target = exportTarget.value.trim();
     const folder = dir.value;
@@ -266,9 +279,11 @@ export const useModsStore = defineStore('mods', () => {
       await previewImpact();
       return false;
     }
+    if (blockedByOriginal.value) return false;
+    const replaceOriginal = replacesOriginal.value && confirmReplace.value;
     const result = await useJobsStore().run(
       `Exporting ${target.split(/[\\/]/).pop()}`,
-      (jobId) => api.call('mods.export', { dir: folder, target, jobId }),
+      (jobId) => api.call('mods.export', { dir: folder, target, jobId, ...(replaceOriginal ? { replaceOriginal } : {}) }),
       (r) => `${r.files} files written to ${r.target} (${r.size} bytes) in ${Math.round(r.durationMs)} ms`,
     );
     if (result) lastExport.value = result;
@@ -288,8 +303,15 @@ export const useModsStore = defineStore('mods', () => {
     const folder = dir.value;
     const target = exportTarget.value.trim();
     if (!folder) return;
+    if (on && needsImpactFirst.value) {
+      // A watch into the install builds at once: its impact is shown first, as for an export.
+      await previewImpact();
+      return;
+    }
+    if (on && blockedByOriginal.value) return;
+    const replaceOriginal = on && replacesOriginal.value && confirmReplace.value;
     try {
-      applyWatch(on ? await api.call('watch.start', { dir: folder, target, debounceMs }) : await api.call('watch.stop', { dir: folder }));
+      applyWatch(on ? await api.call('watch.start', { dir: folder, target, debounceMs, ...(replaceOriginal ? { replaceOriginal } : {}) }) : await api.call('watch.stop', { dir: folder }));
     } catch (error) {
       report(error, on ? 'Starting the watch' : 'Stopping the watch');
     }
@@ -313,7 +335,7 @@ export const useModsStore = defineStore('mods', () => {
 
   return {
     dir, files, opening, editorPath, editorText, savedText, check, saving, diffs, diffLoading, selectedDiff, exportTarget,
-    impact, impactLoading, lastExport, watch, dirty, diffShown, watching, exportsIntoInstall, needsImpactFirst, impactNameDiffers,
+    impact, impactLoading, lastExport, confirmReplace, replacesOriginal, blockedByOriginal, watch, dirty, diffShown, watching, exportsIntoInstall, needsImpactFirst, impactNameDiffers,
     open, openArchive, refreshFiles, override, createFile, openFile, edit, runCheck, save, loadDiff, previewImpact, exportNow,
     refreshWatch, toggleWatch, onWatchEvent,
   };

@@ -37,6 +37,8 @@ const built = { at: '2026-01-01T00:00:00.000Z', durationMs: 12, ok: true, messag
 
 beforeEach(() => setActivePinia(createPinia()));
 
+const impactOf = (replaces: string | null) => ({ archive: 'mod.ufo', stage: 'ufo', rank: 0, pushesOut: null, hidden: [], wins: [], definitions: [], replaces });
+
 async function openWorkspace(handlers: Partial<Record<CallName, Handler>>) {
   const scripted = scriptedApi({
     'workspace.open': async () => ({ dir: '/ws/mod', root: '/games/TA', files: ['units/A.FBI'] }),
@@ -60,10 +62,14 @@ describe('mods store', () => {
         emit(status(3, 'ok', built));
         return status(1, 'building');
       },
+      'mods.impact': async () => impactOf(null),
     });
     emit = e;
     const mods = useModsStore();
     expect(mods.exportTarget).toBe('/games/TA/mod.ufo');
+    // A watch into the install shows its impact first, as an export does; the second toggle starts it.
+    await mods.toggleWatch(true);
+    expect(mods.impact).not.toBeNull();
     await mods.toggleWatch(true);
     expect(mods.watch).toMatchObject({ state: 'ok', revision: 3, lastBuild: { files: 3 } });
     e({ ...status(4, 'ok', built), workspace: '/ws/other' });
@@ -117,5 +123,34 @@ describe('mods store', () => {
       { root: '/games/TA', archive: '/ws/mod' },
     ]);
     stop();
+  });
+
+  it('says before the click that the export replaces an original, and sends the confirmation only once given', async () => {
+    const exports: unknown[] = [];
+    const watches: unknown[] = [];
+    await openWorkspace({
+      'mods.impact': async () => impactOf('mod.ufo'),
+      'mods.export': async (request) => {
+        exports.push(request);
+        return { target: '/games/TA/mod.ufo', files: 1, bytes: 1, size: 1, durationMs: 1 };
+      },
+      'watch.start': async (request) => {
+        watches.push(request);
+        return status(1, 'building');
+      },
+    });
+    const mods = useModsStore();
+    await mods.previewImpact();
+    expect(mods.replacesOriginal).toBe(true);
+    expect(mods.blockedByOriginal).toBe(true);
+    expect(await mods.exportNow()).toBe(false);
+    await mods.toggleWatch(true);
+    expect(exports).toEqual([]);
+    expect(watches).toEqual([]);
+    mods.confirmReplace = true;
+    expect(await mods.exportNow()).toBe(true);
+    expect(exports).toEqual([expect.objectContaining({ target: '/games/TA/mod.ufo', replaceOriginal: true })]);
+    // Once this session wrote it, it is no longer the install's original.
+    expect(mods.replacesOriginal).toBe(false);
   });
 });

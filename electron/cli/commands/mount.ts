@@ -1,3 +1,4 @@
+import { escapeControls } from '../../../shared/escape.js';
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { oneOf } from '../options.js';
@@ -43,7 +44,7 @@ export function installOptionsFrom(opts: MountCliOptions): InstallOptions {
 export async function openForCli(ctx: CliContext, service: InstallService, root: string, opts: MountCliOptions): Promise<OpenInstall> {
   ctx.file = root;
   const install = await service.open(root, installOptionsFrom(opts));
-  if (install.detectedBecause) ctx.stderr.write(`modpak: game: ${install.game} (detected: ${install.detectedBecause}; choose with --game)\n`);
+  if (install.detectedBecause) ctx.stderr.write(`modpak: game: ${install.game} (detected: ${escapeControls(install.detectedBecause)}; choose with --game)\n`);
   return install;
 }
 

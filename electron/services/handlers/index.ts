@@ -4,6 +4,7 @@ import { StudioHost } from '../host/host.js';
 import type { CallTable } from '../host/types.js';
 import { appHandlers, RecentInstalls, type AppFacts, type Dialogs } from './app.js';
 import { archiveHandlers } from './archive.js';
+import { DEFAULT_ISOLATION, type IsolationLimits } from '../isolated-archive.js';
 import { jobHandlers } from './jobs.js';
 import { installHandlers, InstallOpener } from './install.js';
 import { InstallService } from '../install-service.js';
@@ -11,6 +12,7 @@ import { modsHandlers } from './mods.js';
 import { searchHandlers } from './search.js';
 import { ModsService, freshMount, type MountProvider } from '../mods-service.js';
 import type { EventName, Events } from '../../../shared/contract.js';
+import { KnownInstalls, WritableWorkspaces } from '../host/reach.js';
 
 /**
  * The composition root shared by both shells: builds the services, the call table (one handler per
@@ -24,6 +26,8 @@ export interface StudioOptions {
   dialogs?: Dialogs | null;
   /** Mount the initial install in the background at start (default true). */
   warm?: boolean;
+  /** Heap and time limits of the worker that opens and verifies picked archives. */
+  isolation?: Partial<IsolationLimits>;
 }
 
 /** The services behind the table, for the host to close. */
@@ -33,6 +37,10 @@ export interface StudioServices {
   opener: InstallOpener;
   mods: ModsService;
   recent: RecentInstalls;
+  /** Workspaces this host created or the user picked: the only ones it writes. */
+  writable: WritableWorkspaces;
+  /** The installs this host opened, which nothing is extracted into and no workspace lies in. */
+  known: KnownInstalls;
 }
 
 /** Events from services that run outside any call (watch builds) go through `emit`. */
@@ -52,6 +60,8 @@ export function createServices(options: StudioOptions, emit: EventSink): StudioS
     opener: new InstallOpener(installs),
     mods: new ModsService({ mount, onWatchStatus: (status) => emit('watch', status) }),
     recent: new RecentInstalls(options.recentFile),
+    writable: new WritableWorkspaces(),
+    known: new KnownInstalls(),
   };
 }
 
@@ -60,12 +70,12 @@ export type EventSink = <E extends EventName>(event: E, payload: Events[E]) => v
 export function createCallTable(options: StudioOptions, services: StudioServices): CallTable {
   const { jobs, recent, mods, installs } = services;
   return {
-    ...appHandlers(options.facts, recent, options.dialogs ?? null),
+    ...appHandlers(options.facts, recent, options.dialogs ?? null, services.writable),
     ...jobHandlers(jobs),
-    ...archiveHandlers(),
-    ...installHandlers(installs, services.opener, recent),
+    ...archiveHandlers({ ...DEFAULT_ISOLATION, ...options.isolation }, services.known),
+    ...installHandlers(installs, services.opener, recent, services.known),
     ...searchHandlers(installs, services.opener),
-    ...modsHandlers(mods),
+    ...modsHandlers(mods, services.writable, services.known),
   };
 }
 
@@ -74,7 +84,10 @@ export async function createStudioHost(options: StudioOptions): Promise<StudioHo
   let host: StudioHost | null = null;
   const services = createServices(options, (event, payload) => host?.emit(event, payload));
   const allowlist = new PathAllowlist();
-  if (options.facts.initialRoot) await allowlist.grant(options.facts.initialRoot, 'folder');
+  if (options.facts.initialRoot) {
+    await allowlist.grant(options.facts.initialRoot, 'folder');
+    await services.known.add(options.facts.initialRoot);
+  }
   host = new StudioHost(createCallTable(options, services), { allowlist, jobs: services.jobs });
   host.onClose(() => services.mods.close());
   host.onClose(() => services.installs.closeAll());

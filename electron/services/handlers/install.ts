@@ -3,6 +3,7 @@ import { installSignature } from './install-signature.js';
 import type { CallTable } from '../host/types.js';
 import type { RecentInstalls } from './app.js';
 import { toPreview } from './preview.js';
+import { refuseDotFolders, refuseExtractionIntoInstall, requireInstall, KnownInstalls } from '../host/reach.js';
 
 /**
  * The Home, Files and Definitions screens: a game install through the layered filesystem. `install.open`
@@ -42,11 +43,14 @@ export class InstallOpener {
 /** The cached mount of an allowed install, mounted with default options if it was not opened yet. */
 export const openedInstall = (installs: InstallService, opener: InstallOpener) => (root: string): Promise<OpenInstall> => installs.get(root).catch(() => opener.open(root, {}));
 
-export function installHandlers(installs: InstallService, opener: InstallOpener, recent: RecentInstalls): Pick<CallTable, InstallCalls> {
+export function installHandlers(installs: InstallService, opener: InstallOpener, recent: RecentInstalls, known = new KnownInstalls()): Pick<CallTable, InstallCalls> {
   const opened = openedInstall(installs, opener);
   return {
     'install.open': async ({ root, game, disc, noDisc }) => {
+      // Only a folder holding game archives (or folders that do) is opened, so a grant never covers /etc or a home folder.
+      await requireInstall(root);
       const install = await opener.open(root, { game, disc, noDisc });
+      await known.add(install.root);
       await recent.add(install.root);
       return { ...install.report(), root: install.root, stats: install.stats() };
     },
@@ -62,7 +66,11 @@ export function installHandlers(installs: InstallService, opener: InstallOpener,
       const from = archive !== undefined ? archive : (install.resolve(path).winner?.archive ?? null);
       return toPreview(path, bytes, from, maxBytes);
     },
-    'install.extract': async ({ root, paths, target }, ctx) =>
-      (await opened(root)).extract(paths, target, { signal: ctx.signal, onProgress: ctx.progress }),
+    'install.extract': async ({ root, paths, target }, ctx) => {
+      refuseDotFolders(target, 'target folder');
+      await known.add(root);
+      await refuseExtractionIntoInstall(target, known);
+      return (await opened(root)).extract(paths, target, { signal: ctx.signal, onProgress: ctx.progress });
+    },
   };
 }
