@@ -23,8 +23,9 @@ export const GAF_RLE = 1;
 const TAF_4444 = 4;
 const TAF_1555 = 5;
 
-/** No TA frame is anywhere near this; a header that claims more is damaged (checked before allocating). */
+/** No TA frame is anywhere near these; a header that claims more is damaged (checked before allocating). */
 export const MAX_GAF_SIDE = 4096;
+export const MAX_GAF_PIXELS = 1 << 22;
 
 /** One pixel layer: a frame's own pixels, or one of its sub-frames. */
 export interface GafLayer {
@@ -123,8 +124,8 @@ export function readGaf(bytes: Uint8Array, what = 'GAF'): GafFile {
       if (layer.encoding === TAF_4444 || layer.encoding === TAF_1555) notTaf(what);
       if (layer.encoding !== GAF_RAW && layer.encoding !== GAF_RLE) fail('unsupported', `${what}: ${field} uses pixel encoding ${layer.encoding} (TA knows 0, raw, and 1, row RLE)`, { offset: at, actual: layer.encoding });
     }
-    if (layer.width > MAX_GAF_SIDE || layer.height > MAX_GAF_SIDE) {
-      fail('bad-count', `${what}: ${field} claims ${layer.width} × ${layer.height} pixels (at most ${MAX_GAF_SIDE} a side)`, { offset: at });
+    if (layer.width > MAX_GAF_SIDE || layer.height > MAX_GAF_SIDE || layer.width * layer.height > MAX_GAF_PIXELS) {
+      fail('bad-count', `${what}: ${field} claims ${layer.width} × ${layer.height} pixels (at most ${MAX_GAF_SIDE} a side, ${MAX_GAF_PIXELS} in all)`, { offset: at });
     }
     return layer;
   };

@@ -1,0 +1,263 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { inflateSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { samplesDir } from '../../../helpers/run-cli.js';
+import { mutations, withAllocationLimit } from '../../../helpers/fuzz.js';
+import { buildGaf, type FixtureLayer } from '../../../helpers/gaf-fixture.js';
+import { readGaf, layerCount } from '../../../../shared/assets/ta/gaf.js';
+import { renderGafFrame } from '../../../../shared/assets/ta/gaf-pixels.js';
+import { gafDecoder } from '../../../../shared/assets/ta/gaf-view.js';
+import { builtInTaPalette } from '../../../../shared/assets/ta/palette.js';
+import { FormatError } from '../../../../shared/errors.js';
+import type { Palette } from '../../../../shared/assets/image.js';
+
+const SAMPLES = ['gaf/Alien.gaf', 'armimr/textures/ArmImp.gaf', 'armimr/anims/ARMIMR_gadget.gaf', 'gaf/ta3d_truecolour_cortl_gadget.gaf'];
+const read = (name: string) => new Uint8Array(readFileSync(join(samplesDir, 'ta', name)));
+const palette = builtInTaPalette();
+
+/**
+ * The test's own reading of a GAF, straight from the format description: every number from the file's
+ * bytes at the documented offsets, pixels decoded and composited by a second, independent implementation.
+ */
+function headerFacts(bytes: Uint8Array) {
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const entries = [];
+  for (let e = 0; e < dv.getUint32(4, true); e++) {
+    const at = dv.getUint32(12 + 4 * e, true);
+    const nameBytes = bytes.subarray(at + 8, at + 40);
+    const name = String.fromCharCode(...nameBytes.subarray(0, nameBytes.indexOf(0) < 0 ? 32 : nameBytes.indexOf(0)));
+    const frames = [];
+    for (let f = 0; f < dv.getUint16(at, true); f++) {
+      const rec = dv.getUint32(at + 40 + 8 * f, true);
+      frames.push({ rec, duration: dv.getUint32(at + 44 + 8 * f, true), width: dv.getUint16(rec, true), height: dv.getUint16(rec + 2, true), xOffset: dv.getInt16(rec + 4, true), yOffset: dv.getInt16(rec + 6, true), subs: dv.getUint16(rec + 10, true) });
+    }
+    entries.push({ name, frames });
+  }
+  return { version: dv.getUint32(0, true), entries };
+}
+
+/** Palette indices of one 24-byte record's pixels; -1 where the record's transparency index is. */
+function referenceIndices(bytes: Uint8Array, rec: number): { w: number; h: number; px: Int16Array } {
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const w = dv.getUint16(rec, true);
+  const h = dv.getUint16(rec + 2, true);
+  const transparent = bytes[rec + 8]!;
+  const compressed = bytes[rec + 9] === 1;
+  let p = dv.getUint32(rec + 16, true);
+  const px = new Int16Array(w * h).fill(-1);
+  for (let y = 0; y < h; y++) {
+    if (!compressed) {
+      for (let x = 0; x < w; x++) px[y * w + x] = bytes[p + y * w + x]!;
+      continue;
+    }
+    const end = p + 2 + dv.getUint16(p, true);
+    let q = p + 2;
+    let x = 0;
+    const put = (v: number) => {
+      if (x < w) px[y * w + x] = v;
+      x++;
+    };
+    while (q < end) {
+      const mask = bytes[q++]!;
+      if ((mask & 0x01) === 0x01) x += mask >> 1;
+      else if ((mask & 0x02) === 0x02) {
+        const v = bytes[q++]!;
+        for (let n = 0; n <= mask >> 2; n++) put(v);
+      } else for (let n = 0; n <= mask >> 2; n++) put(bytes[q++]!);
+    }
+    p = end;
+  }
+  for (let i = 0; i < px.length; i++) if (px[i] === transparent) px[i] = -1;
+  return { w, h, px };
+}
+
+function referenceFrame(bytes: Uint8Array, rec: number, pal: Palette): Uint8Array {
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const w = dv.getUint16(rec, true);
+  const h = dv.getUint16(rec + 2, true);
+  const out = new Uint8Array(w * h * 4);
+  const subs = dv.getUint16(rec + 10, true);
+  const paint = (x: number, y: number, index: number) => {
+    if (index < 0 || x < 0 || y < 0 || x >= w || y >= h) return;
+    out.set(pal.rgba.subarray(index * 4, index * 4 + 4), (y * w + x) * 4);
+  };
+  if (subs === 0) {
+    const { px } = referenceIndices(bytes, rec);
+    for (let i = 0; i < px.length; i++) paint(i % w, Math.floor(i / w), px[i]!);
+    return out;
+  }
+  for (let s = 0; s < subs; s++) {
+    const sub = dv.getUint32(dv.getUint32(rec + 16, true) + 4 * s, true);
+    const left = dv.getInt16(rec + 4, true) - dv.getInt16(sub + 4, true);
+    const top = dv.getInt16(rec + 6, true) - dv.getInt16(sub + 6, true);
+    const { w: sw, px } = referenceIndices(bytes, sub);
+    for (let i = 0; i < px.length; i++) paint(left + (i % sw), top + Math.floor(i / sw), px[i]!);
+  }
+  return out;
+}
+
+function frames(bytes: Uint8Array, name = 'test.gaf') {
+  const gaf = readGaf(bytes, name);
+  return gaf.sequences.flatMap((s) => s.frames.map((frame) => renderGafFrame(bytes, gaf.variant, frame, palette)));
+}
+
+describe('GAF structure against each file header', () => {
+  for (const name of SAMPLES) {
+    it(name, () => {
+      const bytes = read(name);
+      const known = headerFacts(bytes);
+      const gaf = readGaf(bytes, name);
+      expect(gaf.version).toBe(known.version);
+      expect(gaf.sequences.map((s) => s.name)).toEqual(known.entries.map((e) => e.name));
+      gaf.sequences.forEach((s, e) => {
+        expect(s.frames.map((f) => [f.width, f.height, f.xOffset, f.yOffset, f.duration, layerCount(f)])).toEqual(
+          known.entries[e]!.frames.map((f) => [f.width, f.height, f.xOffset, f.yOffset, f.duration, Math.max(1, f.subs)]),
+        );
+      });
+    });
+  }
+
+  it('names what the samples are', () => {
+    expect(readGaf(read('gaf/Alien.gaf')).variant).toBe('ta');
+    expect(readGaf(read('gaf/ta3d_truecolour_cortl_gadget.gaf')).variant).toBe('ta3d-truecolour');
+    const gadget = readGaf(read('armimr/anims/ARMIMR_gadget.gaf'));
+    expect(gadget.sequences.map((s) => [s.name, s.frames.length])).toEqual([['ARMIMR', 3]]);
+  });
+});
+
+describe('GAF pixels against a decode written from the format description', () => {
+  for (const name of SAMPLES.slice(0, 3)) {
+    it(name, () => {
+      const bytes = read(name);
+      const known = headerFacts(bytes);
+      const got = frames(bytes);
+      const recs = known.entries.flatMap((e) => e.frames.map((f) => f.rec));
+      expect(got.length).toBe(recs.length);
+      got.forEach((image, i) => expect(Buffer.from(image.rgba).equals(Buffer.from(referenceFrame(bytes, recs[i]!, palette))), `frame ${i}`).toBe(true));
+    });
+  }
+
+  it('Alien.gaf has both raw and RLE frames, and transparent pixels come out with alpha 0', () => {
+    const bytes = read('gaf/Alien.gaf');
+    const gaf = readGaf(bytes);
+    const all = gaf.sequences.flatMap((s) => s.frames);
+    expect(new Set(all.map((f) => f.encoding))).toEqual(new Set([0, 1]));
+    const rle = all.find((f) => f.encoding === 1)!;
+    const image = renderGafFrame(bytes, gaf.variant, rle, palette);
+    const alphas = new Set<number>();
+    for (let i = 3; i < image.rgba.length; i += 4) alphas.add(image.rgba[i]!);
+    expect([...alphas].sort()).toEqual([0, 255]);
+  });
+
+  it("TA3D's truecolour frame is the zlib stream's R, G, B, A", () => {
+    const bytes = read('gaf/ta3d_truecolour_cortl_gadget.gaf');
+    const dv = new DataView(bytes.buffer, bytes.byteOffset);
+    const rec = headerFacts(bytes).entries[0]!.frames[0]!.rec;
+    const data = dv.getUint32(rec + 16, true);
+    const expected = inflateSync(bytes.subarray(data + 4, data + 4 + dv.getUint32(data, true)));
+    const [image] = frames(bytes);
+    expect([image!.width, image!.height]).toEqual([64, 64]);
+    expect(Buffer.from(image!.rgba).equals(expected)).toBe(true);
+  });
+});
+
+const checker = (w: number, h: number, f: (x: number, y: number) => number) => Uint8Array.from({ length: w * h }, (_, i) => f(i % w, Math.floor(i / w)));
+
+describe('layered sub-frames (fixtures from code)', () => {
+  // A 6 × 5 canvas at offset (3, 2); sub A's top-left lands at (3 - 3, 2 - 2) = (0, 0), sub B's at
+  // (3 - 1, 2 - 0) = (2, 2), drawn after A, its transparency index (7) skipped, its right column clipped.
+  const subA: FixtureLayer = { width: 4, height: 3, xOffset: 3, yOffset: 2, transparency: 9, pixels: checker(4, 3, (x) => (x === 3 ? 9 : 40)) };
+  const subB: FixtureLayer = { width: 5, height: 3, xOffset: 1, yOffset: 0, transparency: 7, rle: true, pixels: checker(5, 3, (x, y) => (x === 0 && y === 0 ? 7 : 80 + y)) };
+  const gafBytes = buildGaf([{ name: 'layered', frames: [{ width: 6, height: 5, xOffset: 3, yOffset: 2, pixels: new Uint8Array(0), duration: 3, subFrames: [subA, subB] }] }]);
+  const colour = (i: number) => [...palette.rgba.subarray(i * 4, i * 4 + 4)];
+  const at = (img: { width: number; rgba: Uint8Array }, x: number, y: number) => [...img.rgba.subarray((y * img.width + x) * 4, (y * img.width + x) * 4 + 4)];
+
+  it('composites each sub-frame at frame offset − sub offset, in order', () => {
+    const gaf = readGaf(gafBytes);
+    const frame = gaf.sequences[0]!.frames[0]!;
+    expect(frame.subFrames.length).toBe(2);
+    expect(layerCount(frame)).toBe(2);
+    expect(frame.duration).toBe(3);
+    const image = renderGafFrame(gafBytes, gaf.variant, frame, palette);
+    expect(at(image, 0, 0)).toEqual(colour(40)); // A only
+    expect(at(image, 3, 0)).toEqual([0, 0, 0, 0]); // A's transparent column, B not there
+    expect(at(image, 2, 2)).toEqual(colour(40)); // B's (0,0) is its transparency index 7: A shows through
+    expect(at(image, 3, 2)).toEqual(colour(80)); // B over A
+    expect(at(image, 5, 4)).toEqual(colour(82)); // B's last visible column; its 5th column is clipped
+    expect(at(image, 0, 4)).toEqual([0, 0, 0, 0]); // nothing drawn
+    expect(Buffer.from(image.rgba).equals(Buffer.from(referenceFrame(gafBytes, headerFacts(gafBytes).entries[0]!.frames[0]!.rec, palette)))).toBe(true);
+  });
+
+  it('version 0 (terrain.gaf) reads like 0x00010100', () => {
+    const bytes = buildGaf([{ name: 'tile', frames: [{ width: 3, height: 2, xOffset: 0, yOffset: 0, pixels: checker(3, 2, (x, y) => x + y * 3) }] }], 0);
+    const gaf = readGaf(bytes);
+    expect(gaf.variant).toBe('ta-terrain');
+    const [image] = frames(bytes);
+    expect(at(image!, 2, 1)).toEqual(colour(5));
+  });
+
+  it('RLE rows: skips, repeats, literals and pixels past the width dropped', () => {
+    const pixels = checker(70, 2, (x, y) => (x < 5 ? 9 : x < 40 ? 100 : (x * 7 + y) & 0xff));
+    const bytes = buildGaf([{ name: 'rle', frames: [{ width: 70, height: 2, xOffset: 0, yOffset: 0, rle: true, pixels }] }]);
+    const got = frames(bytes)[0]!;
+    expect(Buffer.from(got.rgba).equals(Buffer.from(referenceFrame(bytes, headerFacts(bytes).entries[0]!.frames[0]!.rec, palette)))).toBe(true);
+    expect(at(got, 4, 0)[3]).toBe(0);
+    expect(at(got, 69, 1)).toEqual(colour((69 * 7 + 1) & 0xff));
+  });
+});
+
+describe('refusals', () => {
+  const one = () => buildGaf([{ name: 'a', frames: [{ width: 2, height: 2, xOffset: 0, yOffset: 0, pixels: new Uint8Array(4) }] }]);
+
+  it('TA:K TAF is said by name', () => {
+    const bytes = one();
+    bytes[buildGafRecordAt(bytes) + 9] = 5; // ARGB 1555
+    expect(() => readGaf(bytes, 'x.gaf')).toThrow(/TA:K TAF: not supported yet/);
+    expect(() => readGaf(one(), 'units.taf')).toThrow(expect.objectContaining({ code: 'unsupported' }));
+  });
+
+  it('an unknown version, a count past the end, a frame past the end', () => {
+    const bad = one();
+    bad[0] = 0x42;
+    expect(() => readGaf(bad)).toThrow(expect.objectContaining({ code: 'bad-magic' }));
+    const many = one();
+    new DataView(many.buffer).setUint32(4, 1_000_000, true);
+    expect(() => readGaf(many)).toThrow(/entry pointers .* overflows/);
+    const cut = one().subarray(0, one().length - 2);
+    expect(() => frames(cut)).toThrow(/raw pixels overflows its bounds: \d+ \+ 4 > \d+/);
+  });
+
+  it('the asset view: one group per sequence, palette named, durations in ms', async () => {
+    const bytes = read('gaf/Alien.gaf');
+    const view = await gafDecoder.view('Alien.gaf', bytes, { palette: async () => palette, readFile: async () => null, list: async () => [] });
+    if (view.kind !== 'images') throw new Error(view.kind);
+    expect(view.groups.map((g) => g.name)).toEqual(headerFacts(bytes).entries.map((e) => e.name));
+    expect(view.palette).toBe('built-in TA palette');
+    const ticks = headerFacts(bytes).entries[0]!.frames[0]!.duration;
+    expect(view.groups[0]!.frames[0]!.durationMs).toBe(Math.round((ticks * 1000) / 30));
+  });
+});
+
+function buildGafRecordAt(bytes: Uint8Array): number {
+  return headerFacts(bytes).entries[0]!.frames[0]!.rec;
+}
+
+describe('fuzz', () => {
+  const cases: [string, Uint8Array][] = [
+    ...SAMPLES.map((name): [string, Uint8Array] => [name, read(name)]),
+    ['layered fixture', buildGaf([{ name: 'l', frames: [{ width: 8, height: 8, xOffset: 4, yOffset: 4, pixels: new Uint8Array(0), subFrames: [{ width: 4, height: 4, xOffset: 2, yOffset: 2, rle: true, pixels: checker(4, 4, (x, y) => x * y) }, { width: 8, height: 2, xOffset: 0, yOffset: 0, pixels: checker(8, 2, (x) => x + 20) }] }] }])],
+  ];
+  for (const [name, original] of cases) {
+    it(`${name}: mutants decode or fail with a FormatError, within the allocation guard`, async () => {
+      const limit = 16 * 1024 * 1024 + 64 * original.length;
+      for (const m of mutations(original, 150, 3)) {
+        try {
+          await withAllocationLimit(limit, async () => frames(m.bytes));
+        } catch (err) {
+          if (!(err instanceof FormatError)) throw new Error(`${m.label}: ${String(err)}`);
+        }
+      }
+    });
+  }
+});
