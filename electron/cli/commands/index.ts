@@ -3,6 +3,7 @@ import type { CliContext } from '../context.js';
 import { registerMountCommands } from './mount.js';
 import { registerModsCommands } from './mods.js';
 import { registerStudioCommands } from './studio.js';
+import { registerTaAssetCommands } from './ta-assets.js';
 import { InstallService } from '../../services/install-service.js';
 
 /**
@@ -16,5 +17,6 @@ export function registerCommandModules(program: Command, ctx: CliContext): () =>
   registerMountCommands(program, ctx, installs);
   registerModsCommands(program, ctx);
   registerStudioCommands(program, ctx);
+  registerTaAssetCommands(program, ctx);
   return () => installs.closeAll();
 }

@@ -2,7 +2,7 @@ import { ByteReader } from '../../bytes/reader.js';
 import { inflateAtMost } from '../../bytes/inflate.js';
 import { fail } from '../../errors.js';
 import { checkImageSize, indexedToRgba, type Palette, type RgbaImage } from '../image.js';
-import { GAF_RAW, type GafFrame, type GafLayer, type GafVariant } from './gaf.js';
+import { GAF_RAW, MAX_GAF_PIXELS, type GafFrame, type GafLayer, type GafVariant } from './gaf.js';
 
 /**
  * A GAF frame as pixels: raw or row-RLE palette indices, layered sub-frames composited onto the frame's
@@ -119,4 +119,23 @@ export function renderGafFrame(bytes: Uint8Array, variant: GafVariant, frame: Ga
   if (variant === 'ta3d-truecolour') return truecolour(bytes, frame, what);
   if (frame.subFrames.length > 0) return composite(bytes, frame, palette, what);
   return indexedToRgba(frame.width, frame.height, decodeLayerIndices(bytes, frame, what), palette, frame.transparencyIndex);
+}
+
+/**
+ * A sequence's frames on one canvas, each placed by its offset (the point TA draws the frame at), so an
+ * animation does not jitter and every frame has the same size (as an APNG needs).
+ */
+export function alignFrames(frames: { frame: GafLayer; image: RgbaImage }[]): RgbaImage[] {
+  const left = Math.max(0, ...frames.map((f) => f.frame.xOffset));
+  const top = Math.max(0, ...frames.map((f) => f.frame.yOffset));
+  const width = Math.max(1, ...frames.map((f) => left - f.frame.xOffset + f.image.width));
+  const height = Math.max(1, ...frames.map((f) => top - f.frame.yOffset + f.image.height));
+  if (width * height > MAX_GAF_PIXELS) fail('bad-count', `frames aligned by their offsets span ${width} × ${height} pixels (at most ${MAX_GAF_PIXELS})`);
+  return frames.map(({ frame, image }) => {
+    const rgba = new Uint8Array(width * height * 4);
+    const x = left - frame.xOffset;
+    const y = top - frame.yOffset;
+    for (let row = 0; row < image.height; row++) rgba.set(image.rgba.subarray(row * image.width * 4, (row + 1) * image.width * 4), ((y + row) * width + x) * 4);
+    return { width, height, rgba };
+  });
 }
