@@ -8,6 +8,7 @@ import { jobHandlers } from './jobs.js';
 import { installHandlers, InstallOpener } from './install.js';
 import { InstallService } from '../install-service.js';
 import { modsHandlers } from './mods.js';
+import { assetHandlers } from './assets.js';
 import { ModsService, freshMount, type MountProvider } from '../mods-service.js';
 import type { EventName, Events } from '../../../shared/contract.js';
 
@@ -64,6 +65,7 @@ export function createCallTable(options: StudioOptions, services: StudioServices
     ...archiveHandlers(),
     ...installHandlers(installs, services.opener, recent),
     ...modsHandlers(mods),
+    ...assetHandlers((root) => installs.get(root).catch(() => services.opener.open(root, {}))),
   };
 }
 
