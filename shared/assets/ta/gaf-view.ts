@@ -13,7 +13,7 @@ export function gafView(name: string, bytes: Uint8Array, palette: Palette): Imag
     frames: sequence.frames.map((frame, i) => ({
       image: renderGafFrame(bytes, gaf.variant, frame, palette, `${name}: ${sequence.name} frame ${i}`),
       durationMs: durationMs(frame.duration),
-      label: `${frame.width} × ${frame.height} at ${frame.xOffset}, ${frame.yOffset}${frame.subFrames.length ? `, ${frame.subFrames.length} layers` : ''}${frame.duration ? `, ${frame.duration} ticks` : ''}`,
+      label: `offset ${frame.xOffset}, ${frame.yOffset}${frame.subFrames.length ? `, ${frame.subFrames.length} layers` : ''}${frame.duration ? `, ${frame.duration} ticks` : ''}`,
     })),
   }));
   return {
