@@ -21,7 +21,8 @@ import { builtInTaPalette } from '../../shared/assets/ta/palette.js';
  *   definitions overriding each other (features/urban/cars2.tdf stored before cars.tdf), a text file,
  *   a PCX image and a WAV sound;
  * - palettes/PALETTE.PAL (the standard palette) and anims/DEMOFX.gaf in totala1.hpi, shadowed by another
- *   DEMOFX.gaf in rev31.gp3 (other colours), for the asset viewers and their compare mode.
+ *   DEMOFX.gaf in rev31.gp3 (other colours), for the asset viewers and their compare mode; ARMPW's FBI
+ *   names its Objectname, with its build picture (unitpics/ARMPW.pcx) and gadget GAF beside it.
  */
 
 export interface DemoArchive {
@@ -74,7 +75,9 @@ export function demoArchives(): DemoArchive[] {
       files: [
         f('units/ARMCOM.fbi', unitFbi('ARMCOM', 'Commander')),
         f('units/CORCOM.fbi', unitFbi('CORCOM', 'Commander')),
-        f('units/ARMPW.fbi', unitFbi('ARMPW', 'Peewee')),
+        f('units/ARMPW.fbi', unitFbi('ARMPW', 'Peewee', { Objectname: 'ARMPW' })),
+        f('anims/ARMPW_gadget.gaf', demoSpriteGaf('ARMPW', 160, 3)),
+        f('unitpics/ARMPW.pcx', makePcx(64, 64, (x, y) => ((x >> 3) + (y >> 3)) * 9 & 0xff, rampPalette())),
         f('units/old/ARMOLD.fbi', unitFbi('ARMOLD', 'Never read: a subfolder of units/')),
         f('weapons/weapons.tdf', sectionsTdf({ ARM_LIGHTLASER: weapon(40), CORE_LIGHTLASER: weapon(40) })),
         f('weapons/old/weapons.tdf', sectionsTdf({ OLD_LASER: weapon(1) }, 'never read: a subfolder of weapons/')),

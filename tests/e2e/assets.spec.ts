@@ -117,3 +117,16 @@ test('a palette: the 16 × 16 swatch with its facts', async ({ studioPage }) => 
   await expect(preview).toContainText('Unused bytes');
   await studioPage.screenshot('files-pal');
 });
+
+test("from a unit's FBI: its build picture and gadget GAF in one click", async ({ studioPage }) => {
+  const page = await open(studioPage);
+  await selectPath(page, 'armpw', 'units/ARMPW.fbi');
+  const related = page.getByRole('navigation', { name: 'Related files' });
+  await expect(related.getByRole('button')).toHaveCount(2);
+  await expect(related).toContainText('unitpics/ARMPW.pcx');
+  await studioPage.screenshot('files-fbi-related');
+  await related.getByRole('button', { name: /Build button/ }).click();
+  await expect(page.getByRole('treeitem', { selected: true })).toHaveAccessibleName('anims/ARMPW_gadget.gaf');
+  await expect(page.getByRole('region', { name: 'Preview' }).getByTestId('asset-canvas')).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Layering' })).toContainText('totala1.hpi');
+});

@@ -89,3 +89,18 @@ describe('asset plumbing in the renderer', () => {
     expect(lines[2]!.filter((t) => t.kind === 'number').map((t) => t.text)).toEqual(['0x1F', '2.5']);
   });
 });
+
+describe('unit links', () => {
+  it("an FBI's Objectname and UnitName give its model, script, build picture and button, where present", async () => {
+    const { unitLinks } = await import('../../renderer/lib/unit-links');
+    const fbi = '[UNITINFO]\r\n\t{\r\n\tUnitName=ARMIMR;\r\n\tObjectname = ArmImr ;\r\n\t}\r\n';
+    const present = ['objects3d/ARMIMR.3do', 'scripts/armimr.cob', 'anims/ARMIMR_gadget.gaf'];
+    const has = (p: string) => present.find((q) => q.toLowerCase() === p.toLowerCase()) ?? null;
+    expect(unitLinks(fbi, has)).toEqual([
+      { label: 'Model', path: 'objects3d/ARMIMR.3do' },
+      { label: 'Script', path: 'scripts/armimr.cob' },
+      { label: 'Build button', path: 'anims/ARMIMR_gadget.gaf' },
+    ]);
+    expect(unitLinks('[UNITINFO]{Objectname=../../x;}', () => 'y')).toEqual([]);
+  });
+});
