@@ -3,6 +3,7 @@ import HomeView from './views/HomeView.vue';
 import FilesView from './views/FilesView.vue';
 import ArchiveView from './views/ArchiveView.vue';
 import DefinitionsView from './views/DefinitionsView.vue';
+import SearchView from './views/SearchView.vue';
 
 /** The studio's screens, in the order of the navigation bar. */
 export interface Screen {
@@ -18,6 +19,7 @@ export const screens: Screen[] = [
   { id: 'files', label: 'Files', component: FilesView, needsInstall: true },
   { id: 'archive', label: 'Archive', component: ArchiveView, needsInstall: false },
   { id: 'definitions', label: 'Definitions', component: DefinitionsView, needsInstall: true },
+  { id: 'search', label: 'Search', component: SearchView, needsInstall: true },
 ];
 
 // The mod workflow's screen (renderer/views/ModView.vue) joins the bar when it exists; a glob rather than

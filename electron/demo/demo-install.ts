@@ -22,7 +22,9 @@ import { builtInTaPalette } from '../../shared/assets/ta/palette.js';
  *   a PCX image and a WAV sound;
  * - palettes/PALETTE.PAL (the standard palette) and anims/DEMOFX.gaf in totala1.hpi, shadowed by another
  *   DEMOFX.gaf in rev31.gp3 (other colours), for the asset viewers and their compare mode; ARMPW's FBI
- *   names its Objectname, with its build picture (unitpics/ARMPW.pcx) and gadget GAF beside it.
+ *   names its Objectname, with its build picture (unitpics/ARMPW.pcx) and gadget GAF beside it;
+ * - the mistakes the sanity checks find: ARMFARK and CORZETA share UnitNumber 42, FARK_WELDER and zeta's
+ *   ARM_LIGHTLASER share weapon ID 7, and ARMFARK's Weapon1 names a weapon nobody defines.
  */
 
 export interface DemoArchive {
@@ -53,13 +55,19 @@ export function demoArchives(): DemoArchive[] {
     { name: 'rev31.gp3', files: [f('units/ARMCOM.fbi', unitFbi('ARMCOM', 'Commander', { BuildTime: '75000' })), f('gamedata/sidedata.tdf', sectionsTdf({ SIDE0: { name: 'ARM' }, SIDE1: { name: 'CORE' } }, 'patched by 3.1')), f('anims/DEMOFX.gaf', demoSpriteGaf('demofx', 208))] },
     { name: 'rev30.gp3', files: [f('units/ARMCOM.fbi', unitFbi('ARMCOM', 'Old patch commander'))] },
     { name: 'btdata.ccx', files: [f('units/ARMFAV.fbi', unitFbi('ARMFAV', 'Jeffy')), f('features/ccx/rocks.tdf', sectionsTdf({ Rock1: feature('all worlds', 'Rock') }))] },
-    { name: 'AFark.ufo', files: [f('units/ARMFARK.fbi', unitFbi('ARMFARK', 'Fark')), f('weapons/fark.tdf', sectionsTdf({ FARK_WELDER: weapon(5, 100) }))] },
+    {
+      name: 'AFark.ufo',
+      files: [
+        f('units/ARMFARK.fbi', unitFbi('ARMFARK', 'Fark', { UnitNumber: '42', Weapon1: 'FARK_CANNON' })),
+        f('weapons/fark.tdf', sectionsTdf({ FARK_WELDER: { ...weapon(5, 100), id: '7' } })),
+      ],
+    },
     {
       name: 'zeta.ufo',
       files: [
         f('gamedata/mods.txt', textFile(['zeta.ufo wins this path over _extra.ufo'])),
-        f('weapons/zeta.tdf', sectionsTdf({ ARM_LIGHTLASER: weapon(80) }, 'zeta.ufo makes the light laser stronger')),
-        f('units/CORZETA.fbi', unitFbi('CORZETA', 'Zeta')),
+        f('weapons/zeta.tdf', sectionsTdf({ ARM_LIGHTLASER: { ...weapon(80), id: '7' } }, 'zeta.ufo makes the light laser stronger')),
+        f('units/CORZETA.fbi', unitFbi('CORZETA', 'Zeta', { UnitNumber: '42' })),
       ],
     },
     {

@@ -4,6 +4,8 @@ import { registerMountCommands } from './mount.js';
 import { registerModsCommands } from './mods.js';
 import { registerStudioCommands } from './studio.js';
 import { registerTaAssetCommands } from './ta-assets.js';
+import { registerMcpCommand } from './mcp.js';
+import { registerMountSearchCommands } from './mount-search.js';
 import { InstallService } from '../../services/install-service.js';
 
 /**
@@ -15,8 +17,10 @@ import { InstallService } from '../../services/install-service.js';
 export function registerCommandModules(program: Command, ctx: CliContext): () => Promise<void> {
   const installs = new InstallService();
   registerMountCommands(program, ctx, installs);
+  registerMountSearchCommands(program, ctx, installs);
   registerModsCommands(program, ctx);
   registerStudioCommands(program, ctx);
   registerTaAssetCommands(program, ctx);
+  registerMcpCommand(program, ctx);
   return () => installs.closeAll();
 }

@@ -9,6 +9,7 @@ import { installHandlers, InstallOpener } from './install.js';
 import { InstallService } from '../install-service.js';
 import { modsHandlers } from './mods.js';
 import { assetHandlers } from './assets.js';
+import { searchHandlers } from './search.js';
 import { ModsService, freshMount, type MountProvider } from '../mods-service.js';
 import type { EventName, Events } from '../../../shared/contract.js';
 
@@ -64,6 +65,7 @@ export function createCallTable(options: StudioOptions, services: StudioServices
     ...jobHandlers(jobs),
     ...archiveHandlers(),
     ...installHandlers(installs, services.opener, recent),
+    ...searchHandlers(installs, services.opener),
     ...modsHandlers(mods),
     ...assetHandlers((root) => installs.get(root).catch(() => services.opener.open(root, {}))),
   };

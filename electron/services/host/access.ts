@@ -22,6 +22,8 @@ export const pathFields: Record<CallName, Readonly<Record<string, FieldAccess>>>
   'install.conflicts': { root: 'use' },
   'install.read': { root: 'use' },
   'install.extract': { root: 'use', target: 'target-folder' },
+  'install.grep': { root: 'use' },
+  'install.check': { root: 'use' },
   'archive.open': { path: 'open-file' },
   'archive.read': { path: 'use' },
   'archive.extract': { path: 'use', target: 'target-folder' },

@@ -17,6 +17,8 @@ const calls: Record<CallName, true> = {
   'install.conflicts': true,
   'install.read': true,
   'install.extract': true,
+  'install.grep': true,
+  'install.check': true,
   'archive.open': true,
   'archive.read': true,
   'archive.extract': true,

@@ -1,0 +1,23 @@
+import type { CallTable } from '../host/types.js';
+import { HostError } from '../host/errors.js';
+import type { InstallService } from '../install-service.js';
+import { grepInstall } from '../install-grep.js';
+import { checkInstall } from '../install-checks.js';
+import { openedInstall, type InstallOpener } from './install.js';
+
+/** Search inside an install's files and its sanity checks (the studio's Search screen, MCP's install_check). */
+export function searchHandlers(installs: InstallService, opener: InstallOpener): Pick<CallTable, 'install.grep' | 'install.check'> {
+  const opened = openedInstall(installs, opener);
+  return {
+    'install.grep': async ({ root, pattern, ignoreCase, globs, limit }, ctx) => {
+      let regex: RegExp;
+      try {
+        regex = new RegExp(pattern, ignoreCase ? 'i' : '');
+      } catch (err) {
+        throw new HostError('bad-request', `not a regular expression: ${(err as Error).message}`);
+      }
+      return grepInstall(await opened(root), regex, { globs, limit, signal: ctx.signal, onProgress: ctx.progress });
+    },
+    'install.check': async ({ root }) => checkInstall(await opened(root)),
+  };
+}
