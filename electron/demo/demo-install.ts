@@ -21,8 +21,8 @@ import { builtInTaPalette } from '../../shared/assets/ta/palette.js';
  *   definitions overriding each other (features/urban/cars2.tdf stored before cars.tdf), a text file,
  *   a PCX image and a WAV sound;
  * - palettes/PALETTE.PAL (the standard palette) and anims/DEMOFX.gaf in totala1.hpi, shadowed by another
- *   DEMOFX.gaf in rev31.gp3 (other colours), for the asset viewers and their compare mode; ARMPW's FBI
- *   names its Objectname, with its build picture (unitpics/ARMPW.pcx) and gadget GAF beside it;
+ *   DEMOFX.gaf in rev31.gp3 (other colours), for the asset viewers and their compare mode; ARMPW has
+ *   its build picture (unitpics/ARMPW.pcx) and gadget GAF (no Objectname: the demo has no models);
  * - the mistakes the sanity checks find: ARMFARK and CORZETA share UnitNumber 42, FARK_WELDER and zeta's
  *   ARM_LIGHTLASER share weapon ID 7, and ARMFARK's Weapon1 names a weapon nobody defines.
  */
@@ -83,7 +83,7 @@ export function demoArchives(): DemoArchive[] {
       files: [
         f('units/ARMCOM.fbi', unitFbi('ARMCOM', 'Commander')),
         f('units/CORCOM.fbi', unitFbi('CORCOM', 'Commander')),
-        f('units/ARMPW.fbi', unitFbi('ARMPW', 'Peewee', { Objectname: 'ARMPW' })),
+        f('units/ARMPW.fbi', unitFbi('ARMPW', 'Peewee')),
         f('anims/ARMPW_gadget.gaf', demoSpriteGaf('ARMPW', 160, 3)),
         f('unitpics/ARMPW.pcx', makePcx(64, 64, (x, y) => ((x >> 3) + (y >> 3)) * 9 & 0xff, rampPalette())),
         f('units/old/ARMOLD.fbi', unitFbi('ARMOLD', 'Never read: a subfolder of units/')),
