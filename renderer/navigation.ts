@@ -4,6 +4,7 @@ import FilesView from './views/FilesView.vue';
 import ArchiveView from './views/ArchiveView.vue';
 import DefinitionsView from './views/DefinitionsView.vue';
 import SearchView from './views/SearchView.vue';
+import UnitsView from './views/UnitsView.vue';
 
 /** The studio's screens, in the order of the navigation bar. */
 export interface Screen {
@@ -19,6 +20,7 @@ export const screens: Screen[] = [
   { id: 'files', label: 'Files', component: FilesView, needsInstall: true },
   { id: 'archive', label: 'Archive', component: ArchiveView, needsInstall: false },
   { id: 'definitions', label: 'Definitions', component: DefinitionsView, needsInstall: true },
+  { id: 'units', label: 'Units', component: UnitsView, needsInstall: true },
   { id: 'search', label: 'Search', component: SearchView, needsInstall: true },
 ];
 

@@ -4,7 +4,7 @@ import type {
 } from './vfs-types.js';
 import type { ExportImpact, OverrideDiff, WatchStatus } from './mods-types.js';
 import type { WireAssetView } from './assets/wire.js';
-import type { GrepResult, InstallProblem } from './search-types.js';
+import type { GrepResult, InstallProblem, UnitRow } from './search-types.js';
 
 /**
  * The one typed contract between the renderer and whoever serves it: the Electron main process (IPC) or
@@ -39,6 +39,8 @@ export const requests = {
   'install.grep': z.object({ root: path, pattern: z.string().min(1).max(1024), ignoreCase: z.boolean().optional(), globs: z.array(z.string().max(512)).max(64).optional(), limit: z.number().int().positive().max(100_000).optional(), jobId }),
   /** The TA sanity checks: duplicate UnitNumber and weapon ID, references to nothing. */
   'install.check': z.object({ root: path }),
+  /** The units the game loads, with their main FBI fields. */
+  'install.units': z.object({ root: path }),
   /** A single archive of any format. */
   'archive.open': z.object({ path }),
   'archive.read': z.object({ path, entry: z.string(), maxBytes: z.number().int().positive().max(64 << 20).optional() }),
@@ -117,6 +119,7 @@ export interface Responses {
   'install.extract': { files: number; bytes: number; refused: string[] };
   'install.grep': GrepResult;
   'install.check': InstallProblem[];
+  'install.units': UnitRow[];
   'archive.open': ArchiveListing;
   'archive.read': FilePreview;
   'archive.extract': { files: number; bytes: number; refused: string[] };

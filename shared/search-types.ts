@@ -25,3 +25,15 @@ export interface InstallProblem {
   /** The definition files involved. */
   paths: string[];
 }
+
+/** The FBI fields the unit table shows, in its column order. */
+export const UNIT_TABLE_FIELDS = ['Name', 'Description', 'BuildCostMetal', 'BuildCostEnergy', 'MaxDamage', 'MaxVelocity', 'Weapon1', 'Weapon2', 'Weapon3'] as const;
+export type UnitTableField = (typeof UNIT_TABLE_FIELDS)[number];
+
+/** One row of the unit table: a winning unit definition and its main fields (absent keys are absent). */
+export interface UnitRow {
+  unitName: string;
+  file: string;
+  archive: string | null;
+  fields: Partial<Record<UnitTableField, string>>;
+}

@@ -35,3 +35,26 @@ test('the sanity checks name the duplicate UnitNumber, the duplicate weapon ID a
   await expect(problems).toContainText('Weapon1=FARK_CANNON');
   await studioPage.screenshot('sanity-checks');
 });
+
+test('the unit table lists the winning units with their fields, sorts and filters', async ({ studioPage }) => {
+  await studioPage.goto();
+  const page = studioPage.page;
+  await expect(page.getByRole('list', { name: 'Mount order' })).toBeVisible();
+  await page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name: 'Units', exact: true }).click();
+  const table = page.getByRole('table', { name: 'Units' });
+  // ARMCOM is won by rev31.gp3, the patch, over totala1.hpi's copy.
+  const armcom = table.getByRole('row').filter({ hasText: 'ARMCOM' });
+  await expect(armcom).toContainText('rev31.gp3');
+  await expect(armcom).toContainText('Commander');
+  await page.getByRole('searchbox', { name: 'Filter units' }).fill('zeta.ufo');
+  await expect(table.getByRole('row')).toHaveCount(2);
+  await expect(table).toContainText('CORZETA');
+  await page.getByRole('searchbox', { name: 'Filter units' }).fill('');
+  await table.getByRole('button', { name: /^Unit/ }).click();
+  const first = await table.getByRole('row').nth(1).textContent();
+  await table.getByRole('button', { name: /^Unit/ }).click();
+  const firstDescending = await table.getByRole('row').nth(1).textContent();
+  expect(first).not.toBe(firstDescending);
+  await expect(table.getByRole('columnheader', { name: /^Unit/ })).toHaveAttribute('aria-sort', 'ascending');
+  await studioPage.screenshot('unit-table');
+});

@@ -3,10 +3,11 @@ import { HostError } from '../host/errors.js';
 import type { InstallService } from '../install-service.js';
 import { grepInstall } from '../install-grep.js';
 import { checkInstall } from '../install-checks.js';
+import { unitTable } from '../unit-table.js';
 import { openedInstall, type InstallOpener } from './install.js';
 
-/** Search inside an install's files and its sanity checks (the studio's Search screen, MCP's install_check). */
-export function searchHandlers(installs: InstallService, opener: InstallOpener): Pick<CallTable, 'install.grep' | 'install.check'> {
+/** Search inside an install's files, its sanity checks and its unit table (the Search and Units screens, MCP). */
+export function searchHandlers(installs: InstallService, opener: InstallOpener): Pick<CallTable, 'install.grep' | 'install.check' | 'install.units'> {
   const opened = openedInstall(installs, opener);
   return {
     'install.grep': async ({ root, pattern, ignoreCase, globs, limit }, ctx) => {
@@ -19,5 +20,6 @@ export function searchHandlers(installs: InstallService, opener: InstallOpener):
       return grepInstall(await opened(root), regex, { globs, limit, signal: ctx.signal, onProgress: ctx.progress });
     },
     'install.check': async ({ root }) => checkInstall(await opened(root)),
+    'install.units': async ({ root }) => unitTable(await opened(root)),
   };
 }

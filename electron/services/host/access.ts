@@ -24,6 +24,7 @@ export const pathFields: Record<CallName, Readonly<Record<string, FieldAccess>>>
   'install.extract': { root: 'use', target: 'target-folder' },
   'install.grep': { root: 'use' },
   'install.check': { root: 'use' },
+  'install.units': { root: 'use' },
   'archive.open': { path: 'open-file' },
   'archive.read': { path: 'use' },
   'archive.extract': { path: 'use', target: 'target-folder' },

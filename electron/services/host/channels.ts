@@ -19,6 +19,7 @@ const calls: Record<CallName, true> = {
   'install.extract': true,
   'install.grep': true,
   'install.check': true,
+  'install.units': true,
   'archive.open': true,
   'archive.read': true,
   'archive.extract': true,
