@@ -4,6 +4,7 @@ import { registerMountCommands } from './mount.js';
 import { registerModsCommands } from './mods.js';
 import { registerStudioCommands } from './studio.js';
 import { registerTaAssetCommands } from './ta-assets.js';
+import { registerQuakeAssetCommands } from './quake-assets.js';
 import { registerMcpCommand } from './mcp.js';
 import { registerMountSearchCommands } from './mount-search.js';
 import { InstallService } from '../../services/install-service.js';
@@ -21,6 +22,7 @@ export function registerCommandModules(program: Command, ctx: CliContext): () =>
   registerModsCommands(program, ctx);
   registerStudioCommands(program, ctx);
   registerTaAssetCommands(program, ctx);
+  registerQuakeAssetCommands(program, ctx);
   registerMcpCommand(program, ctx);
   return () => installs.closeAll();
 }
