@@ -1,9 +1,10 @@
 /**
- * A tokenizer for BOS, TA's unit script language (the source COB files are compiled from), for syntax
- * colours: keywords, preprocessor lines, comments, numbers, strings. It never fails: anything else is
- * plain text, so damaged or decompiled source still shows.
+ * A tokenizer for BOS unit-script source (and its .h headers), for syntax colours in previews: keywords,
+ * preprocessor lines, numbers with `[linear]` and `<angle>` literals, strings, comments. Like the TDF
+ * tokenizer it never fails: what it does not recognise is plain text, so a damaged file still shows.
  */
-export type BosTokenKind = 'keyword' | 'directive' | 'comment' | 'number' | 'string' | 'text';
+
+export type BosTokenKind = 'keyword' | 'directive' | 'number' | 'string' | 'comment' | 'punct' | 'text';
 
 export interface BosToken {
   kind: BosTokenKind;
@@ -11,72 +12,66 @@ export interface BosToken {
 }
 
 const KEYWORDS = new Set(
-  (
-    'piece static-var local-var var if else while for return call-script start-script signal set-signal-mask sleep ' +
-    'wait-for-turn wait-for-move turn move spin stop-spin to along around x-axis y-axis z-axis speed accelerate ' +
-    'decelerate now show hide explode type emit-sfx from cache dont-cache dont-shadow dont-shade shade shadow ' +
-    'attach-unit drop-unit get set rand play-sound game-frame true false'
-  ).split(' '),
+  [
+    'piece', 'static-var', 'sound', 'var', 'if', 'else', 'while', 'return', 'move', 'turn', 'spin', 'stop-spin', 'to', 'around',
+    'along', 'speed', 'now', 'accelerate', 'decelerate', 'x-axis', 'y-axis', 'z-axis', 'wait-for-turn', 'wait-for-move', 'show',
+    'hide', 'cache', 'dont-cache', 'shade', 'dont-shade', 'dont-shadow', 'emit-sfx', 'from', 'explode', 'type', 'sleep', 'signal',
+    'set-signal-mask', 'set', 'get', 'call-script', 'start-script', 'attach-unit', 'drop-unit', 'play-sound', 'rand', 'and', 'or',
+    'xor', 'not', 'true', 'false',
+  ],
 );
 
-const WORD = /^[A-Za-z_][\w-]*/;
-const NUMBER = /^(?:0x[0-9a-fA-F]+|\d+(?:\.\d+)?)/;
+const WORD = /^[A-Za-z_][A-Za-z0-9_]*(?:-[A-Za-z_][A-Za-z0-9_]*)*/;
+const NUMBER = /^(?:0[xX][0-9a-fA-F]+|\d+(?:\.\d*)?|\.\d+)/;
+const LITERAL = /^(?:\[\s*-?(?:\d+(?:\.\d*)?|\.\d+)\s*\]|<\s*-?(?:\d+(?:\.\d*)?|\.\d+)\s*>)/;
 
 /** Tokens per line; a block comment that spans lines is split at each line end. */
 export function tokenizeBos(text: string): BosToken[][] {
   const out: BosToken[][] = [];
-  let inComment = false;
+  let inBlockComment = false;
   for (const line of text.split(/\r?\n/)) {
     const tokens: BosToken[] = [];
-    const push = (kind: BosTokenKind, t: string) => {
-      const last = tokens[tokens.length - 1];
-      if (last && last.kind === kind && (kind === 'text' || kind === 'comment')) last.text += t;
-      else tokens.push({ kind, text: t });
-    };
     let rest = line;
-    if (!inComment && /^\s*#/.test(rest)) {
-      out.push([{ kind: 'directive', text: rest }]);
+    if (!inBlockComment && /^\s*#/.test(rest)) {
+      const comment = rest.indexOf('//');
+      tokens.push({ kind: 'directive', text: comment < 0 ? rest : rest.slice(0, comment) });
+      if (comment >= 0) tokens.push({ kind: 'comment', text: rest.slice(comment) });
+      out.push(tokens);
       continue;
     }
     while (rest.length > 0) {
-      if (inComment) {
+      let m: RegExpExecArray | null;
+      if (inBlockComment) {
         const end = rest.indexOf('*/');
         const len = end < 0 ? rest.length : end + 2;
-        push('comment', rest.slice(0, len));
+        tokens.push({ kind: 'comment', text: rest.slice(0, len) });
         rest = rest.slice(len);
-        if (end >= 0) inComment = false;
-        continue;
-      }
-      if (rest.startsWith('//')) {
-        push('comment', rest);
-        break;
-      }
-      if (rest.startsWith('/*')) {
-        inComment = true;
-        push('comment', '/*');
+        inBlockComment = end < 0;
+      } else if ((m = /^\s+/.exec(rest))) {
+        tokens.push({ kind: 'text', text: m[0] });
+        rest = rest.slice(m[0].length);
+      } else if (rest.startsWith('//')) {
+        tokens.push({ kind: 'comment', text: rest });
+        rest = '';
+      } else if (rest.startsWith('/*')) {
+        inBlockComment = true;
+        tokens.push({ kind: 'comment', text: '/*' });
         rest = rest.slice(2);
-        continue;
+      } else if ((m = LITERAL.exec(rest)) || (m = NUMBER.exec(rest))) {
+        tokens.push({ kind: 'number', text: m[0] });
+        rest = rest.slice(m[0].length);
+      } else if ((m = /^"[^"]*"?/.exec(rest))) {
+        tokens.push({ kind: 'string', text: m[0] });
+        rest = rest.slice(m[0].length);
+      } else if ((m = WORD.exec(rest))) {
+        // A hyphenated run is one keyword only when it spells one (x-axis); otherwise the first word alone.
+        const word = KEYWORDS.has(m[0].toLowerCase()) ? m[0] : /^[A-Za-z_][A-Za-z0-9_]*/.exec(rest)![0];
+        tokens.push({ kind: KEYWORDS.has(word.toLowerCase()) ? 'keyword' : 'text', text: word });
+        rest = rest.slice(word.length);
+      } else {
+        tokens.push({ kind: 'punct', text: rest[0]! });
+        rest = rest.slice(1);
       }
-      const quote = /^"[^"]*"?/.exec(rest);
-      if (quote) {
-        push('string', quote[0]);
-        rest = rest.slice(quote[0].length);
-        continue;
-      }
-      const number = NUMBER.exec(rest);
-      if (number) {
-        push('number', number[0]);
-        rest = rest.slice(number[0].length);
-        continue;
-      }
-      const word = WORD.exec(rest);
-      if (word) {
-        push(KEYWORDS.has(word[0].toLowerCase()) ? 'keyword' : 'text', word[0]);
-        rest = rest.slice(word[0].length);
-        continue;
-      }
-      push('text', rest[0]!);
-      rest = rest.slice(1);
     }
     out.push(tokens);
   }

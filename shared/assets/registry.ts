@@ -4,6 +4,7 @@ import { palDecoder } from './ta/pal.js';
 import { gafDecoder } from './ta/gaf-view.js';
 import { bspDecoder, lmpDecoder, sprDecoder, walDecoder } from './quake/views.js';
 import { pcxDecoder } from './pcx.js';
+import { cobDecoderWith } from './ta/cob/decoder.js';
 
 /**
  * How a file becomes something the studio can show, whatever its format. Each asset format (GAF, 3DO,
@@ -33,7 +34,7 @@ export interface AssetDecoder {
 }
 
 /** Every asset decoder, first match wins. Add a line when a format arrives. */
-export const assetDecoders: AssetDecoder[] = [palDecoder, gafDecoder, lmpDecoder, walDecoder, sprDecoder, pcxDecoder, bspDecoder];
+export const assetDecoders: AssetDecoder[] = [palDecoder, gafDecoder, lmpDecoder, walDecoder, sprDecoder, pcxDecoder, bspDecoder, cobDecoderWith(assetDecoderFor)];
 
 /** The decoder for a file, or null when it is not an asset this program can show. */
 export function assetDecoderFor(name: string, head: Uint8Array): AssetDecoder | null {

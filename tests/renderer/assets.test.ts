@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import { mount } from '@vue/test-utils';
 import { nextTick } from 'vue';
 import AssetViewer from '../../renderer/components/assets/AssetViewer.vue';
-import { tokenizeBos } from '../../renderer/codecs/bos-tokens';
 import { previewKindOf, previewKindLabel } from '../../renderer/lib/file-kinds';
 import { assetRequest } from '../../renderer/lib/asset-view';
 import type { AssetView, ImagesView } from '../../shared/assets/view';
@@ -58,9 +57,9 @@ describe('AssetViewer', () => {
   it('BOS text is coloured by keyword; a model shows its facts until the 3D view is wired', () => {
     const bos: AssetView = { kind: 'text', language: 'bos', format: 'COB script', facts: [], warnings: [], text: '#include "sfxtype.h"\npiece base, turret;\nCreate()\n{\n  turn turret to y-axis <90> speed <30>; // aim\n}' };
     const w = mount(AssetViewer, { props: { view: bos, name: 'x.cob' } });
-    expect(w.findAll('.bos-keyword').map((s) => s.text())).toEqual(['piece', 'turn', 'to', 'y-axis', 'speed']);
-    expect(w.get('.bos-directive').text()).toBe('#include "sfxtype.h"');
-    expect(w.get('.bos-comment').text()).toBe('// aim');
+    expect(w.findAll('.tok-keyword').map((s) => s.text())).toEqual(['piece', 'turn', 'to', 'y-axis', 'speed']);
+    expect(w.get('.tok-directive').text()).toBe('#include "sfxtype.h"');
+    expect(w.get('.tok-comment').text()).toBe('// aim');
     const model: AssetView = { kind: 'model', format: '3DO model', facts: [{ label: 'Pieces', value: '1' }], warnings: [], missingTextures: ['ArmSkin'], mesh: { up: 'y', materials: [], pieces: [{ name: 'base', parent: null, offset: [0, 0, 0], primitives: [] }] } };
     const m = mount(AssetViewer, { props: { view: model, name: 'x.3do' } });
     expect(m.get('[data-testid="model-pending"]').text()).toContain('Missing textures: ArmSkin');
@@ -79,14 +78,6 @@ describe('asset plumbing in the renderer', () => {
     expect(assetRequest({ kind: 'install', root: '/ta', path: 'a.gaf' })).toEqual({ root: '/ta', path: 'a.gaf' });
     expect(assetRequest({ kind: 'install', root: '/ta', path: 'a.gaf', archive: null })).toEqual({ root: '/ta', path: 'a.gaf', archive: null });
     expect(assetRequest({ kind: 'archive', archive: '/x.hpi', entry: 'a.gaf' })).toEqual({ file: '/x.hpi', entry: 'a.gaf' });
-  });
-
-  it('the BOS tokenizer never fails and keeps every character', () => {
-    const text = 'static-var Static_Var_1;\n/* a\nb */ x = 0x1F + 2.5 "s\n';
-    const lines = tokenizeBos(text);
-    expect(lines.map((l) => l.map((t) => t.text).join('')).join('\n')).toBe(text);
-    expect(lines[1]!.find((t) => t.kind === 'comment')?.text).toBe('/* a');
-    expect(lines[2]!.filter((t) => t.kind === 'number').map((t) => t.text)).toEqual(['0x1F', '2.5']);
   });
 });
 

@@ -7,6 +7,7 @@ import { registerTaAssetCommands } from './ta-assets.js';
 import { registerQuakeAssetCommands } from './quake-assets.js';
 import { registerMcpCommand } from './mcp.js';
 import { registerMountSearchCommands } from './mount-search.js';
+import { registerCobCommands } from './cob.js';
 import { InstallService } from '../../services/install-service.js';
 
 /**
@@ -24,5 +25,6 @@ export function registerCommandModules(program: Command, ctx: CliContext): () =>
   registerTaAssetCommands(program, ctx);
   registerQuakeAssetCommands(program, ctx);
   registerMcpCommand(program, ctx);
+  registerCobCommands(program, ctx);
   return () => installs.closeAll();
 }
