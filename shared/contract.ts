@@ -3,6 +3,7 @@ import type {
   ConflictReport, DefinitionWinner, GameId, MergedTree, MountReport, MountStats, ResolveResult,
 } from './vfs-types.js';
 import type { ExportImpact, OverrideDiff, WatchStatus } from './mods-types.js';
+import type { WireAssetView } from './assets/wire.js';
 import type { GrepResult, InstallProblem, UnitRow } from './search-types.js';
 
 /**
@@ -45,6 +46,10 @@ export const requests = {
   'archive.read': z.object({ path, entry: z.string(), maxBytes: z.number().int().positive().max(64 << 20).optional() }),
   'archive.extract': z.object({ path, target: path, globs: z.array(z.string()).optional(), jobId }),
   'archive.verify': z.object({ path, jobId }),
+
+  // A file as the studio's asset viewers show it: an install path (the winner, or the provider `archive`
+  // names; null = the loose file), or an `entry` of the archive `file`. Exactly one of root and file.
+  'asset.view': z.object({ root: path.optional(), path: path.optional(), archive: z.string().nullable().optional(), file: path.optional(), entry: z.string().min(1).max(4096).optional() }),
   /** Native pickers (Electron only; the browser types paths). */
   'dialog.pickFolder': z.object({ title: z.string().optional() }),
   'dialog.pickFile': z.object({ title: z.string().optional() }),
@@ -86,6 +91,18 @@ export interface FilePreview {
   archive: string | null;
 }
 
+export interface AssetViewResult {
+  /** The file's own name. */
+  name: string;
+  /** Where the bytes came from ("anims/X.gaf from totala1.hpi"). */
+  origin: string;
+  size: number;
+  /** The decoder's id ('gaf', 'pal', ...), or null when no asset decoder takes this file (view is null too). */
+  decoder: string | null;
+  /** The view in its wire form: decode with shared/assets/wire.ts decodeAssetView. */
+  view: WireAssetView | null;
+}
+
 export interface TdfCheck {
   ok: boolean;
   problems: { line: number; message: string; severity: 'error' | 'warning' }[];
@@ -108,6 +125,7 @@ export interface Responses {
   'archive.open': ArchiveListing;
   'archive.read': FilePreview;
   'archive.extract': { files: number; bytes: number; refused: string[] };
+  'asset.view': AssetViewResult;
   'archive.verify': { ok: boolean; files: number; bytes: number; errors: { path: string; message: string }[]; warnings: { path: string | null; message: string }[] };
   'dialog.pickFolder': string | null;
   'dialog.pickFile': string | null;

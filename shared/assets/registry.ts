@@ -2,6 +2,8 @@ import type { Palette } from './image.js';
 import type { AssetView } from './view.js';
 import { threeDoDecoder } from './ta/3do-asset.js';
 import { dkmDecoder, md2Decoder, mdlDecoder } from './quake/model-asset.js';
+import { palDecoder } from './ta/pal.js';
+import { gafDecoder } from './ta/gaf-view.js';
 import { bspDecoder, lmpDecoder, sprDecoder, walDecoder } from './quake/views.js';
 import { pcxDecoder } from './pcx.js';
 import { cobDecoderWith } from './ta/cob/decoder.js';
@@ -36,6 +38,8 @@ export interface AssetDecoder {
 
 /** Every asset decoder, first match wins. Add a line when a format arrives. */
 export const assetDecoders: AssetDecoder[] = [
+  palDecoder,
+  gafDecoder,
   threeDoDecoder,
   mdlDecoder,
   md2Decoder,

@@ -4,6 +4,7 @@ import { registerMountCommands } from './mount.js';
 import { registerModsCommands } from './mods.js';
 import { registerStudioCommands } from './studio.js';
 import { registerModelCommands } from './models.js';
+import { registerTaAssetCommands } from './ta-assets.js';
 import { registerQuakeAssetCommands } from './quake-assets.js';
 import { registerMcpCommand } from './mcp.js';
 import { registerMountSearchCommands } from './mount-search.js';
@@ -24,6 +25,7 @@ export function registerCommandModules(program: Command, ctx: CliContext): () =>
   registerModsCommands(program, ctx);
   registerStudioCommands(program, ctx);
   registerModelCommands(program, ctx);
+  registerTaAssetCommands(program, ctx);
   registerQuakeAssetCommands(program, ctx);
   registerMcpCommand(program, ctx);
   registerCobCommands(program, ctx);

@@ -6,9 +6,10 @@ import { appHandlers, RecentInstalls, type AppFacts, type Dialogs } from './app.
 import { archiveHandlers } from './archive.js';
 import { DEFAULT_ISOLATION, type IsolationLimits } from '../isolated-archive.js';
 import { jobHandlers } from './jobs.js';
-import { installHandlers, InstallOpener } from './install.js';
+import { installHandlers, InstallOpener, openedInstall } from './install.js';
 import { InstallService } from '../install-service.js';
 import { modsHandlers } from './mods.js';
+import { assetHandlers } from './assets.js';
 import { searchHandlers } from './search.js';
 import { ModsService, freshMount, type MountProvider } from '../mods-service.js';
 import type { EventName, Events } from '../../../shared/contract.js';
@@ -76,6 +77,7 @@ export function createCallTable(options: StudioOptions, services: StudioServices
     ...installHandlers(installs, services.opener, recent, services.known),
     ...searchHandlers(installs, services.opener),
     ...modsHandlers(mods, services.writable, services.known),
+    ...assetHandlers(openedInstall(installs, services.opener)),
   };
 }
 

@@ -24,6 +24,7 @@ const calls: Record<CallName, true> = {
   'archive.read': true,
   'archive.extract': true,
   'archive.verify': true,
+  'asset.view': true,
   'dialog.pickFolder': true,
   'dialog.pickFile': true,
   'jobs.cancel': true,

@@ -30,7 +30,7 @@ describe('modpak mount (JSON shapes)', () => {
     expect(out.gameReason).toBe('found rev31.gp3');
     expect(out.game).toBe('ta');
     expect(out.gameSource).toBe('detected');
-    expect(out.mounted[0]).toEqual({ archive: 'rev31.gp3', root: 'install', stage: 'gp3', files: 2 });
+    expect(out.mounted[0]).toEqual({ archive: 'rev31.gp3', root: 'install', stage: 'gp3', files: 3 });
     expect(out.mounted.map((m: { stage: string }) => m.stage)).toEqual(['gp3', 'ccx', 'ufo', 'ufo', 'ufo', ...Array(10).fill('hpi'), 'disc', 'disc', 'disc']);
     for (const i of out.ignored) expect(Object.keys(i).sort()).toEqual(['archive', 'reason', 'root']);
   });

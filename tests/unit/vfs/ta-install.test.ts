@@ -33,7 +33,7 @@ describe('TA 3.1c mount order on a generated install', () => {
       'disc:totala3.hpi', 'disc:totala4.hpi', 'disc:worlds.hpi',
     ]);
     expect(report.mounted.every((m) => m.root === 'install')).toBe(true);
-    expect(report.mounted.find((m) => m.archive === 'totala1.hpi')?.files).toBe(12);
+    expect(report.mounted.find((m) => m.archive === 'totala1.hpi')?.files).toBe(16);
   });
 
   it('ignores what the game ignores, with the reason, and invalid archives take no slot', () => {
