@@ -54,7 +54,7 @@ describe('AssetViewer', () => {
     expect(zoom()).toBe('1×');
   });
 
-  it('BOS text is coloured by keyword; a model shows its facts until the 3D view is wired', () => {
+  it('BOS text is coloured by keyword; a model gets the model viewer, which names its missing textures', () => {
     const bos: AssetView = { kind: 'text', language: 'bos', format: 'COB script', facts: [], warnings: [], text: '#include "sfxtype.h"\npiece base, turret;\nCreate()\n{\n  turn turret to y-axis <90> speed <30>; // aim\n}' };
     const w = mount(AssetViewer, { props: { view: bos, name: 'x.cob' } });
     expect(w.findAll('.tok-keyword').map((s) => s.text())).toEqual(['piece', 'turn', 'to', 'y-axis', 'speed']);
@@ -62,7 +62,7 @@ describe('AssetViewer', () => {
     expect(w.get('.tok-comment').text()).toBe('// aim');
     const model: AssetView = { kind: 'model', format: '3DO model', facts: [{ label: 'Pieces', value: '1' }], warnings: [], missingTextures: ['ArmSkin'], mesh: { up: 'y', materials: [], pieces: [{ name: 'base', parent: null, offset: [0, 0, 0], primitives: [] }] } };
     const m = mount(AssetViewer, { props: { view: model, name: 'x.3do' } });
-    expect(m.get('[data-testid="model-pending"]').text()).toContain('Missing textures: ArmSkin');
+    expect(m.findAll('.model-missing-name').map((n) => n.text())).toEqual(['ArmSkin']);
     expect(m.text()).toContain('Pieces');
   });
 });

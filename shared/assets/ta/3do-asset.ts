@@ -4,36 +4,37 @@ import type { AssetContext, AssetDecoder } from '../registry.js';
 import type { ModelView } from '../view.js';
 import { looks3do, parse3do, threeDoInfo, type ThreeDoModel } from './3do.js';
 import { threeDoToMesh, type TextureLookup, type ThreeDoMeshResult } from './3do-mesh.js';
+import { readGaf } from './gaf.js';
+import { renderGafFrame } from './gaf-pixels.js';
 
 /**
  * A 3DO as the studio and the CLI see it: decoded, textured from the install (the GAF sequence with the
  * texture's name, frame 0, from any of its `textures/*.gaf`), coloured with the install's TA palette.
  */
 
-/**
- * Pictures by sequence name from one texture GAF: frame 0 of each sequence, rendered with the palette.
- * The GAF decoder is another module's; it is handed in here so this index stays testable without it.
- */
+/** Pictures by sequence name from one texture GAF: frame 0 of each sequence, rendered with the palette. */
 export type GafTextureReader = (bytes: Uint8Array, palette: Palette, what: string) => Map<string, RgbaImage>;
 
-/** The GAF reader the install lookup uses; null until a GAF decoder is wired in (every texture missing). */
-export let installGafReader: GafTextureReader | null = null;
-
-/** Wires the GAF decoder in (called once by the module that owns it, or by tests). */
-export function setGafTextureReader(reader: GafTextureReader | null): void {
-  installGafReader = reader;
-}
+/** The GAF decoder's reading of a texture GAF (the readers are injectable so tests can stand one in). */
+export const gafTextures: GafTextureReader = (bytes, palette, what) => {
+  const gaf = readGaf(bytes, what);
+  const out = new Map<string, RgbaImage>();
+  for (const sequence of gaf.sequences) {
+    const first = sequence.frames[0];
+    if (first) out.set(sequence.name, renderGafFrame(bytes, gaf.variant, first, palette, `${what}: ${sequence.name}`));
+  }
+  return out;
+};
 
 /**
  * The install's textures: every `textures/*.gaf` winner, indexed by sequence name (case-insensitive, as
  * TA matches them). The index is built on the first lookup; a GAF that fails to decode is skipped (the
  * textures it would have given are reported missing, like any other).
  */
-export function installTextureLookup(context: AssetContext, reader: GafTextureReader | null = installGafReader): TextureLookup {
+export function installTextureLookup(context: AssetContext, reader: GafTextureReader = gafTextures): TextureLookup {
   let index: Promise<Map<string, RgbaImage>> | null = null;
   const build = async (): Promise<Map<string, RgbaImage>> => {
     const found = new Map<string, RgbaImage>();
-    if (!reader) return found;
     const palette = await paletteOrNone(context);
     if (!palette) return found;
     for (const path of (await context.list('textures/*.gaf')).sort()) {
