@@ -59,10 +59,19 @@ export interface DefinitionSource {
   archive: string | null;
 }
 
+/**
+ * A definition the winner hides: 'name' when another file defines the same name later in the walk,
+ * 'path' when a copy of the winner's own file (same path) sits in a lower layer and so never loads.
+ */
+export interface ShadowedDefinition extends DefinitionSource {
+  hiddenBy: 'name' | 'path';
+}
+
 /** `modpak mount defs --json`: one row per definition name, the winner first. */
 export interface DefinitionWinner extends DefinitionSource {
   name: string;
-  shadowed: DefinitionSource[];
+  /** Hidden by name first (walk order), then hidden by path (layer order). */
+  shadowed: ShadowedDefinition[];
 }
 
 /** `modpak mount conflicts --json`. */

@@ -96,7 +96,7 @@ describe('mods store', () => {
 
   it('works out the impact under the name typed as the export target, else the workspace\'s own', async () => {
     const asked: unknown[] = [];
-    const impactOf = (name: string) => ({ archive: name, stage: 'ufo', rank: 0, pushesOut: null, hidden: [], wins: [], definitions: [] });
+    const impactOf = (name: string) => ({ archive: name, stage: 'ufo', rank: 1, pushesOut: null, hidden: [], wins: [], definitions: [] });
     const { stop } = await openWorkspace({
       'mods.impact': async (request) => {
         asked.push(request);

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { oneOf } from '../options.js';
+import { CliFailure } from '../errors.js';
 import { terminalProgress } from '../progress.js';
 import { pathMatcher } from '../../services/globs.js';
 import { InstallService, type InstallOptions, type OpenInstall } from '../../services/install-service.js';
@@ -77,8 +78,10 @@ export function registerMountCommands(program: Command, ctx: CliContext, service
     .option('--json', 'print JSON')
     .action(async (root: string, path: string, opts: MountCliOptions) => {
       const result = (await open(root, opts)).resolve(path);
-      if (opts.json) return ctx.printJson(result);
-      if (!result.winner) return ctx.print(`${result.path}: not found`);
+      if (opts.json) ctx.printJson(result);
+      // A path nothing provides is a failed lookup (exit 1), also with --json (which still prints the answer).
+      if (!result.winner) throw new CliFailure(root, `no file ${result.path} in the install`);
+      if (opts.json) return;
       ctx.print(`winner:   ${describeProvider(result.winner)}`);
       for (const s of result.shadowed) ctx.print(`shadowed: ${describeProvider(s)}`);
     });
@@ -124,7 +127,7 @@ export function registerMountCommands(program: Command, ctx: CliContext, service
       if (opts.json) return ctx.printJson(rows);
       for (const r of rows) {
         ctx.print(`${r.name.padEnd(24)} ${r.archive ?? '(loose)'}: ${r.file}`);
-        for (const s of r.shadowed) ctx.print(`${''.padEnd(24)}   hides ${s.archive ?? '(loose)'}: ${s.file}`);
+        for (const s of r.shadowed) ctx.print(`${''.padEnd(24)}   hides ${s.archive ?? '(loose)'}: ${s.file} (by ${s.hiddenBy})`);
       }
     });
 
