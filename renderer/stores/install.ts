@@ -44,7 +44,7 @@ export const useInstallStore = defineStore('install', () => {
       void loadRecent();
       return true;
     } catch (error) {
-      openError.value = useErrorsStore().report(error, `Opening ${trimmed}`).message;
+      openError.value = useErrorsStore().report(error, `Opening ${trimmed}`, { inline: true }).message;
       return false;
     } finally {
       opening.value = false;

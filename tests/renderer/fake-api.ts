@@ -245,7 +245,8 @@ export class FakeStudioApi implements StudioApi {
     },
     'archive.verify': async ({ jobId }) => {
       await this.job(jobId, 3);
-      return { ok: false, files: 3, bytes: 300, errors: [{ path: 'anims/logo.gaf', message: 'checksum 0x1234 != 0x4321' }], warnings: [] };
+      // As the host answers: `files` counts the files that checked out (3 in the archive, 1 damaged).
+      return { ok: false, files: 2, bytes: 200, errors: [{ path: 'anims/logo.gaf', message: 'checksum 0x1234 != 0x4321' }], warnings: [] };
     },
   };
 }

@@ -233,7 +233,7 @@ describe('ArchiveView', () => {
     expect(entries).toEqual(['units', 'units/ARMCOM.FBI', 'unitpics/ARMCOM.PCX', 'anims/logo.gaf']);
     await w.findAll('button').find((b) => b.text() === 'Verify')!.trigger('click');
     await settle(10);
-    expect(w.get('[data-testid="verify-result"]').text()).toContain('1 damaged');
+    expect(w.get('[data-testid="verify-result"]').text()).toContain('✗ 1 of 3 files damaged');
     expect(w.get('ul[aria-label="Damaged files"]').text()).toContain('anims/logo.gaf: checksum 0x1234 != 0x4321');
     await w.findAll('[role="option"]')[2].trigger('click');
     await settle();
