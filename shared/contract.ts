@@ -48,7 +48,12 @@ export const requests = {
   'workspace.files': z.object({ dir: path }),
   'workspace.override': z.object({ dir: path, root: path, path }),
   'workspace.readText': z.object({ dir: path, path }),
-  'workspace.writeText': z.object({ dir: path, path, text: z.string().max(16 << 20) }),
+  /**
+   * `expectedHash`: the content hash the editor loaded (readText's `hash`), or null for a file that must
+   * not exist yet; the save is refused ('conflict') when the file on disk is no longer that. Left out, the
+   * file is written whatever it holds (the user chose "keep mine").
+   */
+  'workspace.writeText': z.object({ dir: path, path, text: z.string().max(16 << 20), expectedHash: z.string().max(128).nullable().optional() }),
   'workspace.checkTdf': z.object({ text: z.string().max(16 << 20) }),
   'mods.diff': z.object({ dir: path, root: path, game: gameId.optional() }),
   // `name`: the file name a workspace folder would be exported under (its rank depends on it).
@@ -104,8 +109,9 @@ export interface Responses {
   'workspace.fromArchive': { dir: string; root: string; files: string[] };
   'workspace.files': string[];
   'workspace.override': { path: string; from: string | null };
-  'workspace.readText': { path: string; text: string };
-  'workspace.writeText': { path: string; bytes: number };
+  /** `hash`: SHA-256 (hex) of the file's bytes as read. */
+  'workspace.readText': { path: string; text: string; hash: string };
+  'workspace.writeText': { path: string; bytes: number; hash: string };
   'workspace.checkTdf': TdfCheck;
   'mods.diff': OverrideDiff[];
   'mods.impact': ExportImpact;
@@ -117,10 +123,20 @@ export interface Responses {
 
 export type ResponseOf<K extends CallName> = Responses[K];
 
+/** The job id of the `progress` events of a re-mount after the install changed on disk. */
+export const REMOUNT_JOB = 'install.remount';
+
 /** Events pushed from the host to the renderer. */
 export interface Events {
   progress: { jobId: string; done: number; total: number; label?: string };
   watch: WatchStatus;
+  /**
+   * The open install changed on disk (an archive appeared, changed or went; a loose file changed) and was
+   * mounted again: the new mount order and stats, and the top-level paths that changed.
+   */
+  'install.changed': ResponseOf<'install.open'> & { changed: string[] };
+  /** Files of the open workspace changed on disk: each path with its content hash now (null: gone). */
+  'workspace.changed': { dir: string; files: { path: string; hash: string | null }[] };
 }
 export type EventName = keyof Events;
 
@@ -132,7 +148,8 @@ export type StudioApi = {
 
 /** How errors cross the boundary: a message a person can read, and a stable code. */
 export interface ContractError {
-  code: 'bad-request' | 'not-allowed' | 'failed' | 'cancelled' | 'not-found';
+  /** 'conflict': the file changed on disk since it was read (a save that would lose someone's edit). */
+  code: 'bad-request' | 'not-allowed' | 'failed' | 'cancelled' | 'not-found' | 'conflict';
   message: string;
 }
 

@@ -86,8 +86,8 @@ export class ModsService {
     return readWorkspaceText(dir, path);
   }
 
-  writeText(dir: string, path: string, text: string): Promise<ResponseOf<'workspace.writeText'>> {
-    return writeWorkspaceText(dir, path, text);
+  writeText(dir: string, path: string, text: string, expectedHash?: string | null): Promise<ResponseOf<'workspace.writeText'>> {
+    return writeWorkspaceText(dir, path, text, expectedHash);
   }
 
   checkTdf(text: string): TdfCheck {

@@ -10,6 +10,7 @@ import { InstallService } from '../install-service.js';
 import { modsHandlers } from './mods.js';
 import { ModsService, freshMount, type MountProvider } from '../mods-service.js';
 import type { EventName, Events } from '../../../shared/contract.js';
+import { LiveFolders } from '../live-install.js';
 
 /**
  * The composition root shared by both shells: builds the services, the call table (one handler per
@@ -32,6 +33,7 @@ export interface StudioServices {
   opener: InstallOpener;
   mods: ModsService;
   recent: RecentInstalls;
+  live: LiveFolders;
 }
 
 /** Events from services that run outside any call (watch builds) go through `emit`. */
@@ -45,13 +47,15 @@ export function createServices(options: StudioOptions, emit: EventSink): StudioS
       ? { install: cached.mounted, release: async () => {} }
       : freshMount(root, options);
   };
-  return {
-    jobs: new JobRegistry(),
-    installs,
-    opener: new InstallOpener(installs),
-    mods: new ModsService({ mount, onWatchStatus: (status) => emit('watch', status) }),
-    recent: new RecentInstalls(options.recentFile),
-  };
+  const opener = new InstallOpener(installs);
+  const mods = new ModsService({ mount, onWatchStatus: (status) => emit('watch', status) });
+  const live = new LiveFolders({
+    remount: (root, o) => opener.open(root, o, true),
+    emit,
+    // Another install takes the screens: the old one's watch-and-repack stops with it.
+    onSwitch: () => mods.watches.closeAll(),
+  });
+  return { jobs: new JobRegistry(), installs, opener, mods, recent: new RecentInstalls(options.recentFile), live };
 }
 
 export type EventSink = <E extends EventName>(event: E, payload: Events[E]) => void;
@@ -62,8 +66,8 @@ export function createCallTable(options: StudioOptions, services: StudioServices
     ...appHandlers(options.facts, recent, options.dialogs ?? null),
     ...jobHandlers(jobs),
     ...archiveHandlers(),
-    ...installHandlers(installs, services.opener, recent),
-    ...modsHandlers(mods),
+    ...installHandlers(installs, services.opener, recent, services.live),
+    ...modsHandlers(mods, services.live),
   };
 }
 
@@ -74,6 +78,7 @@ export async function createStudioHost(options: StudioOptions): Promise<StudioHo
   const allowlist = new PathAllowlist();
   if (options.facts.initialRoot) await allowlist.grant(options.facts.initialRoot, 'folder');
   host = new StudioHost(createCallTable(options, services), { allowlist, jobs: services.jobs });
+  host.onClose(() => services.live.close());
   host.onClose(() => services.mods.close());
   host.onClose(() => services.installs.closeAll());
   // The initial install is mounted while the page loads, so the renderer's first install.open finds it.

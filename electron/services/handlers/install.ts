@@ -3,6 +3,7 @@ import { installSignature } from './install-signature.js';
 import type { CallTable } from '../host/types.js';
 import type { RecentInstalls } from './app.js';
 import { toPreview } from './preview.js';
+import type { LiveFolders } from '../live-install.js';
 
 /**
  * The Home, Files and Definitions screens: a game install through the layered filesystem. `install.open`
@@ -20,10 +21,10 @@ export class InstallOpener {
   private readonly signatures = new Map<string, string>();
   constructor(private readonly installs: InstallService) {}
 
-  /** Mount `root` with these options, again only if the folder changed since the last mount. */
-  async open(root: string, options: InstallOptions): Promise<OpenInstall> {
+  /** Mount `root` with these options, again only if the folder changed since the last mount (or `force`). */
+  async open(root: string, options: InstallOptions, force = false): Promise<OpenInstall> {
     const signature = `${JSON.stringify([options.game, options.disc, options.noDisc])}\n${await installSignature(root, options.noDisc ? undefined : options.disc)}`;
-    const refresh = this.signatures.get(root) !== signature;
+    const refresh = force || this.signatures.get(root) !== signature;
     this.signatures.set(root, signature);
     try {
       return await this.installs.open(root, { ...options, refresh });
@@ -39,12 +40,14 @@ export class InstallOpener {
   }
 }
 
-export function installHandlers(installs: InstallService, opener: InstallOpener, recent: RecentInstalls): Pick<CallTable, InstallCalls> {
+export function installHandlers(installs: InstallService, opener: InstallOpener, recent: RecentInstalls, live?: LiveFolders): Pick<CallTable, InstallCalls> {
   const opened = (root: string): Promise<OpenInstall> => installs.get(root).catch(() => opener.open(root, {}));
   return {
     'install.open': async ({ root, game, disc, noDisc }) => {
       const install = await opener.open(root, { game, disc, noDisc });
       await recent.add(install.root);
+      // From now on this install owns the screens, followed on disk (another one stops being followed).
+      await live?.followInstall(install.root, { game, disc, noDisc });
       return { ...install.report(), root: install.root, stats: install.stats() };
     },
     'install.stats': async ({ root }) => (await opened(root)).stats(),

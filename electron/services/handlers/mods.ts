@@ -3,6 +3,8 @@ import { HostError } from '../host/errors.js';
 import type { CallTable } from '../host/types.js';
 import { safeRelativePath } from '../../../shared/paths.js';
 import { abortable } from './archive.js';
+import { WriteConflict } from '../../mods/workspace.js';
+import type { LiveFolders } from '../live-install.js';
 
 /**
  * Workspaces, overrides, export and watch: thin adapters over ModsService. Paths inside a workspace
@@ -20,15 +22,27 @@ export type ModsCalls =
   | 'workspace.writeText' | 'workspace.checkTdf' | 'mods.diff' | 'mods.impact' | 'mods.export'
   | 'watch.start' | 'watch.stop' | 'watch.status';
 
-export function modsHandlers(mods: ModsService): Pick<CallTable, ModsCalls> {
+export function modsHandlers(mods: ModsService, live?: LiveFolders): Pick<CallTable, ModsCalls> {
+  // The open workspace is followed on disk, so an edit made elsewhere reaches the editor.
+  const follow = async <T extends { dir: string }>(opened: T): Promise<T> => {
+    await live?.followWorkspace(opened.dir);
+    return opened;
+  };
   return {
-    'workspace.open': async ({ dir, root }) => mods.openWorkspace(dir, root),
-    'workspace.fromArchive': async ({ archive, dir, root }) => mods.fromArchive(archive, dir, root),
+    'workspace.open': async ({ dir, root }) => follow(await mods.openWorkspace(dir, root)),
+    'workspace.fromArchive': async ({ archive, dir, root }) => follow(await mods.fromArchive(archive, dir, root)),
     'workspace.files': async ({ dir }) => mods.files(dir),
     // The install path is an archive path (forward slashes); the workspace code places it safely.
     'workspace.override': async ({ dir, root, path }) => mods.override(dir, root, path),
     'workspace.readText': async ({ dir, path }) => mods.readText(dir, insideWorkspace(path)),
-    'workspace.writeText': async ({ dir, path, text }) => mods.writeText(dir, insideWorkspace(path), text),
+    'workspace.writeText': async ({ dir, path, text, expectedHash }) => {
+      try {
+        return await mods.writeText(dir, insideWorkspace(path), text, expectedHash);
+      } catch (err) {
+        if (err instanceof WriteConflict) throw new HostError('conflict', err.message);
+        throw err;
+      }
+    },
     'workspace.checkTdf': async ({ text }) => mods.checkTdf(text),
     'mods.diff': async ({ dir, root, game }) => mods.diff(dir, root, game),
     'mods.impact': async ({ root, archive, name }) => mods.impact(root, archive, name === undefined ? {} : { name }),
