@@ -4,6 +4,8 @@ import App from './App.vue';
 import { initErrorsStore, useErrorsStore } from './stores/errors';
 import { initJobsStore } from './stores/jobs';
 import { initAppStore } from './stores/app';
+import { initInstallStore } from './stores/install';
+import { initModsStore } from './stores/mods';
 import './styles/app.css';
 
 const app = createApp(App);
@@ -17,4 +19,6 @@ app.mount('#app');
 
 initErrorsStore();
 initJobsStore();
+initInstallStore();
+initModsStore();
 void initAppStore();

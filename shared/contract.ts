@@ -106,7 +106,11 @@ export interface Responses {
   'dialog.pickFile': string | null;
   'jobs.cancel': { cancelled: boolean };
   'workspace.open': { dir: string; root: string; files: string[] };
-  'workspace.fromArchive': { dir: string; root: string; files: string[] };
+  /**
+   * `exportName`: the file name to export under so that the re-export wins what the archive won (its own
+   * name when it sits in the install: the export replaces it), or null to use the folder's name.
+   */
+  'workspace.fromArchive': { dir: string; root: string; files: string[]; exportName: string | null };
   'workspace.files': string[];
   'workspace.override': { path: string; from: string | null };
   /** `hash`: SHA-256 (hex) of the file's bytes as read. */

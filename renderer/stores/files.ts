@@ -57,11 +57,7 @@ export const useFilesStore = defineStore('files', () => {
     loading.value = true;
     try {
       const result = await api.call('install.tree', { root });
-      tree.value = markRaw(result);
-      model.value = markRaw(buildTreeModel(result.paths));
-      pathIndex.value = markRaw(indexPaths(result.paths));
-      treeRoot.value = root;
-      performance.mark('modpak:tree-loaded');
+      adoptTree(root, result);
       expanded.value = [];
       activeId.value = null;
       useLayeringStore().clear();
@@ -70,6 +66,47 @@ export const useFilesStore = defineStore('files', () => {
       useErrorsStore().report(error, 'Reading the install tree');
     } finally {
       loading.value = false;
+    }
+  }
+
+  function adoptTree(root: string, result: MergedTree): void {
+    tree.value = markRaw(result);
+    model.value = markRaw(buildTreeModel(result.paths));
+    pathIndex.value = markRaw(indexPaths(result.paths));
+    treeRoot.value = root;
+    performance.mark('modpak:tree-loaded');
+  }
+
+  /**
+   * The install changed on disk: the new tree, keeping the folders open and the selection (a file keeps
+   * being selected by its path, with its layering and preview asked again: its winner may have changed).
+   */
+  async function refresh(): Promise<void> {
+    const root = treeRoot.value;
+    if (!root || !tree.value) return;
+    const selected = activeRow.value;
+    try {
+      const result = await api.call('install.tree', { root });
+      if (treeRoot.value !== root) return;
+      adoptTree(root, result);
+      if (selected?.kind === 'file') {
+        const key = selected.path.toLowerCase();
+        const index = result.paths.findIndex((p) => p.toLowerCase() === key);
+        activeId.value = index < 0 ? null : 'f:' + index;
+        if (index >= 0) {
+          void useLayeringStore().resolve(root, result.paths[index]);
+          void useFilesPreviewStore().load({ kind: 'install', root, path: result.paths[index] }, result.sizes[index]);
+        } else {
+          // The file is gone from the install: say so in the Layering panel.
+          void useLayeringStore().resolve(root, selected.path);
+          useFilesPreviewStore().clear();
+        }
+      } else if (selected?.kind !== 'dir') {
+        const layering = useLayeringStore();
+        if (layering.path) void layering.resolve(root, layering.path);
+      }
+    } catch (error) {
+      useErrorsStore().report(error, 'Reading the install tree');
     }
   }
 
@@ -136,6 +173,12 @@ export const useFilesStore = defineStore('files', () => {
     return result !== null;
   }
 
+  // The open install changed on disk: follow it at once, whether or not the screen is on show.
+  watch(
+    () => useInstallStore().revision,
+    () => void refresh(),
+  );
+
   // A newly opened install replaces the tree the next time the screen asks for it.
   watch(
     () => useInstallStore().generation,
@@ -149,6 +192,6 @@ export const useFilesStore = defineStore('files', () => {
 
   return {
     tree, treeRoot, loading, query, expanded, activeId, filterMs, matches, rows, activeRow, activeIndex, totalPaths, extractPaths,
-    load, ensureLoaded, toggle, select, reveal, extract,
+    load, refresh, ensureLoaded, toggle, select, reveal, extract,
   };
 });

@@ -1,6 +1,6 @@
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
-import type { ResponseOf } from '../../shared/contract';
+import { REMOUNT_JOB, type Events, type ResponseOf } from '../../shared/contract';
 import type { GameId } from '../../shared/vfs-types';
 import { api } from '../api';
 import { useErrorsStore } from './errors';
@@ -25,6 +25,15 @@ export const useInstallStore = defineStore('install', () => {
   const openError = ref<string | null>(null);
   /** Bumped on every successful open, so screens reload what they derived from the old install. */
   const generation = ref(0);
+  /**
+   * Bumped when the open install changed on disk and the host mounted it again (`install.changed`): the
+   * screens refresh what they show and keep the selection.
+   */
+  const revision = ref(0);
+  /** The top-level names of the last change on disk. */
+  const lastChange = ref<string[]>([]);
+  /** A re-mount under way: archives probed so far (most are reused). */
+  const remounting = ref<{ done: number; total: number } | null>(null);
 
   const gameName = computed(() => (opened.value ? GAME_NAMES[opened.value.game] ?? opened.value.game : null));
 
@@ -51,6 +60,20 @@ export const useInstallStore = defineStore('install', () => {
     }
   }
 
+  /** The host's `install.changed` event: the same install, mounted again. */
+  function onChanged(event: Events['install.changed']): void {
+    if (!root.value || event.root !== root.value) return;
+    const { changed, ...report } = event;
+    opened.value = report;
+    lastChange.value = changed;
+    remounting.value = null;
+    revision.value++;
+  }
+
+  function onRemountProgress(done: number, total: number): void {
+    remounting.value = done >= total ? null : { done, total };
+  }
+
   async function loadRecent(): Promise<void> {
     try {
       recent.value = await api.call('install.recent', {});
@@ -68,5 +91,18 @@ export const useInstallStore = defineStore('install', () => {
     }
   }
 
-  return { root, opened, recent, opening, openError, generation, gameName, open, loadRecent, pickAndOpen };
+  return { root, opened, recent, opening, openError, generation, revision, lastChange, remounting, gameName, open, onChanged, onRemountProgress, loadRecent, pickAndOpen };
 });
+
+/** Follow the open install as the host re-mounts it after changes on disk. Returns the unsubscribe function. */
+export function initInstallStore(): () => void {
+  const store = useInstallStore();
+  const offChanged = api.on('install.changed', (event) => store.onChanged(event));
+  const offProgress = api.on('progress', (p) => {
+    if (p.jobId === REMOUNT_JOB) store.onRemountProgress(p.done, p.total);
+  });
+  return () => {
+    offChanged();
+    offProgress();
+  };
+}

@@ -151,7 +151,7 @@ export class FakeStudioApi implements StudioApi {
   private defs(kind: DefinitionKind): DefinitionWinner[] {
     if (kind === 'units') {
       return [
-        { name: 'ARMCOM', file: 'units/ARMCOM.FBI', archive: 'mymod.ufo', shadowed: [{ file: 'units/ARMCOM.FBI', archive: 'totala1.hpi' }] },
+        { name: 'ARMCOM', file: 'units/ARMCOM.FBI', archive: 'mymod.ufo', shadowed: [{ file: 'units/ARMCOM.FBI', archive: 'totala1.hpi', hiddenBy: 'path' }] },
         { name: 'CORCOM', file: 'units/CORCOM.FBI', archive: 'totala1.hpi', shadowed: [] },
       ];
     }

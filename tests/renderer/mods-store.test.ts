@@ -2,7 +2,11 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createPinia, setActivePinia } from 'pinia';
 import { setApi } from '../../renderer/api';
-import { initModsStore, useModsStore } from '../../renderer/stores/mods';
+import { initModsStore } from '../../renderer/stores/mods';
+import { useWorkspaceStore } from '../../renderer/stores/workspace';
+import { useEditorStore } from '../../renderer/stores/editor';
+import { useExportStore } from '../../renderer/stores/export';
+import { useWatchStore } from '../../renderer/stores/watch';
 import { useInstallStore } from '../../renderer/stores/install';
 import type { CallName, Events, RequestOf, ResponseOf, StudioApi } from '../../shared/contract';
 import type { WatchStatus } from '../../shared/mods-types';
@@ -46,7 +50,7 @@ async function openWorkspace(handlers: Partial<Record<CallName, Handler>>) {
   setApi(scripted.api);
   useInstallStore().root = '/games/TA';
   const stop = initModsStore();
-  expect(await useModsStore().open('/ws/mod')).toBe(true);
+  expect(await useWorkspaceStore().open('/ws/mod')).toBe(true);
   return { ...scripted, stop };
 }
 
@@ -62,36 +66,36 @@ describe('mods store', () => {
       },
     });
     emit = e;
-    const mods = useModsStore();
-    expect(mods.exportTarget).toBe('/games/TA/mod.ufo');
-    await mods.toggleWatch(true);
-    expect(mods.watch).toMatchObject({ state: 'ok', revision: 3, lastBuild: { files: 3 } });
+    expect(useExportStore().target).toBe('/games/TA/mod.ufo');
+    const watch = useWatchStore();
+    await watch.toggle(true);
+    expect(watch.status).toMatchObject({ state: 'ok', revision: 3, lastBuild: { files: 3 } });
     e({ ...status(4, 'ok', built), workspace: '/ws/other' });
-    expect(mods.watch?.revision).toBe(3);
+    expect(watch.status?.revision).toBe(3);
     stop();
   });
 
   it('shows the check of the latest text even when an older check answers last', async () => {
     const pending: ((v: unknown) => void)[] = [];
     await openWorkspace({
-      'workspace.readText': async () => ({ path: 'units/A.FBI', text: '[A]{x=1;}' }),
+      'workspace.readText': async () => ({ path: 'units/A.FBI', text: '[A]{x=1;}', hash: 'h1' }),
       'workspace.checkTdf': (request) => new Promise((resolve) => pending.push(() => resolve({ ok: !(request as { text: string }).text.includes('BROKEN'), problems: [] }))),
     });
-    const mods = useModsStore();
-    const opening = mods.openFile('units/A.FBI');
-    await Promise.resolve();
+    const editor = useEditorStore();
+    const opening = editor.openFile('units/A.FBI');
+    await new Promise((r) => setTimeout(r, 0));
     pending.shift()!(null);
     await opening;
-    mods.editorText = '[A]{ BROKEN';
-    const older = mods.runCheck();
-    mods.editorText = '[A]{x=2;}';
-    const newer = mods.runCheck();
+    editor.text = '[A]{ BROKEN';
+    const older = editor.runCheck();
+    editor.text = '[A]{x=2;}';
+    const newer = editor.runCheck();
     pending[1]!(null);
     await newer;
     pending[0]!(null);
     await older;
-    expect(mods.check?.ok).toBe(true);
-    expect(mods.dirty).toBe(true);
+    expect(editor.check?.ok).toBe(true);
+    expect(editor.dirty).toBe(true);
   });
 
   it('works out the impact under the name typed as the export target, else the workspace\'s own', async () => {
@@ -103,19 +107,25 @@ describe('mods store', () => {
         return impactOf((request as { name?: string }).name ?? 'mod.ufo');
       },
     });
-    const mods = useModsStore();
-    await mods.previewImpact(); // the target opening filled in: the install folder, the workspace's name
-    mods.exportTarget = 'C:\\Games\\TA\\zz-mine.ufo';
-    await mods.previewImpact();
-    expect(mods.impact?.archive).toBe('zz-mine.ufo');
-    expect(mods.impactNameDiffers).toBe(false);
-    mods.exportTarget = '';
-    await mods.previewImpact();
+    const exporting = useExportStore();
+    await exporting.previewImpact(); // the target opening filled in: the install folder, the workspace's name
+    exporting.target = '/games/TA/zz-mine.ufo';
+    await exporting.previewImpact();
+    expect(exporting.impact?.archive).toBe('zz-mine.ufo');
+    expect(exporting.impactNameDiffers).toBe(false);
+    exporting.target = '';
+    await exporting.previewImpact();
     expect(asked).toEqual([
       { root: '/games/TA', archive: '/ws/mod', name: 'mod.ufo' },
       { root: '/games/TA', archive: '/ws/mod', name: 'zz-mine.ufo' },
       { root: '/games/TA', archive: '/ws/mod' },
     ]);
+    // A target outside the install claims no rank in it: no impact asked, and the reason shown.
+    exporting.target = '/sys/mymod.ufo';
+    await exporting.previewImpact();
+    expect(asked).toHaveLength(3);
+    expect(exporting.impact).toBeNull();
+    expect(exporting.impactNote).toMatch(/\/sys\/mymod\.ufo is outside the install \(\/games\/TA\)/);
     stop();
   });
 });

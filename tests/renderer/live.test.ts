@@ -1,0 +1,158 @@
+// @vitest-environment happy-dom
+import { beforeEach, describe, expect, it } from 'vitest';
+import { freshStudio, settle } from './harness';
+import { DEMO_ROOT, type FakeStudioApi } from './fake-api';
+import { initInstallStore, useInstallStore } from '../../renderer/stores/install';
+import { useFilesStore } from '../../renderer/stores/files';
+import { useLayeringStore } from '../../renderer/stores/layering';
+import { useFilesPreviewStore } from '../../renderer/stores/preview';
+import { useDefinitionsStore } from '../../renderer/stores/definitions';
+import { initModsStore } from '../../renderer/stores/mods';
+import { useWorkspaceStore } from '../../renderer/stores/workspace';
+import { useEditorStore } from '../../renderer/stores/editor';
+import { ApiError } from '../../renderer/api';
+import type { Events } from '../../shared/contract';
+
+/**
+ * The studio following the install and the workspace on disk: an `install.changed` event refreshes the
+ * mount order, the tree, the selected path's Layering and Preview and the Definitions, keeping the
+ * selection; a `workspace.changed` event reloads a clean editor and stops a dirty one from overwriting the
+ * file until the user chooses.
+ */
+let api: FakeStudioApi;
+beforeEach(() => {
+  ({ api } = freshStudio());
+});
+
+const text = (s: string) => new TextEncoder().encode(s);
+
+describe('an install that changes on disk', () => {
+  it('install.changed: the new winner shows in Layering and Preview, the selection stays, definitions reload', async () => {
+    initInstallStore();
+    const install = useInstallStore();
+    await install.open(DEMO_ROOT);
+    const files = useFilesStore();
+    await files.load(DEMO_ROOT);
+    files.reveal('units/CORCOM.FBI');
+    await settle();
+    expect(useLayeringStore().result?.winner?.archive).toBe('totala1.hpi');
+    const defs = useDefinitionsStore();
+    await defs.load('units');
+    expect(api.callsOf('install.defs')).toHaveLength(1);
+
+    // An export lands in the install: the host re-mounted it and says so.
+    const body = text('[UNITINFO]\n{\n\tUnitName=CORCOM;\n\tMaxDamage=1;\n}\n');
+    api.files.get('units/CORCOM.FBI')!.unshift({ archive: 'mymod.ufo', entry: 'units/CORCOM.FBI', size: body.length, method: 'lz77', bytes: body });
+    const opened = await api.call('install.open', { root: DEMO_ROOT });
+    const event: Events['install.changed'] = { ...opened, changed: ['mymod.ufo'] };
+    api.emit('install.changed', event);
+    await settle();
+
+    expect(install.revision).toBe(1);
+    expect(install.lastChange).toEqual(['mymod.ufo']);
+    expect(files.activeRow?.path).toBe('units/CORCOM.FBI');
+    expect(useLayeringStore().result?.winner?.archive).toBe('mymod.ufo');
+    expect(useLayeringStore().result?.shadowed.map((p) => p.archive)).toEqual(['totala1.hpi']);
+    expect(useFilesPreviewStore().file?.archive).toBe('mymod.ufo');
+    expect(api.callsOf('install.tree')).toHaveLength(2);
+    expect(api.callsOf('install.defs')).toHaveLength(2);
+    // The tree says two providers now.
+    expect(files.tree?.layers[files.activeRow!.index]).toBe(2);
+  });
+
+  it('ignores the event of an install that is not the open one; a re-mount shows progress', async () => {
+    initInstallStore();
+    const install = useInstallStore();
+    await install.open(DEMO_ROOT);
+    const opened = await api.call('install.open', { root: DEMO_ROOT });
+    api.emit('install.changed', { ...opened, root: '/games/Other', changed: ['x.ufo'] });
+    expect(install.revision).toBe(0);
+    api.emit('progress', { jobId: 'install.remount', done: 3, total: 16, label: 'Re-mounting' });
+    expect(install.remounting).toEqual({ done: 3, total: 16 });
+    api.emit('progress', { jobId: 'install.remount', done: 16, total: 16, label: 'Re-mounting' });
+    expect(install.remounting).toBeNull();
+  });
+});
+
+describe('an edit is never lost', () => {
+  async function openEditor(initial: string) {
+    let disk = initial;
+    let hash = 'h0';
+    const writes: unknown[] = [];
+    api.handlers['workspace.open'] = ({ dir, root }) => ({ dir, root, files: ['units/A.FBI'] });
+    api.handlers['watch.status'] = ({ dir }) => ({ workspace: dir, target: '', running: false, state: 'idle', lastBuild: null });
+    api.handlers['workspace.files'] = () => ['units/A.FBI'];
+    api.handlers['workspace.readText'] = ({ path }) => ({ path, text: disk, hash });
+    api.handlers['workspace.checkTdf'] = () => ({ ok: true, problems: [] });
+    api.handlers['workspace.writeText'] = (request) => {
+      writes.push(request);
+      if (request.expectedHash !== undefined && request.expectedHash !== hash) throw new ApiError({ code: 'conflict', message: 'units/A.FBI changed on disk since you opened it' });
+      disk = request.text;
+      hash = `h${writes.length}`;
+      return { path: request.path, bytes: disk.length, hash };
+    };
+    await useInstallStore().open(DEMO_ROOT);
+    initModsStore();
+    expect(await useWorkspaceStore().open('/mods/a')).toBe(true);
+    const editor = useEditorStore();
+    await editor.openFile('units/A.FBI');
+    return {
+      editor,
+      writes,
+      outside(next: string) {
+        disk = next;
+        hash = 'outside';
+        api.emit('workspace.changed', { dir: '/mods/a', files: [{ path: 'units/A.FBI', hash }] });
+      },
+    };
+  }
+
+  it('a clean buffer reloads by itself when the file changes on disk', async () => {
+    const { editor, outside } = await openEditor('[A]{x=1;}');
+    outside('[A]{x=2;}');
+    await settle();
+    expect(editor.text).toBe('[A]{x=2;}');
+    expect(editor.dirty).toBe(false);
+    expect(editor.conflict).toBeNull();
+  });
+
+  it('a dirty buffer is kept and offers reload / keep mine / compare; a save is refused until then', async () => {
+    const { editor, writes, outside } = await openEditor('[A]{x=1;}');
+    editor.edit('[A]{x=1;y=mine;}');
+    outside('[A]{x=2;}');
+    await settle();
+    expect(editor.text).toBe('[A]{x=1;y=mine;}');
+    expect(editor.conflict).toMatchObject({ diskHash: 'outside', diskText: '[A]{x=2;}' });
+    // Saving now sends the hash it loaded and is refused: the outside edit survives.
+    expect(await editor.save()).toBe(false);
+    expect(writes.at(-1)).toMatchObject({ expectedHash: 'h0' });
+    expect(editor.conflict).not.toBeNull();
+    await editor.resolveConflict('compare');
+    expect(editor.conflict?.comparison).toContain('-[A]{x=2;}');
+    expect(editor.conflict?.comparison).toContain('+[A]{x=1;y=mine;}');
+    await editor.resolveConflict('keep');
+    expect(writes.at(-1)).not.toHaveProperty('expectedHash');
+    expect(editor.conflict).toBeNull();
+    expect(editor.dirty).toBe(false);
+  });
+
+  it('reload drops my changes for the file on disk', async () => {
+    const { editor, outside } = await openEditor('[A]{x=1;}');
+    editor.edit('[A]{mine}');
+    outside('[A]{theirs}');
+    await settle();
+    await editor.resolveConflict('reload');
+    expect(editor.text).toBe('[A]{theirs}');
+    expect(editor.conflict).toBeNull();
+  });
+
+  it('my own save does not count as a change on disk', async () => {
+    const { editor } = await openEditor('[A]{x=1;}');
+    editor.edit('[A]{x=3;}');
+    expect(await editor.save()).toBe(true);
+    api.emit('workspace.changed', { dir: '/mods/a', files: [{ path: 'units/A.FBI', hash: editor.hash }] });
+    await settle();
+    expect(editor.conflict).toBeNull();
+    expect(editor.text).toBe('[A]{x=3;}');
+  });
+});
