@@ -6,6 +6,7 @@ import { initJobsStore } from './stores/jobs';
 import { initAppStore } from './stores/app';
 import { initInstallStore } from './stores/install';
 import { initModsStore } from './stores/mods';
+import { initConnectionStore } from './stores/connection';
 import './styles/app.css';
 
 const app = createApp(App);
@@ -19,6 +20,7 @@ app.mount('#app');
 
 initErrorsStore();
 initJobsStore();
+initConnectionStore();
 initInstallStore();
 initModsStore();
 void initAppStore();

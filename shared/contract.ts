@@ -144,10 +144,19 @@ export interface Events {
 }
 export type EventName = keyof Events;
 
+/** Whether the renderer still reaches its host (the browser transport knows from its event stream). */
+export interface HostConnection {
+  state: 'connected' | 'lost';
+  /** What happened and how to reconnect, when lost. */
+  message?: string;
+}
+
 /** The renderer's view of the host: one typed function per call, plus event subscription. */
 export type StudioApi = {
   call<K extends CallName>(name: K, request: RequestOf<K>): Promise<ResponseOf<K>>;
   on<E extends EventName>(event: E, listener: (payload: Events[E]) => void): () => void;
+  /** The connection to the host going and coming back (transports that can tell). */
+  onConnection?(listener: (connection: HostConnection) => void): () => void;
 };
 
 /** How errors cross the boundary: a message a person can read, and a stable code. */

@@ -1,4 +1,4 @@
-import type { CallName, EventName, Events, RequestOf, ResponseOf, StudioApi } from '../../shared/contract';
+import type { CallName, EventName, Events, HostConnection, RequestOf, ResponseOf, StudioApi } from '../../shared/contract';
 import type { DefinitionKind, DefinitionWinner, MergedTree, Provider } from '../../shared/vfs-types';
 import { ApiError } from '../../renderer/api';
 import { encodePcx8, encodeWav, testPalette } from './pcx-fixture';
@@ -105,6 +105,18 @@ export class FakeStudioApi implements StudioApi {
 
   callsOf(name: CallName): unknown[] {
     return this.calls.filter((c) => c.name === name).map((c) => c.request);
+  }
+
+  private readonly connectionListeners = new Set<(c: HostConnection) => void>();
+
+  /** The transport's connection going or coming back (the event stream closing, reopening). */
+  setConnection(connection: HostConnection): void {
+    for (const l of this.connectionListeners) l(connection);
+  }
+
+  onConnection(listener: (c: HostConnection) => void): () => void {
+    this.connectionListeners.add(listener);
+    return () => this.connectionListeners.delete(listener);
   }
 
   emit<E extends EventName>(event: E, payload: Events[E]): void {

@@ -156,3 +156,24 @@ describe('an edit is never lost', () => {
     expect(editor.text).toBe('[A]{x=3;}');
   });
 });
+
+describe('a host that stops', () => {
+  it('shows "the studio\'s host stopped" at once, with how to reconnect, and clears when it is back', async () => {
+    const { mount } = await import('@vue/test-utils');
+    const { default: App } = await import('../../renderer/App.vue');
+    const { initConnectionStore } = await import('../../renderer/stores/connection');
+    const { HOST_STOPPED } = await import('../../renderer/api');
+    initConnectionStore();
+    const w = mount(App);
+    await settle();
+    expect(w.find('[data-testid="host-lost"]').exists()).toBe(false);
+    api.setConnection({ state: 'lost', message: HOST_STOPPED });
+    await settle(1);
+    expect(w.get('[data-testid="host-lost"]').text()).toContain("The studio's host stopped");
+    expect(w.get('[data-testid="host-lost"]').text()).toContain('open the URL it prints');
+    api.setConnection({ state: 'connected' });
+    await settle(1);
+    expect(w.find('[data-testid="host-lost"]').exists()).toBe(false);
+    w.unmount();
+  });
+});
