@@ -36,7 +36,7 @@ export class FolderWatcher {
       ignored: (path) => isTemporary(path),
       atomic: true,
       // Archives can be large: a change counts once the file stops growing.
-      awaitWriteFinish: { stabilityThreshold: 30, pollInterval: 10 },
+      awaitWriteFinish: { stabilityThreshold: 20, pollInterval: 5 },
     });
     self.watcher = watcher;
     watcher.on('all', (_event, path) => self.hint(path));
@@ -57,7 +57,7 @@ export class FolderWatcher {
     const rel = relative(this.options.dir, path).split(sep).join('/');
     this.pending.add(rel === '' ? '.' : rel);
     if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.flush(), this.options.debounceMs ?? 50);
+    this.timer = setTimeout(() => this.flush(), this.options.debounceMs ?? 25);
   }
 
   private flush(): void {

@@ -23,7 +23,7 @@ export interface LiveOptions {
   /** Called when another install takes over the screens (with the old root). */
   onSwitch?(previous: string): Promise<void> | void;
   onLog?(line: string): void;
-  /** Batching of change events (default 50 ms). */
+  /** Batching of change events (default 25 ms). */
   debounceMs?: number;
 }
 

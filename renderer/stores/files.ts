@@ -85,6 +85,13 @@ export const useFilesStore = defineStore('files', () => {
     const root = treeRoot.value;
     if (!root || !tree.value) return;
     const selected = activeRow.value;
+    const layering = useLayeringStore();
+    // The selected file's new winner first (one lookup), so Layering and Preview do not wait for the tree.
+    const path = selected?.kind === 'file' ? selected.path : selected?.kind === 'dir' ? null : layering.path;
+    if (path) {
+      void layering.resolve(root, path);
+      if (selected?.kind === 'file') void useFilesPreviewStore().load({ kind: 'install', root, path });
+    }
     try {
       const result = await api.call('install.tree', { root });
       if (treeRoot.value !== root) return;
@@ -93,17 +100,8 @@ export const useFilesStore = defineStore('files', () => {
         const key = selected.path.toLowerCase();
         const index = result.paths.findIndex((p) => p.toLowerCase() === key);
         activeId.value = index < 0 ? null : 'f:' + index;
-        if (index >= 0) {
-          void useLayeringStore().resolve(root, result.paths[index]);
-          void useFilesPreviewStore().load({ kind: 'install', root, path: result.paths[index] }, result.sizes[index]);
-        } else {
-          // The file is gone from the install: say so in the Layering panel.
-          void useLayeringStore().resolve(root, selected.path);
-          useFilesPreviewStore().clear();
-        }
-      } else if (selected?.kind !== 'dir') {
-        const layering = useLayeringStore();
-        if (layering.path) void layering.resolve(root, layering.path);
+        // Gone from the install: Layering says nothing provides it; there is nothing to preview.
+        if (index < 0) useFilesPreviewStore().clear();
       }
     } catch (error) {
       useErrorsStore().report(error, 'Reading the install tree');
