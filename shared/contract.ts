@@ -12,12 +12,14 @@ import type { ExportImpact, OverrideDiff, WatchStatus } from './mods-types.js';
  * schema library is generic work, and its schemas double as the request types.
  */
 
-const gameId = z.enum(['ta', 'tak', 'quake', 'quake2', 'daikatana']);
+const gameId = z.enum(['ta', 'tak', 'quake', 'quake2', 'daikatana', 'halflife']);
 const path = z.string().min(1).max(4096);
 /** A file name alone: no folder, no separator of either kind. */
 const fileName = z.string().min(1).max(255).regex(/^[^\\/\0]+$/, 'a file name without folders');
 const jobId = z.string().min(1).max(64).optional();
-const mountOptions = { game: gameId.optional(), disc: path.optional(), noDisc: z.boolean().optional() };
+/** `mod`: Quake family, a mod folder under the game's folder, mounted over the base folder (id1, baseq2, data, valve). */
+const modFolder = z.string().min(1).max(255).regex(/^[^\\/\0]+$/, 'a folder name under the game folder').refine((s) => s !== '.' && s !== '..', 'a folder name under the game folder');
+const mountOptions = { game: gameId.optional(), disc: path.optional(), noDisc: z.boolean().optional(), mod: modFolder.optional() };
 
 export const requests = {
   /** Facts about the host: version, capabilities, the install to open first (the demo by default). */
@@ -57,7 +59,7 @@ export const requests = {
   'workspace.checkTdf': z.object({ text: z.string().max(16 << 20) }),
   'mods.diff': z.object({ dir: path, root: path, game: gameId.optional() }),
   // `name`: the file name a workspace folder would be exported under (its rank depends on it).
-  'mods.impact': z.object({ root: path, archive: path, name: fileName.optional() }),
+  'mods.impact': z.object({ root: path, archive: path, name: fileName.optional(), mod: modFolder.optional() }),
   'mods.export': z.object({ dir: path, target: path, orderFrom: path.optional(), jobId }),
   'watch.start': z.object({ dir: path, target: path, debounceMs: z.number().int().min(0).max(60_000).optional() }),
   'watch.stop': z.object({ dir: path }),

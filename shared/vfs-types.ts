@@ -2,8 +2,8 @@
  * The layered filesystem's results, as the CLI prints them with --json and the studio receives them.
  * Pure types: no Node, no DOM.
  */
-export type GameId = 'ta' | 'tak' | 'quake' | 'quake2' | 'daikatana';
-export const GAME_IDS: readonly GameId[] = ['ta', 'tak', 'quake', 'quake2', 'daikatana'];
+export type GameId = 'ta' | 'tak' | 'quake' | 'quake2' | 'daikatana' | 'halflife';
+export const GAME_IDS: readonly GameId[] = ['ta', 'tak', 'quake', 'quake2', 'daikatana', 'halflife'];
 
 /** Where an archive sits in the mount order: TA groups, TA:K overlay, or a Quake-family pak. */
 export type MountStage = 'gp3' | 'ccx' | 'ufo' | 'hpi' | 'disc' | 'overlay' | 'pak';

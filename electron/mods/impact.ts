@@ -15,6 +15,8 @@ import { DEFINITION_KINDS, definedNamesIn, isDefinitionFile } from '../tdf/defin
 
 export interface ImpactOptions {
   game?: GameId;
+  /** Quake family: the mod folder the archive would be copied into. */
+  mod?: string;
   disc?: string;
   noDisc?: boolean;
 }
@@ -56,7 +58,8 @@ async function compare(before: MountedInstall, after: MountedInstall, name: stri
 
   const replaced = placement.replaces === null ? null : pathKey(placement.replaces);
   const isReplaced = (l: { root: string; archive: string | null }) => replaced !== null && l.root === 'install' && l.archive !== null && pathKey(l.archive) === replaced;
-  const layerIndex = after.layers.findIndex((l) => l.root === 'install' && l.archive !== null && pathKey(l.archive) === pathKey(name));
+  // The archive by the name it mounts under (a game folder's mod folder prefixes it: mymod/pak1.pak).
+  const layerIndex = after.layers.findIndex((l) => l.root === 'install' && l.archive !== null && pathKey(l.archive) === pathKey(placement.archive));
   const layer = after.layers[layerIndex]!;
   const seen = new Set<string>();
   for (const entry of layer.entries) {

@@ -14,6 +14,8 @@ import type { Placement } from '../vfs/index.js';
  */
 export interface InstallOptions {
   game?: GameId;
+  /** Quake family: a mod folder under the game folder, over its base folder. */
+  mod?: string;
   disc?: string;
   noDisc?: boolean;
   /** Mount again even if a mount with these options is cached (the folder changed). */
@@ -88,7 +90,7 @@ function retire(install: Promise<OpenInstall>): void {
   setTimeout(() => void install.then((i) => i.mounted.close()).catch(() => {}), RETIRE_AFTER_MS).unref();
 }
 
-const optionsKey = (o: Pick<InstallOptions, 'game' | 'disc' | 'noDisc'>) => JSON.stringify([o.game ?? null, o.disc ? resolve(o.disc) : null, Boolean(o.noDisc)]);
+const optionsKey = (o: Pick<InstallOptions, 'game' | 'disc' | 'noDisc' | 'mod'>) => JSON.stringify([o.game ?? null, o.disc ? resolve(o.disc) : null, Boolean(o.noDisc), o.mod ?? null]);
 
 export class InstallService {
   private readonly cache = new Map<string, { key: string; stamp: number; install: Promise<OpenInstall> }>();

@@ -12,6 +12,26 @@ import { probeArchive, type ProbeResult } from './probe.js';
 import type { ArchivePool, PooledProbe } from './archive-pool.js';
 import { gameRules, type Candidate, type FolderListing, type PlannedArchive } from './rules/index.js';
 import { placementOf, type Placement } from './rules/placement.js';
+import { combineFolders, findGameFolders, type FolderMount, type GameFolders } from './game-folders.js';
+
+/** A Quake-family game folder: the mod folder mounted over the base folder, each by the game's rules. */
+async function mountGameFolders(root: string, folders: GameFolders, options: MountOptions): Promise<MountedInstall> {
+  const choice: GameChoice = options.game ? { game: options.game, source: 'given', reason: null } : { game: folders.game, source: 'detected', reason: folders.reason };
+  const order = folders.mod ? [folders.mod, folders.base] : [folders.base];
+  const extraIn = folders.mod ?? folders.base;
+  const parts: FolderMount[] = [];
+  try {
+    for (const folder of order) {
+      const m = await mountInstall(join(root, folder), { game: folders.game, pool: options.pool, onProgress: options.onProgress, extra: folder === extraIn ? options.extra : undefined });
+      parts.push({ folder, layers: m.layers, plan: m.plan, placement: m.placement });
+    }
+  } catch (err) {
+    await Promise.all(parts.flatMap((p) => p.layers.map((l) => l.close())));
+    throw err;
+  }
+  const combined = combineFolders(folders.game, parts);
+  return new MountedInstall(root, choice, null, combined.plan, new MergedIndex(combined.layers), combined.placement);
+}
 
 export interface MountOptions {
   /** The game context; detected from the folder when absent. */
@@ -32,6 +52,11 @@ export interface MountOptions {
   pool?: ArchivePool;
   /** Called as candidates are probed (a long re-mount's progress). */
   onProgress?: (done: number, total: number) => void;
+  /**
+   * Quake family opened at the game's folder: a mod folder under it, mounted over the base folder (id1,
+   * baseq2, data, valve). The hypothetical `extra` archive then lands in the mod folder (else the base).
+   */
+  mod?: string;
 }
 
 const PROBES_IN_FLIGHT = 4;
@@ -58,6 +83,8 @@ function archiveLayer(planned: PlannedArchive, archive: Archive, release?: () =>
 export async function mountInstall(rootIn: string, options: MountOptions = {}): Promise<MountedInstall> {
   const root = resolve(rootIn);
   await requireFolder(root, 'install folder');
+  const folders = await findGameFolders(root, options.game, options.mod);
+  if (folders) return mountGameFolders(root, folders, options);
   const names = await listTopLevel(root);
 
   let choice: GameChoice;

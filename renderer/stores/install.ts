@@ -13,6 +13,7 @@ export const GAME_NAMES: Record<GameId, string> = {
   quake: 'Quake',
   quake2: 'Quake II',
   daikatana: 'Daikatana',
+  halflife: 'Half-Life',
 };
 
 /** The open game install: its root, the game detected, the mount order and ignored archives. */

@@ -17,6 +17,7 @@ import { GAME_IDS, type DefinitionKind, type GameId, type Provider } from '../..
  */
 export interface MountCliOptions {
   game?: GameId;
+  mod?: string;
   /** A folder, or false for --no-disc. */
   disc?: string | false;
   json?: boolean;
@@ -33,11 +34,12 @@ export function withMountOptions(cmd: Command): Command {
   return cmd
     .option('--game <game>', `the game context: ${GAME_IDS.join('|')} (default: detected from the folder)`, oneOf<GameId>(GAME_IDS))
     .option('--disc <dir>', 'TA: the game disc folder (default: the install folder itself)')
-    .option('--no-disc', 'TA: no disc');
+    .option('--no-disc', 'TA: no disc')
+    .option('--mod <dir>', 'Quake family, ROOT being the game folder: a mod folder under it, mounted over id1/baseq2/data/valve');
 }
 
 export function installOptionsFrom(opts: MountCliOptions): InstallOptions {
-  return { game: opts.game, disc: typeof opts.disc === 'string' ? opts.disc : undefined, noDisc: opts.disc === false };
+  return { game: opts.game, disc: typeof opts.disc === 'string' ? opts.disc : undefined, noDisc: opts.disc === false, mod: opts.mod };
 }
 
 const describeProvider = (p: Provider) => `${p.archive ?? '(loose)'}: ${p.entry} (${p.size} bytes${p.method ? `, ${p.method}` : ''})`;

@@ -23,7 +23,7 @@ export class InstallOpener {
 
   /** Mount `root` with these options, again only if the folder changed since the last mount (or `force`). */
   async open(root: string, options: InstallOptions, force = false): Promise<OpenInstall> {
-    const signature = `${JSON.stringify([options.game, options.disc, options.noDisc])}\n${await installSignature(root, options.noDisc ? undefined : options.disc)}`;
+    const signature = `${JSON.stringify([options.game, options.disc, options.noDisc, options.mod])}\n${await installSignature(root, options.noDisc ? undefined : options.disc)}`;
     const refresh = force || this.signatures.get(root) !== signature;
     this.signatures.set(root, signature);
     try {
@@ -43,11 +43,11 @@ export class InstallOpener {
 export function installHandlers(installs: InstallService, opener: InstallOpener, recent: RecentInstalls, live?: LiveFolders): Pick<CallTable, InstallCalls> {
   const opened = (root: string): Promise<OpenInstall> => installs.get(root).catch(() => opener.open(root, {}));
   return {
-    'install.open': async ({ root, game, disc, noDisc }) => {
-      const install = await opener.open(root, { game, disc, noDisc });
+    'install.open': async ({ root, game, disc, noDisc, mod }) => {
+      const install = await opener.open(root, { game, disc, noDisc, mod });
       await recent.add(install.root);
       // From now on this install owns the screens, followed on disk (another one stops being followed).
-      await live?.followInstall(install.root, { game, disc, noDisc });
+      await live?.followInstall(install.root, { game, disc, noDisc, mod });
       return { ...install.report(), root: install.root, stats: install.stats() };
     },
     'install.stats': async ({ root }) => (await opened(root)).stats(),

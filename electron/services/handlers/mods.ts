@@ -45,7 +45,7 @@ export function modsHandlers(mods: ModsService, live?: LiveFolders): Pick<CallTa
     },
     'workspace.checkTdf': async ({ text }) => mods.checkTdf(text),
     'mods.diff': async ({ dir, root, game }) => mods.diff(dir, root, game),
-    'mods.impact': async ({ root, archive, name }) => mods.impact(root, archive, name === undefined ? {} : { name }),
+    'mods.impact': async ({ root, archive, name, mod }) => mods.impact(root, archive, { ...(name === undefined ? {} : { name }), ...(mod === undefined ? {} : { mod }) }),
     'mods.export': async ({ dir, target, orderFrom }, ctx) =>
       mods.export({ dir, target, orderFrom, signal: ctx.signal, onProgress: abortable(ctx) }),
     'watch.start': async ({ dir, target, debounceMs }) => mods.watchStart(dir, target, debounceMs),
