@@ -36,20 +36,30 @@ export const useExportStore = defineStore('export', () => {
     target.value = folder ? defaultTarget(folder, useWorkspaceStore().proposedName) : '';
   }
 
+  /** Where exports are mounted: the install's top (TA), or the Quake-family game folder's data folder. */
+  const exportFolder = () => {
+    const install = root();
+    if (!install) return null;
+    const sub = useInstallStore().dataFolder;
+    return `${install.replace(/[\\/]+$/, '')}${sub ? `/${sub}` : ''}`;
+  };
+
   function defaultTarget(folder: string, proposed: string | null): string {
     const name = folder.replace(/[\\/]+$/, '').split(/[\\/]/).pop() || 'mod';
-    const install = root();
-    if (!install) return '';
-    return `${install.replace(/[\\/]+$/, '')}/${proposed ?? (/\.(ufo|hpi)$/i.test(name) ? name : `${name}.ufo`)}`;
+    const into = exportFolder();
+    if (!into) return '';
+    // Quake family: the next free pakN.pak, which ranks above every pak already there.
+    const pak = useInstallStore().nextPak;
+    return `${into}/${proposed ?? pak ?? (/\.(ufo|hpi)$/i.test(name) ? name : `${name}.ufo`)}`;
   }
 
   const targetName = computed(() => target.value.trim().split(/[\\/]/).pop() ?? '');
   /** The export would land at the top of the open install (and so change what the game loads). */
   const exportsIntoInstall = computed(() => {
-    const install = root();
+    const into = exportFolder();
     const t = normal(target.value.trim());
-    if (!install || !t) return false;
-    return t.slice(0, t.lastIndexOf('/')) === normal(install);
+    if (!into || !t) return false;
+    return t.slice(0, t.lastIndexOf('/')) === normal(into);
   });
   /** An export into the install waits until its impact has been shown. */
   const needsImpactFirst = computed(() => exportsIntoInstall.value && impact.value === null);
@@ -77,14 +87,17 @@ export const useExportStore = defineStore('export', () => {
     if (t && !exportsIntoInstall.value) {
       // An archive elsewhere is not part of this install: no rank in it to claim.
       impact.value = null;
-      impactNote.value = `${t} is outside the install (${install}): the game will not load it from there, so it changes nothing; export into ${install} to mount it.`;
+      const into = exportFolder() ?? install;
+      impactNote.value = `${t} is outside the install (${into}): the game will not load it from there, so it changes nothing; export into ${into} to mount it.`;
       return;
     }
     impactNote.value = null;
     impactLoading.value = true;
     try {
       const name = targetName.value;
-      impact.value = await api.call('mods.impact', { root: install, archive: dir, ...(name ? { name } : {}) });
+      const mod = useInstallStore().dataFolder;
+      const inFolder = mod && useInstallStore().opened?.game !== 'ta' && useInstallStore().opened?.game !== 'tak' ? { mod } : {};
+      impact.value = await api.call('mods.impact', { root: install, archive: dir, ...(name ? { name } : {}), ...inFolder });
     } catch (error) {
       useErrorsStore().report(error, 'Working out the export impact');
     } finally {

@@ -37,8 +37,37 @@ export const useInstallStore = defineStore('install', () => {
   const remounting = ref<{ done: number; total: number } | null>(null);
 
   const gameName = computed(() => (opened.value ? GAME_NAMES[opened.value.game] ?? opened.value.game : null));
+  /** The game and mod folder the open install was opened with (the pickers' choice; empty: detected). */
+  const options = ref<{ game?: GameId; mod?: string }>({});
+  /** The games whose definitions (units, weapons, features) the Definitions screen reads. */
+  const hasDefinitions = computed(() => opened.value !== null && (opened.value.game === 'ta' || opened.value.game === 'tak'));
+  /**
+   * Where an export goes to be mounted, relative to the root: '' for TA (the top of the install); for a
+   * Quake-family game folder the mod folder, else the base folder its archives come from (id1, baseq2…).
+   */
+  const dataFolder = computed(() => {
+    const o = opened.value;
+    if (!o) return '';
+    if (options.value.mod) return options.value.mod;
+    const named = [...o.mounted.map((m) => m.archive), ...o.ignored.map((i) => i.archive)].find((a) => a.includes('/'));
+    return named && o.game !== 'ta' && o.game !== 'tak' ? named.slice(0, named.indexOf('/')) : '';
+  });
+  /** The next free pakN.pak in the data folder (Quake family): what an export should be called to win. */
+  const nextPak = computed(() => {
+    const o = opened.value;
+    if (!o || o.game === 'ta' || o.game === 'tak') return null;
+    const prefix = dataFolder.value ? `${dataFolder.value.toLowerCase()}/` : '';
+    let highest = -1;
+    for (const a of [...o.mounted.map((m) => m.archive), ...o.ignored.map((i) => i.archive)]) {
+      const lower = a.toLowerCase();
+      if (!lower.startsWith(prefix) || lower.slice(prefix.length).includes('/')) continue;
+      const m = /^pak(\d+)\.pak$/.exec(lower.slice(prefix.length));
+      if (m) highest = Math.max(highest, Number(m[1]));
+    }
+    return `pak${highest + 1}.pak`;
+  });
 
-  async function open(path: string, options: { game?: GameId } = {}): Promise<boolean> {
+  async function open(path: string, openOptions: { game?: GameId; mod?: string } = {}): Promise<boolean> {
     const trimmed = path.trim();
     if (!trimmed) {
       openError.value = 'Type the folder of a game install first.';
@@ -47,7 +76,9 @@ export const useInstallStore = defineStore('install', () => {
     opening.value = true;
     openError.value = null;
     try {
-      const result = await api.call('install.open', { root: trimmed, ...options });
+      const clean = { ...(openOptions.game ? { game: openOptions.game } : {}), ...(openOptions.mod?.trim() ? { mod: openOptions.mod.trim() } : {}) };
+      const result = await api.call('install.open', { root: trimmed, ...clean });
+      options.value = clean;
       opened.value = result;
       root.value = result.root;
       generation.value++;
@@ -92,7 +123,10 @@ export const useInstallStore = defineStore('install', () => {
     }
   }
 
-  return { root, opened, recent, opening, openError, generation, revision, lastChange, remounting, gameName, open, onChanged, onRemountProgress, loadRecent, pickAndOpen };
+  return {
+    root, opened, options, recent, opening, openError, generation, revision, lastChange, remounting, gameName, hasDefinitions, dataFolder, nextPak,
+    open, onChanged, onRemountProgress, loadRecent, pickAndOpen,
+  };
 });
 
 /** Follow the open install as the host re-mounts it after changes on disk. Returns the unsubscribe function. */

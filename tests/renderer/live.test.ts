@@ -177,3 +177,64 @@ describe('a host that stops', () => {
     w.unmount();
   });
 });
+
+describe('one install at a time, and Quake-family game folders', () => {
+  function quakeOpen() {
+    api.handlers['install.open'] = ({ root, game, mod }) => ({
+      root,
+      game: game ?? 'quake',
+      gameSource: game ? 'given' : 'detected',
+      mounted: [
+        ...(mod ? [{ archive: `${mod}/pak0.pak`, root: 'install' as const, stage: 'pak' as const, files: 1 }] : []),
+        { archive: 'id1/pak1.pak', root: 'install', stage: 'pak', files: 1 },
+        { archive: 'id1/pak0.pak', root: 'install', stage: 'pak', files: 3 },
+      ],
+      ignored: [],
+      stats: { game: 'quake', archives: 3, ignored: 0, paths: 4, entries: 5, looseFiles: 1, shadowedPaths: 1, bytes: 100 },
+    });
+  }
+
+  it('the game and mod pickers reach install.open; exports default to the next pakN.pak in the mod folder, with its impact there', async () => {
+    quakeOpen();
+    const install = useInstallStore();
+    expect(await install.open('/games/quake', { game: 'quake', mod: 'mymod' })).toBe(true);
+    expect(api.callsOf('install.open').at(-1)).toEqual({ root: '/games/quake', game: 'quake', mod: 'mymod' });
+    expect([install.dataFolder, install.nextPak, install.hasDefinitions]).toEqual(['mymod', 'pak1.pak', false]);
+    api.handlers['workspace.open'] = ({ dir, root }) => ({ dir, root, files: ['progs/player.mdl'] });
+    api.handlers['watch.status'] = ({ dir }) => ({ workspace: dir, target: '', running: false, state: 'idle', lastBuild: null });
+    api.handlers['mods.impact'] = ({ name }) => ({ archive: `mymod/${name}`, stage: 'pak', rank: 1, pushesOut: null, hidden: [], wins: [{ path: 'progs/player.mdl', over: 'mymod/pak0.pak' }], definitions: [] });
+    initModsStore();
+    expect(await useWorkspaceStore().open('/mods/qmod')).toBe(true);
+    const { useExportStore } = await import('../../renderer/stores/export');
+    const exporting = useExportStore();
+    expect(exporting.target).toBe('/games/quake/mymod/pak1.pak');
+    expect(exporting.exportsIntoInstall).toBe(true);
+    await exporting.previewImpact();
+    expect(api.callsOf('mods.impact').at(-1)).toEqual({ root: '/games/quake', archive: '/mods/qmod', name: 'pak1.pak', mod: 'mymod' });
+    expect(exporting.summary).toBe('wins 1 path');
+    // Without a mod folder, the base folder's next pak.
+    await install.open('/games/quake', { game: 'quake' });
+    expect([install.dataFolder, install.nextPak]).toEqual(['id1', 'pak2.pak']);
+  });
+
+  it('TA-only screens are hidden for Quake; opening another install closes the old workspace', async () => {
+    const { mount } = await import('@vue/test-utils');
+    const { default: App } = await import('../../renderer/App.vue');
+    const install = useInstallStore();
+    await install.open(DEMO_ROOT);
+    api.handlers['workspace.open'] = ({ dir, root }) => ({ dir, root, files: [] });
+    api.handlers['watch.status'] = ({ dir }) => ({ workspace: dir, target: '', running: false, state: 'idle', lastBuild: null });
+    initModsStore();
+    expect(await useWorkspaceStore().open('/mods/tamod')).toBe(true);
+    const w = mount(App);
+    await settle();
+    const tabs = () => w.findAll('nav[aria-label="Screens"] button').map((b) => b.text());
+    expect(tabs()).toContain('Definitions');
+    quakeOpen();
+    await install.open('/games/quake');
+    await settle();
+    expect(tabs()).not.toContain('Definitions');
+    expect(useWorkspaceStore().dir).toBeNull();
+    w.unmount();
+  });
+});
