@@ -1,20 +1,19 @@
 import { defineConfig } from '@playwright/test';
+import { chromiumArgs, findChromium } from './tests/e2e/browser.js';
 
 /**
- * Browser end-to-end tests (tests/e2e) drive Debian's Chromium (never a downloaded browser) against
- * `modpak serve` on a generated install; the fixture in tests/e2e/fixtures.ts starts one server per worker.
- * The Electron test (tests/e2e/electron.spec.ts) skips itself where the Electron binary is missing.
+ * Browser end-to-end tests (tests/e2e) drive a Chromium that is already on the machine or inside an npm
+ * package (never a downloaded browser; see tests/e2e/browser.ts) against `modpak serve` on a generated
+ * install; the fixture in tests/e2e/fixtures.ts starts one server per worker. The Electron test
+ * (tests/e2e/electron.spec.ts) skips itself where the Electron binary is missing.
  */
-export const chromiumPath = process.env.MODPAK_CHROMIUM ?? '/usr/bin/chromium';
-export const chromiumArgs = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-  '--disable-sync',
-  '--disable-quic',
-];
+const chromium = await findChromium();
+if (!process.env.MODPAK_QUIET_BROWSER) {
+  process.env.MODPAK_QUIET_BROWSER = '1';
+  console.log(`browser: ${chromium.source} (${chromium.path})`);
+}
+export const chromiumPath = chromium.path;
+export { chromiumArgs };
 
 export default defineConfig({
   testDir: 'tests/e2e',

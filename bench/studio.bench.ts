@@ -13,7 +13,7 @@ import { chromium, type Page } from '@playwright/test';
 import { buildRenderer } from '../electron/main/bundle.js';
 import { createStudioHost } from '../electron/services/handlers/index.js';
 import { spawn } from 'node:child_process';
-import { chromiumArgs, chromiumPath } from '../playwright.config.js';
+import { chromiumArgs, findChromium } from '../tests/e2e/browser.js';
 import { join } from 'node:path';
 import { figure, fullInstall, scratch, time } from './util.js';
 
@@ -25,7 +25,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 export async function run(): Promise<void> {
   const root = await fullInstall();
   await buildRenderer(repo);
-  const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
+  const browser = await chromium.launch({ executablePath: (await findChromium()).path, args: chromiumArgs });
   try {
     // The host's share, for reading the figures below: a cold mount and the tree's JSON.
     {

@@ -3,6 +3,8 @@ import HomeView from './views/HomeView.vue';
 import FilesView from './views/FilesView.vue';
 import ArchiveView from './views/ArchiveView.vue';
 import DefinitionsView from './views/DefinitionsView.vue';
+import SearchView from './views/SearchView.vue';
+import UnitsView from './views/UnitsView.vue';
 
 /** The studio's screens, in the order of the navigation bar. */
 export interface Screen {
@@ -20,6 +22,8 @@ export const screens: Screen[] = [
   { id: 'files', label: 'Files', component: FilesView, needsInstall: true },
   { id: 'archive', label: 'Archive', component: ArchiveView, needsInstall: false },
   { id: 'definitions', label: 'Definitions', component: DefinitionsView, needsInstall: true, needsDefinitions: true },
+  { id: 'units', label: 'Units', component: UnitsView, needsInstall: true, needsDefinitions: true },
+  { id: 'search', label: 'Search', component: SearchView, needsInstall: true },
 ];
 
 // The mod workflow's screen (renderer/views/ModView.vue) joins the bar when it exists; a glob rather than

@@ -3,6 +3,7 @@ import type {
   ConflictReport, DefinitionWinner, GameId, MergedTree, MountReport, MountStats, ResolveResult,
 } from './vfs-types.js';
 import type { ExportImpact, OverrideDiff, WatchStatus } from './mods-types.js';
+import type { GrepResult, InstallProblem, UnitRow } from './search-types.js';
 
 /**
  * The one typed contract between the renderer and whoever serves it: the Electron main process (IPC) or
@@ -35,6 +36,12 @@ export const requests = {
   /** A file's bytes for preview: the winner, or a given provider (archive null = loose). */
   'install.read': z.object({ root: path, path, archive: z.string().nullable().optional(), maxBytes: z.number().int().positive().max(64 << 20).optional() }),
   'install.extract': z.object({ root: path, paths: z.array(z.string()).max(1_000_000), target: path, jobId }),
+  /** Search the winning text files for a regular expression (JavaScript syntax). */
+  'install.grep': z.object({ root: path, pattern: z.string().min(1).max(1024), ignoreCase: z.boolean().optional(), globs: z.array(z.string().max(512)).max(64).optional(), limit: z.number().int().positive().max(100_000).optional(), jobId }),
+  /** The TA sanity checks: duplicate UnitNumber and weapon ID, references to nothing. */
+  'install.check': z.object({ root: path }),
+  /** The units the game loads, with their main FBI fields. */
+  'install.units': z.object({ root: path }),
   /** A single archive of any format. */
   'archive.open': z.object({ path }),
   'archive.read': z.object({ path, entry: z.string(), maxBytes: z.number().int().positive().max(64 << 20).optional() }),
@@ -90,7 +97,7 @@ export interface TdfCheck {
 }
 
 export interface Responses {
-  'app.info': { version: string; host: 'electron' | 'web'; initialRoot: string | null; demo: boolean; capabilities: { pickFolder: boolean; pickFile: boolean } };
+  'app.info': { version: string; host: 'electron' | 'web'; initialRoot: string | null; demo: boolean; cli: string | null; capabilities: { pickFolder: boolean; pickFile: boolean } };
   'install.open': MountReport & { root: string; stats: MountStats };
   'install.recent': string[];
   'install.stats': MountStats;
@@ -100,6 +107,9 @@ export interface Responses {
   'install.conflicts': ConflictReport;
   'install.read': FilePreview;
   'install.extract': { files: number; bytes: number; refused: string[] };
+  'install.grep': GrepResult;
+  'install.check': InstallProblem[];
+  'install.units': UnitRow[];
   'archive.open': ArchiveListing;
   'archive.read': FilePreview;
   'archive.extract': { files: number; bytes: number; refused: string[] };

@@ -3,6 +3,7 @@ import { makeContext, type CliContext } from './context.js';
 import { describeError, UsageError } from './errors.js';
 import { registerArchiveCommands } from './commands/archive.js';
 import { registerCommandModules } from './commands/index.js';
+import { studioVersion } from '../web/locations.js';
 
 /**
  * The modpak CLI: a thin shell over electron/services. Exit 0 on success, 1 on bad input or a failed
@@ -13,6 +14,7 @@ export async function main(argv: string[], io?: Partial<Pick<CliContext, 'stdout
   const ctx = makeContext(io?.stdout ?? process.stdout, io?.stderr ?? process.stderr);
   const program = new Command('modpak')
     .description('Read, write and layer the archives of classic games (HPI/UFO/CCX/GP3, PAK, SiN, Daikatana, Pangya)')
+    .version(studioVersion(), '-V, --version', 'print the version')
     .exitOverride()
     .configureOutput({
       writeOut: (s) => ctx.stdout.write(s),

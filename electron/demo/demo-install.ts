@@ -17,7 +17,9 @@ import { utf8, writeHpi, type DemoFile, type Tamper } from './writer.js';
  *   disc stage (the install folder is the disc); Backup/old.hpi is in a subfolder and never mounted;
  * - overridden paths (rev31.gp3 over totala1.hpi's units/ARMCOM.fbi), loose files that beat every archive,
  *   definitions overriding each other (features/urban/cars2.tdf stored before cars.tdf), a text file,
- *   a PCX image and a WAV sound.
+ *   a PCX image and a WAV sound;
+ * - the mistakes the sanity checks find: ARMFARK and CORZETA share UnitNumber 42, FARK_WELDER and zeta's
+ *   ARM_LIGHTLASER share weapon ID 7, and ARMFARK's Weapon1 names a weapon nobody defines.
  */
 
 export interface DemoArchive {
@@ -48,13 +50,19 @@ export function demoArchives(): DemoArchive[] {
     { name: 'rev31.gp3', files: [f('units/ARMCOM.fbi', unitFbi('ARMCOM', 'Commander', { BuildTime: '75000' })), f('gamedata/sidedata.tdf', sectionsTdf({ SIDE0: { name: 'ARM' }, SIDE1: { name: 'CORE' } }, 'patched by 3.1'))] },
     { name: 'rev30.gp3', files: [f('units/ARMCOM.fbi', unitFbi('ARMCOM', 'Old patch commander'))] },
     { name: 'btdata.ccx', files: [f('units/ARMFAV.fbi', unitFbi('ARMFAV', 'Jeffy')), f('features/ccx/rocks.tdf', sectionsTdf({ Rock1: feature('all worlds', 'Rock') }))] },
-    { name: 'AFark.ufo', files: [f('units/ARMFARK.fbi', unitFbi('ARMFARK', 'Fark')), f('weapons/fark.tdf', sectionsTdf({ FARK_WELDER: weapon(5, 100) }))] },
+    {
+      name: 'AFark.ufo',
+      files: [
+        f('units/ARMFARK.fbi', unitFbi('ARMFARK', 'Fark', { UnitNumber: '42', Weapon1: 'FARK_CANNON' })),
+        f('weapons/fark.tdf', sectionsTdf({ FARK_WELDER: { ...weapon(5, 100), id: '7' } })),
+      ],
+    },
     {
       name: 'zeta.ufo',
       files: [
         f('gamedata/mods.txt', textFile(['zeta.ufo wins this path over _extra.ufo'])),
-        f('weapons/zeta.tdf', sectionsTdf({ ARM_LIGHTLASER: weapon(80) }, 'zeta.ufo makes the light laser stronger')),
-        f('units/CORZETA.fbi', unitFbi('CORZETA', 'Zeta')),
+        f('weapons/zeta.tdf', sectionsTdf({ ARM_LIGHTLASER: { ...weapon(80), id: '7' } }, 'zeta.ufo makes the light laser stronger')),
+        f('units/CORZETA.fbi', unitFbi('CORZETA', 'Zeta', { UnitNumber: '42' })),
       ],
     },
     {

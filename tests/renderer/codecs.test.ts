@@ -1,9 +1,9 @@
 // @vitest-environment happy-dom
 import { describe, expect, it } from 'vitest';
-import { decodePcx, readPcxHeader } from '../../renderer/codecs/pcx';
-import { parseWavHeader } from '../../renderer/codecs/wav';
+import { decodePcx, readPcxHeader } from '../../shared/assets/pcx';
+import { parseWavHeader } from '../../shared/assets/wav';
 import { tokenizeTdf } from '../../renderer/codecs/tdf-tokens';
-import { CodecError } from '../../renderer/codecs/errors';
+import { FormatError } from '../../shared/errors';
 import { encodePcx24, encodePcx8, encodeWav, testPalette } from './pcx-fixture';
 
 function pixel(rgba: Uint8Array, width: number, x: number, y: number): number[] {
@@ -63,9 +63,9 @@ describe('PCX decoder', () => {
     ['bytes per line below width', () => { const f = encodePcx8(4, 2, new Uint8Array(8), testPalette()); f[66] = 2; return f; }, /bytes per line 2 < width 4/],
   ];
   for (const [what, make, message] of bad) {
-    it(`refuses ${what} with a CodecError`, () => {
+    it(`refuses ${what} with a FormatError`, () => {
       const bytes = make();
-      expect(() => decodePcx(bytes)).toThrow(CodecError);
+      expect(() => decodePcx(bytes)).toThrow(FormatError);
       expect(() => decodePcx(bytes)).toThrow(message);
     });
   }

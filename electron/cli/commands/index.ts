@@ -3,6 +3,8 @@ import type { CliContext } from '../context.js';
 import { registerMountCommands } from './mount.js';
 import { registerModsCommands } from './mods.js';
 import { registerStudioCommands } from './studio.js';
+import { registerMcpCommand } from './mcp.js';
+import { registerMountSearchCommands } from './mount-search.js';
 import { InstallService } from '../../services/install-service.js';
 
 /**
@@ -14,7 +16,9 @@ import { InstallService } from '../../services/install-service.js';
 export function registerCommandModules(program: Command, ctx: CliContext): () => Promise<void> {
   const installs = new InstallService();
   registerMountCommands(program, ctx, installs);
+  registerMountSearchCommands(program, ctx, installs);
   registerModsCommands(program, ctx);
   registerStudioCommands(program, ctx);
+  registerMcpCommand(program, ctx);
   return () => installs.closeAll();
 }

@@ -42,18 +42,20 @@ export function installOptionsFrom(opts: MountCliOptions): InstallOptions {
   return { game: opts.game, disc: typeof opts.disc === 'string' ? opts.disc : undefined, noDisc: opts.disc === false, mod: opts.mod };
 }
 
+/** Open the install named by ROOT; say on stderr which game was chosen when it was detected. */
+export async function openForCli(ctx: CliContext, service: InstallService, root: string, opts: MountCliOptions): Promise<OpenInstall> {
+  ctx.file = root;
+  const install = await service.open(root, installOptionsFrom(opts));
+  if (install.detectedBecause) ctx.stderr.write(`modpak: game: ${install.game} (detected: ${install.detectedBecause}; choose with --game)\n`);
+  return install;
+}
+
 const describeProvider = (p: Provider) => `${p.archive ?? '(loose)'}: ${p.entry} (${p.size} bytes${p.method ? `, ${p.method}` : ''})`;
 
 export function registerMountCommands(program: Command, ctx: CliContext, service = new InstallService()): Command {
   const group = mountGroup(program);
 
-  /** Open the install named by ROOT; say on stderr which game was chosen when it was detected. */
-  const open = async (root: string, opts: MountCliOptions): Promise<OpenInstall> => {
-    ctx.file = root;
-    const install = await service.open(root, installOptionsFrom(opts));
-    if (install.detectedBecause) ctx.stderr.write(`modpak: game: ${install.game} (detected: ${install.detectedBecause}; choose with --game)\n`);
-    return install;
-  };
+  const open = (root: string, opts: MountCliOptions) => openForCli(ctx, service, root, opts);
   const flushWarnings = (install: OpenInstall) => {
     for (const w of install.warnings) ctx.warn(w);
   };

@@ -29,7 +29,7 @@ export function registerStudioCommands(program: Command, ctx: CliContext): void 
       const initial = await initialRoot(root, ctx);
       const rendererDir = resolve(opts.renderer ?? defaultRendererDir());
       const host = await createStudioHost({
-        facts: { version: studioVersion(), host: 'web', initialRoot: initial.root, demo: initial.demo },
+        facts: { version: studioVersion(), host: 'web', initialRoot: initial.root, demo: initial.demo, cli: join(repoRoot(), 'bin', 'modpak') },
         recentFile: join(resolve(opts.state ?? stateDir()), 'recent.json'),
       });
       const web = await startWebHost({ host, rendererDir, port: opts.port }).catch((err: NodeJS.ErrnoException) => {

@@ -12,6 +12,8 @@ export interface AppFacts {
   /** The install to open first (the demo when no ROOT was given), or null. */
   initialRoot: string | null;
   demo: boolean;
+  /** The `modpak` command of this checkout (for the MCP snippet in the About box), when there is one. */
+  cli?: string | null;
 }
 
 /** Native pickers; only the Electron shell has them. */
@@ -63,6 +65,7 @@ export function appHandlers(facts: AppFacts, recent: RecentInstalls, dialogs: Di
   return {
     'app.info': async (): Promise<Responses['app.info']> => ({
       ...facts,
+      cli: facts.cli ?? null,
       capabilities: { pickFolder: dialogs !== null, pickFile: dialogs !== null },
     }),
     'install.recent': async () => recent.get(),

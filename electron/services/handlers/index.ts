@@ -8,6 +8,7 @@ import { jobHandlers } from './jobs.js';
 import { installHandlers, InstallOpener } from './install.js';
 import { InstallService } from '../install-service.js';
 import { modsHandlers } from './mods.js';
+import { searchHandlers } from './search.js';
 import { ModsService, freshMount, type MountProvider } from '../mods-service.js';
 import type { EventName, Events } from '../../../shared/contract.js';
 import { LiveFolders } from '../live-install.js';
@@ -67,6 +68,7 @@ export function createCallTable(options: StudioOptions, services: StudioServices
     ...jobHandlers(jobs),
     ...archiveHandlers(),
     ...installHandlers(installs, services.opener, recent, services.live),
+    ...searchHandlers(installs, services.opener),
     ...modsHandlers(mods, services.live),
   };
 }

@@ -40,8 +40,11 @@ export class InstallOpener {
   }
 }
 
+/** The cached mount of an allowed install, mounted with default options if it was not opened yet. */
+export const openedInstall = (installs: InstallService, opener: InstallOpener) => (root: string): Promise<OpenInstall> => installs.get(root).catch(() => opener.open(root, {}));
+
 export function installHandlers(installs: InstallService, opener: InstallOpener, recent: RecentInstalls, live?: LiveFolders): Pick<CallTable, InstallCalls> {
-  const opened = (root: string): Promise<OpenInstall> => installs.get(root).catch(() => opener.open(root, {}));
+  const opened = openedInstall(installs, opener);
   return {
     'install.open': async ({ root, game, disc, noDisc, mod }) => {
       const install = await opener.open(root, { game, disc, noDisc, mod });

@@ -1,4 +1,4 @@
-import { codecFail } from './errors';
+import { fail } from '../errors.js';
 
 /**
  * RIFF/WAVE header facts for the audio preview: the format chunk and the data chunk's size. The bytes
@@ -27,8 +27,8 @@ function fourcc(bytes: Uint8Array, at: number): string {
 }
 
 export function parseWavHeader(bytes: Uint8Array): WavInfo {
-  if (bytes.length < 12) codecFail('truncated', `WAV header needs 12 bytes, file has ${bytes.length}`);
-  if (fourcc(bytes, 0) !== 'RIFF' || fourcc(bytes, 8) !== 'WAVE') codecFail('bad-header', 'not a WAV file: no RIFF/WAVE signature');
+  if (bytes.length < 12) fail('truncated', `WAV header needs 12 bytes, file has ${bytes.length}`);
+  if (fourcc(bytes, 0) !== 'RIFF' || fourcc(bytes, 8) !== 'WAVE') fail('bad-count', 'not a WAV file: no RIFF/WAVE signature');
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let fmt: Omit<WavInfo, 'dataBytes' | 'durationSeconds' | 'formatName'> | null = null;
   let at = 12;
@@ -37,7 +37,7 @@ export function parseWavHeader(bytes: Uint8Array): WavInfo {
     const size = view.getUint32(at + 4, true);
     const body = at + 8;
     if (id === 'fmt ') {
-      if (size < 16 || body + 16 > bytes.length) codecFail('truncated', `WAV fmt chunk at byte ${at} is ${size} bytes, needs 16 within ${bytes.length}`);
+      if (size < 16 || body + 16 > bytes.length) fail('truncated', `WAV fmt chunk at byte ${at} is ${size} bytes, needs 16 within ${bytes.length}`);
       fmt = {
         format: view.getUint16(body, true),
         channels: view.getUint16(body + 2, true),
@@ -46,8 +46,8 @@ export function parseWavHeader(bytes: Uint8Array): WavInfo {
         bitsPerSample: view.getUint16(body + 14, true),
       };
     } else if (id === 'data') {
-      if (!fmt) codecFail('bad-header', `WAV data chunk at byte ${at} comes before any fmt chunk`);
-      if (fmt.channels === 0 || fmt.sampleRate === 0) codecFail('bad-header', `WAV with ${fmt.channels} channels at ${fmt.sampleRate} Hz`);
+      if (!fmt) fail('bad-count', `WAV data chunk at byte ${at} comes before any fmt chunk`);
+      if (fmt.channels === 0 || fmt.sampleRate === 0) fail('bad-count', `WAV with ${fmt.channels} channels at ${fmt.sampleRate} Hz`);
       const byteRate = fmt.byteRate || (fmt.sampleRate * fmt.channels * fmt.bitsPerSample) / 8;
       return {
         ...fmt,
@@ -59,5 +59,5 @@ export function parseWavHeader(bytes: Uint8Array): WavInfo {
     // Chunks are padded to an even length.
     at = body + size + (size & 1);
   }
-  codecFail('truncated', `WAV has no ${fmt ? 'data' : 'fmt'} chunk within its ${bytes.length} bytes`);
+  fail('truncated', `WAV has no ${fmt ? 'data' : 'fmt'} chunk within its ${bytes.length} bytes`);
 }

@@ -1,4 +1,5 @@
-import { codecFail } from './errors';
+import { fail } from '../errors.js';
+import type { RgbaImage } from './image.js';
 
 /**
  * ZSoft PCX → RGBA, for previews. Handles what TA and its tools write: 8 bits per pixel with one plane
@@ -10,12 +11,6 @@ import { codecFail } from './errors';
  *   4 xMin  6 yMin  8 xMax  10 yMax (u16)   16 EGA palette (48)   65 planes   66 bytesPerLine (u16)
  */
 
-export interface DecodedImage {
-  width: number;
-  height: number;
-  /** width × height × 4 bytes, row-major, top row first. */
-  rgba: Uint8Array;
-}
 
 const HEADER_SIZE = 128;
 const PALETTE_SIZE = 768;
@@ -39,22 +34,22 @@ export interface PcxHeader {
 }
 
 export function readPcxHeader(bytes: Uint8Array): PcxHeader {
-  if (bytes.length < HEADER_SIZE) codecFail('truncated', `PCX header needs ${HEADER_SIZE} bytes, file has ${bytes.length}`);
-  if (bytes[0] !== 0x0a) codecFail('bad-header', `not a PCX file: first byte is 0x${bytes[0].toString(16).padStart(2, '0')}, expected 0x0a`);
+  if (bytes.length < HEADER_SIZE) fail('truncated', `PCX header needs ${HEADER_SIZE} bytes, file has ${bytes.length}`);
+  if (bytes[0] !== 0x0a) fail('bad-magic', `not a PCX file: first byte is 0x${bytes[0].toString(16).padStart(2, '0')}, expected 0x0a`);
   const encoding = bytes[2];
   const bitsPerPixel = bytes[3];
   const xMin = u16(bytes, 4), yMin = u16(bytes, 6), xMax = u16(bytes, 8), yMax = u16(bytes, 10);
   const planes = bytes[65];
   const bytesPerLine = u16(bytes, 66);
-  if (xMax < xMin || yMax < yMin) codecFail('bad-header', `PCX window is inverted: x ${xMin}..${xMax}, y ${yMin}..${yMax}`);
+  if (xMax < xMin || yMax < yMin) fail('bad-count', `PCX window is inverted: x ${xMin}..${xMax}, y ${yMin}..${yMax}`);
   const width = xMax - xMin + 1;
   const height = yMax - yMin + 1;
-  if (encoding !== 0 && encoding !== 1) codecFail('unsupported', `PCX encoding ${encoding} is not supported (0 or 1)`);
+  if (encoding !== 0 && encoding !== 1) fail('unsupported', `PCX encoding ${encoding} is not supported (0 or 1)`);
   if (bitsPerPixel !== 8 || (planes !== 1 && planes !== 3)) {
-    codecFail('unsupported', `PCX with ${bitsPerPixel} bits per pixel and ${planes} planes is not supported (8-bit paletted or 24-bit only)`);
+    fail('unsupported', `PCX with ${bitsPerPixel} bits per pixel and ${planes} planes is not supported (8-bit paletted or 24-bit only)`);
   }
-  if (bytesPerLine < width) codecFail('bad-header', `PCX bytes per line ${bytesPerLine} < width ${width}`);
-  if (width * height > MAX_PIXELS) codecFail('too-large', `PCX of ${width} × ${height} pixels is larger than ${MAX_PIXELS} pixels`);
+  if (bytesPerLine < width) fail('bad-count', `PCX bytes per line ${bytesPerLine} < width ${width}`);
+  if (width * height > MAX_PIXELS) fail('bad-count', `PCX of ${width} × ${height} pixels is larger than ${MAX_PIXELS} pixels`);
   return { width, height, planes, bitsPerPixel, bytesPerLine, encoding };
 }
 
@@ -65,21 +60,21 @@ export function readPcxHeader(bytes: Uint8Array): PcxHeader {
 function unpack(bytes: Uint8Array, start: number, end: number, size: number, encoding: number): Uint8Array {
   const available = end - start;
   if (encoding === 0) {
-    if (available < size) codecFail('truncated', `PCX pixel data: ${size} bytes needed, ${available} present`);
+    if (available < size) fail('truncated', `PCX pixel data: ${size} bytes needed, ${available} present`);
     return bytes.subarray(start, start + size);
   }
   if (size > available * MAX_RLE_EXPANSION) {
-    codecFail('bad-header', `PCX declares ${size} bytes of pixels, more than ${available} bytes of RLE data can hold`);
+    fail('bad-count', `PCX declares ${size} bytes of pixels, more than ${available} bytes of RLE data can hold`);
   }
   const out = new Uint8Array(size);
   let src = start;
   let dst = 0;
   while (dst < size) {
-    if (src >= end) codecFail('truncated', `PCX RLE data ends at byte ${src} with ${size - dst} of ${size} pixel bytes missing`);
+    if (src >= end) fail('truncated', `PCX RLE data ends at byte ${src} with ${size - dst} of ${size} pixel bytes missing`);
     const b = bytes[src++];
     // Top two bits set: a run of (b & 0x3f) copies of the next byte; anything else is a literal byte.
     if ((b & 0xc0) === 0xc0) {
-      if (src >= end) codecFail('truncated', `PCX RLE run at byte ${src - 1} has no value byte`);
+      if (src >= end) fail('truncated', `PCX RLE run at byte ${src - 1} has no value byte`);
       const value = bytes[src++];
       const count = Math.min(b & 0x3f, size - dst);
       out.fill(value, dst, dst + count);
@@ -91,7 +86,7 @@ function unpack(bytes: Uint8Array, start: number, end: number, size: number, enc
   return out;
 }
 
-export function decodePcx(bytes: Uint8Array): DecodedImage {
+export function decodePcx(bytes: Uint8Array): RgbaImage {
   const header = readPcxHeader(bytes);
   const { width, height, planes, bytesPerLine } = header;
   const rowBytes = planes * bytesPerLine;
@@ -99,7 +94,7 @@ export function decodePcx(bytes: Uint8Array): DecodedImage {
   if (planes === 1) {
     const paletteAt = bytes.length - PALETTE_SIZE;
     if (paletteAt - 1 < HEADER_SIZE || bytes[paletteAt - 1] !== PALETTE_MARKER) {
-      codecFail('truncated', `8-bit PCX has no 256-colour palette (marker 0x0c expected at byte ${paletteAt - 1} of ${bytes.length})`);
+      fail('truncated', `8-bit PCX has no 256-colour palette (marker 0x0c expected at byte ${paletteAt - 1} of ${bytes.length})`);
     }
     const pixels = unpack(bytes, HEADER_SIZE, paletteAt - 1, rowBytes * height, header.encoding);
     const palette = bytes.subarray(paletteAt);

@@ -1,0 +1,129 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtemp, mkdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { generateDemoInstall } from '../../../electron/demo/demo-install.js';
+import { modpakBin, runCli } from '../../helpers/run-cli.js';
+
+/**
+ * `modpak mcp` as an assistant uses it: the SDK's client starts `bin/modpak mcp ROOT` over stdio, lists the
+ * tools and calls them; every answer is checked against the CLI's JSON for the same question.
+ */
+let base: string;
+let root: string;
+let modDir: string;
+let client: Client;
+let writer: Client;
+
+const connect = async (args: string[]) => {
+  const c = new Client({ name: 'modpak-test', version: '1.0.0' });
+  await c.connect(new StdioClientTransport({ command: process.execPath, args: [modpakBin, 'mcp', ...args], stderr: 'ignore' }));
+  return c;
+};
+const text = (result: Awaited<ReturnType<Client['callTool']>>) => (result.content as { type: string; text: string }[])[0]!.text;
+const json = async (c: Client, name: string, args: Record<string, unknown> = {}) => {
+  const result = await c.callTool({ name, arguments: args });
+  expect(result.isError, text(result)).toBeFalsy();
+  return JSON.parse(text(result));
+};
+const cliJson = async (args: string[]) => JSON.parse((await runCli(args)).stdout);
+
+beforeAll(async () => {
+  base = await mkdtemp(join(tmpdir(), 'modpak-mcp-'));
+  root = await generateDemoInstall(join(base, 'TA'));
+  modDir = join(base, 'mymod');
+  await mkdir(modDir);
+  client = await connect([root]);
+  writer = await connect([root, '--allow-write', modDir]);
+}, 60_000);
+afterAll(async () => {
+  await client?.close();
+  await writer?.close();
+  await rm(base, { recursive: true, force: true });
+});
+
+describe('modpak mcp', () => {
+  it('lists the read tools, each with a description; the write tools only with --allow-write', async () => {
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    expect(names).toEqual(['install_open', 'install_resolve', 'install_find', 'install_read_text', 'install_tdf', 'install_defs', 'install_conflicts', 'install_check', 'install_grep', 'archive_info', 'archive_list', 'archive_read_text', 'mod_diff', 'mod_impact']);
+    const writeNames = (await writer.listTools()).tools.map((t) => t.name);
+    expect(writeNames).toEqual([...names, 'mod_override', 'mod_write_text', 'mod_export']);
+    for (const tool of (await writer.listTools()).tools) expect(tool.description!.length).toBeGreaterThan(20);
+  });
+
+  it('answers install_open, install_resolve, install_defs and install_conflicts as the CLI does', async () => {
+    const open = await json(client, 'install_open');
+    const archives = await cliJson(['mount', 'archives', root, '--json']);
+    expect(open.game).toBe(archives.game);
+    expect(open.mounted).toEqual(archives.mounted);
+    expect(open.ignored).toEqual(archives.ignored);
+    expect(await json(client, 'install_resolve', { path: 'units/armcom.fbi' })).toEqual(await cliJson(['mount', 'resolve', root, 'units/armcom.fbi', '--json']));
+    expect(await json(client, 'install_defs', { kind: 'units' })).toEqual(await cliJson(['mount', 'defs', root, 'units', '--json']));
+    expect(await json(client, 'install_conflicts')).toEqual(await cliJson(['mount', 'conflicts', root, '--json']));
+    expect(await json(client, 'install_check')).toEqual(await cliJson(['mount', 'check', root, '--json']));
+    expect((await json(client, 'install_grep', { pattern: 'maxdamage', ignoreCase: true })).hits).toEqual(await cliJson(['mount', 'grep', root, 'maxdamage', '-i', '--json']));
+  });
+
+  it('finds by glob, reads text and parses TDF from the winner', async () => {
+    const found: { path: string; archive: string | null }[] = await json(client, 'install_find', { glob: 'units/*.fbi' });
+    const ls: { path: string; archive: string | null }[] = await cliJson(['mount', 'ls', root, 'units/*.fbi', '--json']);
+    expect(found.map((f) => f.path).sort()).toEqual(ls.map((l) => l.path).sort());
+    const corcom = found.find((f) => /CORCOM/i.test(f.path))!;
+    expect(corcom.archive).toBeNull();
+    const source = text(await client.callTool({ name: 'install_read_text', arguments: { path: corcom.path } }));
+    expect(source).toBe((await readFile(join(root, 'units', 'CORCOM.fbi'))).toString('latin1'));
+    const tdf = await json(client, 'install_tdf', { path: corcom.path });
+    expect(tdf.sections[0].name.toUpperCase()).toBe('UNITINFO');
+  });
+
+  it('lists and reads one archive of the install, as `modpak list --json` does', async () => {
+    const archive = join(root, 'rev31.gp3');
+    const listed: { path: string }[] = await json(client, 'archive_list', { path: archive });
+    const cli: { path: string }[] = await cliJson(['list', archive, '--json']);
+    expect(listed.map((e) => e.path)).toEqual(cli.map((e) => e.path));
+    const info = await json(client, 'archive_info', { path: archive });
+    expect(info.format).toBe('hpi');
+  });
+
+  it('refuses a path outside the install, a write without --allow-write, and a malformed argument', async () => {
+    const outside = await client.callTool({ name: 'archive_list', arguments: { path: '/etc/passwd' } });
+    expect(outside.isError).toBe(true);
+    expect(text(outside)).toMatch(/not an opened install or --allow-write folder/);
+    await expect(client.callTool({ name: 'mod_write_text', arguments: { dir: modDir, path: 'a.txt', text: 'x' } })).resolves.toMatchObject({ isError: true });
+    const elsewhere = await writer.callTool({ name: 'mod_write_text', arguments: { dir: join(base, 'elsewhere'), path: 'a.txt', text: 'x' } });
+    expect(elsewhere.isError).toBe(true);
+    const malformed = await client.callTool({ name: 'install_resolve', arguments: { path: 42 } });
+    expect(malformed.isError).toBe(true);
+    // The server is still up after every refusal.
+    expect((await json(client, 'install_resolve', { path: 'totala.ini' })).winner.archive).toBeNull();
+  });
+
+  it('overrides, writes and exports a mod only inside an --allow-write folder, and the diff sees it', async () => {
+    const override = await json(writer, 'mod_override', { dir: modDir, path: 'units/ARMCOM.fbi' });
+    expect(override.from).not.toBeNull();
+    await json(writer, 'mod_write_text', { dir: modDir, path: 'units/ARMCOM.fbi', text: '[UNITINFO]\r\n{\r\n\tUnitName=ARMCOM;\r\n\tMaxDamage=9999;\r\n}\r\n' });
+    const diff: { path: string; status: string }[] = await json(writer, 'mod_diff', { dir: modDir });
+    expect(diff.find((d) => /ARMCOM/i.test(d.path))?.status).toBe('modified');
+    const target = join(modDir, '..', 'mymod-out', 'mymod.ufo');
+    const refused = await writer.callTool({ name: 'mod_export', arguments: { dir: modDir, target } });
+    expect(refused.isError).toBe(true);
+    const inside = join(modDir, 'mymod.ufo');
+    const exported = await json(writer, 'mod_export', { dir: modDir, target: inside });
+    expect(exported.files).toBeGreaterThan(0);
+    expect((await runCli(['list', inside])).stdout).toMatch(/ARMCOM/i);
+  });
+
+  it('serves the mount order and winning text files as resources', async () => {
+    const { resources } = await client.listResources();
+    const order = resources.find((r) => r.name === 'mount-order')!;
+    const body = await client.readResource({ uri: order.uri });
+    expect(JSON.parse((body.contents[0] as { text: string }).text).mounted[0].archive).toBe('rev31.gp3');
+    const { resources: files } = await client.listResources();
+    const fbi = files.find((r) => /CORCOM\.fbi$/i.test(r.uri))!;
+    const read = await client.readResource({ uri: fbi.uri });
+    expect((read.contents[0] as { text: string }).text).toContain('Loose commander');
+  });
+});
+
