@@ -34,7 +34,8 @@ export class FolderWatcher {
       ignoreInitial: true,
       depth: options.depth,
       ignored: (path) => isTemporary(path),
-      atomic: true,
+      // Not chokidar's `atomic` (it holds every unlink 100 ms to pair it with an add): batches do that.
+      atomic: false,
       // Archives can be large: a change counts once the file stops growing.
       awaitWriteFinish: { stabilityThreshold: 20, pollInterval: 5 },
     });

@@ -3,13 +3,14 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createStudioHost } from '../../../electron/services/handlers/index.js';
+import { createCallTable, createServices, createStudioHost } from '../../../electron/services/handlers/index.js';
+import { StudioHost } from '../../../electron/services/host/host.js';
+import { PathAllowlist } from '../../../electron/services/host/allowlist.js';
 import { InstallService } from '../../../electron/services/install-service.js';
 import { generateDemoInstall } from '../../../electron/demo/demo-install.js';
 import { writeHpi } from '../../../electron/demo/writer.js';
 import { unitFbi } from '../../../electron/demo/content.js';
 import type { Events, EventName } from '../../../shared/contract.js';
-import type { StudioHost } from '../../../electron/services/host/host.js';
 
 /**
  * The install and the workspace followed on disk: a new archive, a changed one, a gone one each re-mount
@@ -109,19 +110,24 @@ describe('the install followed on disk', () => {
     const ws = join(base, 'ws3');
     await mkdir(join(ws, 'units'), { recursive: true });
     await writeFile(join(ws, 'units', 'A.FBI'), '[UNITINFO]{UnitName=A;}');
-    const host = await createStudioHost({ facts: { version: '1', host: 'web', initialRoot: rootA, demo: false }, recentFile: null, warm: false });
-    const events = record(host);
+    const options = { facts: { version: '1', host: 'web' as const, initialRoot: rootA, demo: false }, recentFile: null, warm: false };
+    let host: StudioHost | null = null;
+    const services = createServices(options, (event, payload) => host?.emit(event, payload));
+    const allowlist = new PathAllowlist();
+    await allowlist.grant(rootA, 'folder');
+    await allowlist.grant(rootB, 'folder');
+    host = new StudioHost(createCallTable(options, services), { allowlist, jobs: services.jobs });
+    host.onClose(() => services.live.close());
+    host.onClose(() => services.mods.close());
+    host.onClose(() => services.installs.closeAll());
     try {
       await ok(host.call('install.open', { root: rootA }));
+      expect(services.live.root).toBe(rootA);
       await ok(host.call('workspace.open', { dir: ws, root: rootA }));
       await ok(host.call('watch.start', { dir: ws, target: join(base, 'ws3.ufo'), debounceMs: 20 }));
-      await host.grant(rootB);
       await ok(host.call('install.open', { root: rootB, game: 'ta' }));
+      expect(services.live.root).toBe(rootB);
       expect(await ok(host.call('watch.status', { dir: ws }))).toMatchObject({ running: false });
-      const count = events.of('install.changed').length;
-      await writeHpi(join(rootA, 'late.ufo'), [{ path: 'units/LATE.fbi', data: unitFbi('LATE', 'Late') }]);
-      await new Promise((r) => setTimeout(r, 400));
-      expect(events.of('install.changed').length).toBe(count);
     } finally {
       await host.close();
     }
@@ -163,6 +169,28 @@ describe('the workspace followed on disk, and saves that would lose an edit', ()
       // A new file must not exist yet when the hash is null.
       expect(await host.call('workspace.writeText', { dir: ws, path: 'units/A.FBI', text: '', expectedHash: null })).toMatchObject({ ok: false, error: { code: 'conflict' } });
       expect(await host.call('workspace.writeText', { dir: ws, path: 'units/A.FBI', text: 'x' })).toMatchObject({ ok: true });
+    } finally {
+      await host.close();
+    }
+  });
+});
+
+describe('export errors', () => {
+  it('name the target and say why, never the temporary file', async () => {
+    const root = join(base, 'TA5');
+    await mkdir(root);
+    await writeFile(join(root, 'TOTALA.EXE'), 'MZ');
+    const ws = join(base, 'ws5');
+    await mkdir(join(ws, 'units'), { recursive: true });
+    await writeFile(join(ws, 'units', 'A.FBI'), '[UNITINFO]{UnitName=A;}');
+    const host = await createStudioHost({ facts: { version: '1', host: 'web', initialRoot: root, demo: false }, recentFile: null, warm: false });
+    try {
+      await ok(host.call('workspace.open', { dir: ws, root }));
+      const answer = await host.call('mods.export', { dir: ws, target: '/proc/x.ufo' });
+      expect(answer.ok).toBe(false);
+      const message = (answer as { error: { message: string } }).error.message;
+      expect(message).toContain('cannot create /proc/x.ufo: /proc does not accept new files');
+      expect(message).not.toMatch(/\.tmp/);
     } finally {
       await host.close();
     }
