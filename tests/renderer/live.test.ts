@@ -238,3 +238,46 @@ describe('one install at a time, and Quake-family game folders', () => {
     w.unmount();
   });
 });
+
+describe('dead ends said before the user acts', () => {
+  async function workspaceWith(files: Record<string, string>) {
+    api.handlers['workspace.open'] = ({ dir, root }) => ({ dir, root, files: Object.keys(files) });
+    api.handlers['watch.status'] = ({ dir }) => ({ workspace: dir, target: '', running: false, state: 'idle', lastBuild: null });
+    api.handlers['watch.start'] = ({ dir, target }) => ({ workspace: dir, target, running: true, state: 'idle', lastBuild: null });
+    api.handlers['workspace.readText'] = ({ path }) => ({ path, text: files[path] ?? '', hash: 'h' });
+    api.handlers['workspace.checkTdf'] = ({ text: t }) => ({ ok: !t.includes('BROKEN'), problems: [] });
+    api.handlers['mods.export'] = ({ target }) => ({ target, files: 1, bytes: 10, size: 100, durationMs: 5 });
+    api.handlers['mods.impact'] = ({ name }) => ({
+      archive: name ?? 'mod.ufo', stage: 'ufo', rank: 3, pushesOut: null, wins: [],
+      hidden: [{ path: 'units/A.FBI', by: 'rev31.gp3' }, { path: 'units/B.FBI', by: 'rev31.gp3' }], definitions: [],
+    });
+    await useInstallStore().open(DEMO_ROOT);
+    initModsStore();
+    expect(await useWorkspaceStore().open('/mods/mod')).toBe(true);
+    const { useExportStore } = await import('../../renderer/stores/export');
+    const { useWatchStore } = await import('../../renderer/stores/watch');
+    return { exporting: useExportStore(), watch: useWatchStore() };
+  }
+
+  it('an export that wins nothing says so beside the button', async () => {
+    const { exporting } = await workspaceWith({ 'units/A.FBI': '[UNITINFO]{}', 'units/B.FBI': '[UNITINFO]{}' });
+    await exporting.previewImpact();
+    expect(exporting.summary).toBe('wins 0 paths · loses 2 to rev31.gp3');
+    expect(exporting.winsNothing).toBe(true);
+  });
+
+  it('export and watch ask before packing a TDF with syntax errors', async () => {
+    const { exporting, watch } = await workspaceWith({ 'units/A.FBI': '[UNITINFO]{ BROKEN', 'readme.txt': 'BROKEN but not a TDF' });
+    await exporting.previewImpact();
+    expect(await exporting.exportNow()).toBe(false);
+    expect(exporting.confirmBroken).toEqual({ action: 'export', files: ['units/A.FBI'] });
+    expect(api.callsOf('mods.export')).toHaveLength(0);
+    expect(await exporting.exportNow({ confirm: true })).toBe(true);
+    expect(api.callsOf('mods.export')).toHaveLength(1);
+    await watch.toggle(true);
+    expect(exporting.confirmBroken?.action).toBe('watch');
+    expect(api.callsOf('watch.start')).toHaveLength(0);
+    await watch.toggle(true, undefined, { confirm: true });
+    expect(api.callsOf('watch.start')).toHaveLength(1);
+  });
+});

@@ -196,3 +196,30 @@ describe('export errors', () => {
     }
   });
 });
+
+describe('a workspace opened from an archive of the install', () => {
+  it('proposes the archive\'s own name, which replaces it and wins what it won (not the folder\'s name)', async () => {
+    const root = await generateDemoInstall(join(base, 'TA6'));
+    const host = await createStudioHost({ facts: { version: '1', host: 'web', initialRoot: root, demo: false }, recentFile: null, warm: false });
+    try {
+      await ok(host.call('install.open', { root }));
+      const opened = await ok<{ exportName: string | null; dir: string }>(host.call('workspace.fromArchive', { archive: join(root, 'zeta.ufo'), dir: join(base, 'zmod'), root }));
+      expect(opened.exportName).toBe('zeta.ufo');
+      // The impact under the proposed name: it wins zeta.ufo's paths over what is below (not over itself).
+      const proposed = await ok<{ wins: { path: string; over: string | null }[]; hidden: unknown[]; replaces: string | null }>(host.call('mods.impact', { root, archive: opened.dir }));
+      expect(proposed.replaces).toBe('zeta.ufo');
+      expect(proposed.wins.map((w) => w.path).sort()).toEqual(['gamedata/mods.txt', 'units/CORZETA.fbi', 'weapons/zeta.tdf']);
+      // Under the folder's name it would sort after zeta.ufo, which would hide all of it.
+      const folderName = await ok<{ wins: unknown[]; hidden: { by: string | null }[] }>(host.call('mods.impact', { root, archive: opened.dir, name: 'zmod.ufo' }));
+      expect(folderName.wins).toEqual([]);
+      expect(folderName.hidden.every((h) => h.by === 'zeta.ufo')).toBe(true);
+      // An archive from elsewhere: no proposal (the folder's name is used).
+      const elsewhere = join(base, 'elsewhere.ufo');
+      await writeHpi(elsewhere, [{ path: 'units/X.fbi', data: unitFbi('X', 'X') }]);
+      await host.grant(elsewhere, 'file');
+      expect((await ok<{ exportName: string | null }>(host.call('workspace.fromArchive', { archive: elsewhere, dir: join(base, 'emod'), root }))).exportName).toBeNull();
+    } finally {
+      await host.close();
+    }
+  });
+});
