@@ -79,7 +79,8 @@ export type RequestOf<K extends CallName> = z.input<(typeof requests)[K]>;
 export interface ArchiveListing {
   path: string;
   info: Record<string, unknown> & { format: string; files: number; dirs: number; bytes: number };
-  entries: { path: string; size: number; packedSize: number; method: string; dir?: true }[];
+  /** `type`: what the format says the entry is (WAD lump types: 'miptex', 'qpic', ...). */
+  entries: { path: string; size: number; packedSize: number; method: string; dir?: true; type?: string }[];
 }
 
 export interface FilePreview {

@@ -7,10 +7,10 @@ import type { ByteSink } from '../io/byte-sink.js';
  * nothing of mounting. Paths use forward slashes and keep the stored case; lookups elsewhere are
  * case-insensitive.
  */
-export type FormatId = 'hpi' | 'pak' | 'sin' | 'daikatana' | 'pangya';
+export type FormatId = 'hpi' | 'pak' | 'sin' | 'daikatana' | 'pangya' | 'wad';
 
-/** What `pack --format` accepts: the format ids plus `hpi2` (HPI v2, TA: Kingdoms). */
-export type PackFormatId = 'hpi' | 'hpi2' | 'pak' | 'sin' | 'daikatana' | 'pangya';
+/** What `pack --format` accepts: the format ids plus `hpi2` (HPI v2, TA: Kingdoms) and the two WAD versions. */
+export type PackFormatId = 'hpi' | 'hpi2' | 'pak' | 'sin' | 'daikatana' | 'pangya' | 'wad2' | 'wad3';
 
 export interface ArchiveEntry {
   /** Full path inside the archive, forward slashes, stored case, no leading slash. */
@@ -23,6 +23,8 @@ export interface ArchiveEntry {
   readonly packedSize: number;
   /** A short word for how it is stored: 'stored', 'lz77', 'zlib', 'lz77x', 'dk', 'mixed', 'dir'. */
   readonly method: string;
+  /** What the format says the entry is, where it says (WAD lump types: 'miptex', 'qpic', 'palette', ...). */
+  readonly entryType?: string;
 }
 
 export interface ArchiveInfo {
@@ -80,6 +82,10 @@ export interface PackOptions {
   region?: 'us' | 'jp' | 'th' | 'eu' | 'id' | 'kr';
   /** HPI: 1 (TA) or 2 (TA: Kingdoms). */
   version?: 1 | 2;
+  /** WAD: 2 (Quake) or 3 (Half-Life). */
+  wadVersion?: 2 | 3;
+  /** WAD2: the 768-byte RGB palette PNGs are converted to miptex with (Quake's palette.lmp). */
+  paletteRgb?: Uint8Array;
   /**
    * Compressed chunks by file content, kept by a caller that packs the same files again and again (watch
    * and repack): a file whose bytes did not change is not compressed again. Output is byte-identical.

@@ -22,7 +22,7 @@ export async function detectFormat(source: ByteSource): Promise<{ engine: Format
     }
     if (result.match) matches.push({ engine, note: result.note, confidence: result.confidence ?? 0 });
   }
-  if (matches.length === 0) fail('unknown-format', 'not a recognised archive (HPI, PAK, SiN, Daikatana or Pangya)');
+  if (matches.length === 0) fail('unknown-format', 'not a recognised archive (HPI, PAK, SiN, Daikatana, Pangya or WAD)');
   // Array.prototype.sort is stable: equal confidence keeps registry order.
   matches.sort((a, b) => b.confidence - a.confidence);
   const [first, ...rest] = matches;
@@ -55,6 +55,7 @@ export function engineFor(id: FormatId): FormatEngine {
 export function packFormatFor(format: PackFormatId): { engine: FormatEngine; options: Partial<PackOptions> } {
   if (format === 'hpi2') return { engine: engineFor('hpi'), options: { version: 2 } };
   if (format === 'hpi') return { engine: engineFor('hpi'), options: { version: 1 } };
+  if (format === 'wad2' || format === 'wad3') return { engine: engineFor('wad'), options: { wadVersion: format === 'wad2' ? 2 : 3 } };
   return { engine: engineFor(format), options: {} };
 }
 

@@ -3,6 +3,7 @@ import { hpiEngine } from './hpi/index.js';
 import { quakePakEngine, sinPakEngine } from './pak/index.js';
 import { daikatanaEngine } from './daikatana/index.js';
 import { pangyaEngine } from './pangya/index.js';
+import { wadEngine } from './wad/index.js';
 
 /**
  * Every format engine, in detection order. Each format lives in its own folder and exports one engine;
@@ -10,4 +11,4 @@ import { pangyaEngine } from './pangya/index.js';
  * The 'PACK' family validates each layout against the file; when several fit, the first listed here is
  * chosen and `detectFormat` reports the others.
  */
-export const formatEngines: readonly FormatEngine[] = [hpiEngine, quakePakEngine, sinPakEngine, daikatanaEngine, pangyaEngine];
+export const formatEngines: readonly FormatEngine[] = [hpiEngine, quakePakEngine, sinPakEngine, daikatanaEngine, pangyaEngine, wadEngine];

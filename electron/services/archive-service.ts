@@ -58,11 +58,14 @@ export interface ListedEntry {
   packedSize: number;
   method: string;
   dir?: true;
+  /** What the format says the entry is (WAD lump types). */
+  type?: string;
 }
 
 export function toListedEntry(e: ArchiveEntry): ListedEntry {
   const out: ListedEntry = { path: e.path, size: e.size, packedSize: e.packedSize, method: e.method };
   if (e.dir) out.dir = true;
+  if (e.entryType) out.type = e.entryType;
   return out;
 }
 

@@ -5,6 +5,8 @@ import type { PackFile, PackFormatId, PackOptions } from '../formats/index.js';
 import { writeFileAtomically } from '../io/byte-sink.js';
 import { fail } from '../../shared/errors.js';
 import { pathKey } from '../../shared/paths.js';
+import { paletteFromFile } from '../../shared/assets/palettes.js';
+import { paletteRgb } from '../../shared/assets/quake/palette.js';
 import type { ProgressFn } from './archive-service.js';
 
 /**
@@ -24,6 +26,8 @@ export interface PackRequest {
   region?: PackOptions['region'];
   /** Keep the stored order of this archive for the paths it shares with the folder; new paths after. */
   orderFrom?: string;
+  /** WAD2: a palette file (palette.lmp or a PCX) for PNGs converted to miptex. */
+  palette?: string;
   onProgress?: ProgressFn;
   onWarning?: (message: string) => void;
 }
@@ -119,6 +123,7 @@ export async function packFolder(request: PackRequest): Promise<PackResult> {
     cipher: request.cipher,
     region: request.region,
     carry,
+    paletteRgb: request.palette ? paletteRgb(paletteFromFile(request.palette, new Uint8Array(await readFile(request.palette)))) : undefined,
     onProgress: request.onProgress,
     onWarning: request.onWarning,
   };

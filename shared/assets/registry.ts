@@ -1,5 +1,7 @@
 import type { Palette } from './image.js';
 import type { AssetView } from './view.js';
+import { bspDecoder, lmpDecoder, sprDecoder, walDecoder } from './quake/views.js';
+import { pcxDecoder } from './pcx.js';
 
 /**
  * How a file becomes something the studio can show, whatever its format. Each asset format (GAF, 3DO,
@@ -29,7 +31,7 @@ export interface AssetDecoder {
 }
 
 /** Every asset decoder, first match wins. Add a line when a format arrives. */
-export const assetDecoders: AssetDecoder[] = [];
+export const assetDecoders: AssetDecoder[] = [lmpDecoder, walDecoder, sprDecoder, pcxDecoder, bspDecoder];
 
 /** The decoder for a file, or null when it is not an asset this program can show. */
 export function assetDecoderFor(name: string, head: Uint8Array): AssetDecoder | null {

@@ -59,7 +59,7 @@ describe('PCX decoder', () => {
     ['RLE data cut short', () => { const f = encodePcx8(40, 40, new Uint8Array(1600).map((_, i) => i & 0x3f), testPalette()); return new Uint8Array([...f.subarray(0, 200), 0x0c, ...testPalette()]); }, /RLE data ends at byte/],
     ['a huge declared size', () => { const f = encodePcx8(2, 2, new Uint8Array(4), testPalette()); f[8] = 0xff; f[9] = 0x3f; f[10] = 0xff; f[11] = 0x0f; f[66] = 0x00; f[67] = 0x40; return f; }, /larger than|more than .* bytes of RLE data/],
     ['an inverted window', () => { const f = encodePcx8(2, 2, new Uint8Array(4), testPalette()); f[4] = 9; return f; }, /window is inverted/],
-    ['4-bit pixels', () => { const f = encodePcx8(2, 2, new Uint8Array(4), testPalette()); f[3] = 4; return f; }, /4 bits per pixel .* not supported/],
+    ['3-bit pixels', () => { const f = encodePcx8(2, 2, new Uint8Array(4), testPalette()); f[3] = 3; return f; }, /3 bits per pixel .* not supported/],
     ['bytes per line below width', () => { const f = encodePcx8(4, 2, new Uint8Array(8), testPalette()); f[66] = 2; return f; }, /bytes per line 2 < width 4/],
   ];
   for (const [what, make, message] of bad) {

@@ -36,7 +36,7 @@ export function registerArchiveCommands(program: Command, ctx: CliContext): void
       if (opts.json) return ctx.printJson(entries);
       for (const e of entries) {
         if (!opts.verbose) ctx.print(e.dir ? `${e.path}/` : e.path);
-        else ctx.print(`${e.dir ? 'dir' : String(e.size).padStart(10)} ${String(e.packedSize).padStart(10)} ${e.method.padEnd(7)} ${e.path}${e.dir ? '/' : ''}`);
+        else ctx.print(`${e.dir ? 'dir' : String(e.size).padStart(10)} ${String(e.packedSize).padStart(10)} ${e.method.padEnd(7)} ${e.type ? `${e.type.padEnd(8)} ` : ''}${e.path}${e.dir ? '/' : ''}`);
       }
     });
 
@@ -102,14 +102,15 @@ export function registerArchiveCommands(program: Command, ctx: CliContext): void
     .description('pack a folder into an archive (written to a temporary file, then renamed into place)')
     .argument('<dir>')
     .requiredOption('--target <file>', 'the archive to write')
-    .option('--format <format>', 'hpi|hpi2|pak|sin|daikatana|pangya (default: from the extension)', oneOf<PackFormatId>(['hpi', 'hpi2', 'pak', 'sin', 'daikatana', 'pangya']))
+    .option('--format <format>', 'hpi|hpi2|pak|sin|daikatana|pangya|wad2|wad3 (default: from the extension)', oneOf<PackFormatId>(['hpi', 'hpi2', 'pak', 'sin', 'daikatana', 'pangya', 'wad2', 'wad3']))
     .option('--method <method>', 'lz77|zlib|none|lz77x', oneOf<NonNullable<PackOptions['method']>>(['lz77', 'zlib', 'none', 'lz77x']))
     .option('--key <n>', 'HPI v1 header key (0 = no cipher)', parseInteger)
     .option('--no-trailer', 'HPI v1: leave out the Cavedog trailer (TA 3.1c will not mount it)')
     .option('--cipher <cipher>', 'Pangya: xtea|xor', oneOf<'xtea' | 'xor'>(['xtea', 'xor']))
     .option('--region <region>', 'Pangya XTEA key: us|jp|th|eu|id|kr', oneOf<NonNullable<PackOptions['region']>>(['us', 'jp', 'th', 'eu', 'id', 'kr']))
     .option('--order-from <archive>', 'keep the stored order of this archive for the paths it shares')
-    .action(async (dir: string, opts: { target: string; format?: PackFormatId; method?: PackOptions['method']; key?: number; trailer: boolean; cipher?: 'xtea' | 'xor'; region?: PackOptions['region']; orderFrom?: string }) => {
+    .option('--palette <file>', 'WAD2: the palette PNGs become miptex with (a 768-byte palette.lmp, or a PCX with a 256-colour palette)')
+    .action(async (dir: string, opts: { target: string; format?: PackFormatId; method?: PackOptions['method']; key?: number; trailer: boolean; cipher?: 'xtea' | 'xor'; region?: PackOptions['region']; orderFrom?: string; palette?: string }) => {
       ctx.file = opts.target;
       const bar = terminalProgress('pack');
       try {
@@ -123,6 +124,7 @@ export function registerArchiveCommands(program: Command, ctx: CliContext): void
           cipher: opts.cipher,
           region: opts.region,
           orderFrom: opts.orderFrom,
+          palette: opts.palette,
           onProgress: (d, t) => bar.update(d, t),
           onWarning: (m) => ctx.warn(m),
         });

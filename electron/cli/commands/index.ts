@@ -3,6 +3,7 @@ import type { CliContext } from '../context.js';
 import { registerMountCommands } from './mount.js';
 import { registerModsCommands } from './mods.js';
 import { registerStudioCommands } from './studio.js';
+import { registerQuakeAssetCommands } from './quake-assets.js';
 import { registerMcpCommand } from './mcp.js';
 import { registerMountSearchCommands } from './mount-search.js';
 import { InstallService } from '../../services/install-service.js';
@@ -19,6 +20,7 @@ export function registerCommandModules(program: Command, ctx: CliContext): () =>
   registerMountSearchCommands(program, ctx, installs);
   registerModsCommands(program, ctx);
   registerStudioCommands(program, ctx);
+  registerQuakeAssetCommands(program, ctx);
   registerMcpCommand(program, ctx);
   return () => installs.closeAll();
 }

@@ -1,0 +1,29 @@
+import AxeBuilder from '@axe-core/playwright';
+import { test, expect } from './fixtures.js';
+
+/**
+ * An axe-core scan of every screen in both themes: no serious or critical violation (contrast included),
+ * each screen saved as a screenshot at 1440 × 900 and 1024 × 700.
+ */
+for (const scheme of ['dark', 'light'] as const) {
+  test(`every screen passes axe with no serious or critical violation (${scheme})`, async ({ studioPage }) => {
+    const page = studioPage.page;
+    await page.emulateMedia({ colorScheme: scheme });
+    await studioPage.goto();
+    await expect(page.getByRole('list', { name: 'Mount order' })).toBeVisible();
+    const nav = page.getByRole('navigation', { name: 'Screens' });
+    const names = await nav.getByRole('button').allTextContents();
+    expect(names.length).toBeGreaterThanOrEqual(6);
+    for (const name of names.map((n) => n.trim())) {
+      await nav.getByRole('button', { name, exact: true }).click();
+      await page.waitForTimeout(300);
+      const result = await new AxeBuilder({ page }).analyze();
+      const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+      expect(bad.map((v) => `${name}: ${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+      for (const [width, height] of [[1440, 900], [1024, 700]] as const) {
+        await page.setViewportSize({ width, height });
+        await studioPage.screenshot(`${name.toLowerCase()}-${scheme}-${width}`);
+      }
+    }
+  });
+}
