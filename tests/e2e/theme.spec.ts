@@ -1,7 +1,7 @@
 import { test, expect } from './fixtures.js';
 
 /** The light theme follows the system's preference, and the switch overrides it and is remembered. */
-const background = (page: import('@playwright/test').Page) => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+const background = (page: import('@playwright/test').Page) => page.evaluate<string>('getComputedStyle(document.body).backgroundColor');
 
 test('the theme follows prefers-color-scheme, and the switch wins over it across a reload', async ({ studioPage }) => {
   const page = studioPage.page;
