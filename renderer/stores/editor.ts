@@ -111,6 +111,14 @@ export const useEditorStore = defineStore('editor', () => {
     if (!dir) return;
     try {
       const disk = await api.call('workspace.readText', { dir, path: file });
+      // Our own save got there first (its event can overtake the save's answer), or the disk holds just
+      // what the editor holds: nothing to choose.
+      if (path.value !== file || disk.hash === hash.value) return;
+      if (disk.text === text.value) {
+        savedText.value = disk.text;
+        hash.value = disk.hash;
+        return;
+      }
       conflict.value = { diskHash: disk.hash, diskText: disk.text, comparison: null };
     } catch {
       conflict.value = { diskHash: null, diskText: null, comparison: null };
@@ -122,7 +130,8 @@ export const useEditorStore = defineStore('editor', () => {
     const file = path.value;
     if (!file) return;
     const mine = changed.find((c) => c.path.toLowerCase() === file.toLowerCase());
-    if (!mine || mine.hash === hash.value) return;
+    // While a save is under way its own change is on its way too: the save's answer settles the hash.
+    if (!mine || mine.hash === hash.value || saving.value) return;
     if (!dirty.value && mine.hash !== null) await openFile(file);
     else await loadConflict(file);
   }
