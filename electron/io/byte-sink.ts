@@ -1,4 +1,5 @@
-import { open, readdir, rename, rm, type FileHandle } from 'node:fs/promises';
+import { open, readdir, rename, rm, stat, type FileHandle } from 'node:fs/promises';
+import { FormatError } from '../../shared/errors.js';
 import { dirname, basename, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 
@@ -100,7 +101,12 @@ export async function writeFileAtomically(target: string, produce: (sink: ByteSi
 }
 
 async function writeThrough(tmp: string, target: string, produce: (sink: ByteSink) => Promise<void>): Promise<void> {
-  const handle = await open(tmp, 'wx');
+  let handle: FileHandle;
+  try {
+    handle = await open(tmp, 'wx');
+  } catch (err) {
+    throw await cannotCreate(target, err);
+  }
   let ok = false;
   try {
     const sink = new FileSink(handle);
@@ -116,7 +122,7 @@ async function writeThrough(tmp: string, target: string, produce: (sink: ByteSin
     await rename(tmp, target);
   } catch (err) {
     await rm(tmp, { force: true });
-    throw err;
+    throw await cannotCreate(target, err);
   }
 }
 
@@ -167,4 +173,27 @@ export async function removeStaleTemporaries(target: string): Promise<string[]> 
     removed.push(path);
   }
   return removed;
+}
+
+/**
+ * The error of a failed create or rename, about the target (the temporary name means nothing to the
+ * user) and true to the cause: a folder that exists but where nothing can be created (/proc, /sys) says
+ * so rather than "no such file".
+ */
+async function cannotCreate(target: string, err: unknown): Promise<unknown> {
+  const code = (err as NodeJS.ErrnoException | null)?.code;
+  if (typeof code !== 'string') return err;
+  const folder = dirname(target);
+  let why: string;
+  if (code === 'ENOENT') {
+    const info = await stat(folder).catch(() => null);
+    why = info === null ? `the folder ${folder} does not exist` : info.isDirectory() ? `${folder} does not accept new files (a virtual or read-only file system)` : `${folder} is not a folder`;
+  } else if (code === 'EACCES' || code === 'EPERM') why = 'permission denied';
+  else if (code === 'EROFS') why = 'read-only file system';
+  else if (code === 'ENOSPC') why = 'no space left on the device';
+  else if (code === 'ENOTDIR') why = `${folder} is not a folder`;
+  else if (code === 'EISDIR') why = 'a folder of that name is in the way';
+  else if (code === 'EXDEV' || code === 'EEXIST') return err;
+  else why = (err as Error).message;
+  return new FormatError('refused', `cannot create ${target}: ${why}`);
 }

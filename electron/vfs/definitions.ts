@@ -1,6 +1,7 @@
 import type { ConflictReport, DefinitionKind, DefinitionWinner } from '../../shared/vfs-types.js';
 import { FormatError } from '../../shared/errors.js';
 import { DEFINITION_KINDS, definedNamesIn, definitionWinners, isDefinitionFile, type DefinitionFile } from '../tdf/definitions.js';
+import { upperAscii } from '../tdf/parse.js';
 import type { MountedInstall } from './mounted-install.js';
 import type { Hit } from './merged-index.js';
 
@@ -23,11 +24,17 @@ export function definitionFiles(install: MountedInstall, kind: DefinitionKind): 
   return out;
 }
 
-export async function collectDefinitions(install: MountedInstall, kind: DefinitionKind): Promise<DefinitionWinner[]> {
-  const hits = definitionFiles(install, kind);
+/** The copies of definition files that a higher layer's file of the same path hides, in layer order. */
+function hiddenCopies(install: MountedInstall, kind: DefinitionKind): Hit[] {
+  const out: Hit[] = [];
+  for (const [key, hits] of install.index.all()) if (hits.length > 1 && isDefinitionFile(kind, key)) out.push(...hits.slice(1));
+  return out;
+}
+
+/** Read each hit's definition names (a few reads in flight; results keep their input position). */
+async function readNames(install: MountedInstall, kind: DefinitionKind, hits: readonly Hit[]): Promise<(DefinitionFile | null)[]> {
   const files: (DefinitionFile | null)[] = new Array(hits.length).fill(null);
   let next = 0;
-  // A few reads in flight at once; results land in their walk position, so order never depends on timing.
   const worker = async () => {
     while (next < hits.length) {
       const i = next++;
@@ -43,14 +50,29 @@ export async function collectDefinitions(install: MountedInstall, kind: Definiti
     }
   };
   await Promise.all(Array.from({ length: Math.min(READ_AHEAD, hits.length) }, worker));
-  return definitionWinners(files.filter((f): f is DefinitionFile => f !== null));
+  return files;
+}
+
+/**
+ * The winners by name, each with what it hides by name and, after those, the definitions of the same name
+ * in copies of a definition file that a higher layer hides by path (the game never reads those copies).
+ */
+export async function collectDefinitions(install: MountedInstall, kind: DefinitionKind): Promise<DefinitionWinner[]> {
+  const files = await readNames(install, kind, definitionFiles(install, kind));
+  const rows = definitionWinners(files.filter((f): f is DefinitionFile => f !== null));
+  const byName = new Map(rows.map((r) => [upperAscii(r.name), r]));
+  for (const copy of await readNames(install, kind, hiddenCopies(install, kind))) {
+    if (!copy) continue;
+    for (const name of copy.names) byName.get(upperAscii(name))?.shadowed.push({ file: copy.file, archive: copy.archive, hiddenBy: 'path' });
+  }
+  return rows;
 }
 
 export async function definitionConflicts(install: MountedInstall): Promise<ConflictReport['definitions']> {
   const out: ConflictReport['definitions'] = [];
   for (const kind of DEFINITION_KINDS) {
     for (const row of await install.defs(kind)) {
-      const providers = [{ file: row.file, archive: row.archive }, ...row.shadowed];
+      const providers = [{ file: row.file, archive: row.archive }, ...row.shadowed.map((s) => ({ file: s.file, archive: s.archive }))];
       if (new Set(providers.map((p) => p.archive)).size < 2) continue;
       out.push({ kind, name: row.name, providers });
     }

@@ -14,6 +14,7 @@ import { searchHandlers } from './search.js';
 import { ModsService, freshMount, type MountProvider } from '../mods-service.js';
 import type { EventName, Events } from '../../../shared/contract.js';
 import { KnownInstalls, WritableWorkspaces } from '../host/reach.js';
+import { LiveFolders } from '../live-install.js';
 
 /**
  * The composition root shared by both shells: builds the services, the call table (one handler per
@@ -42,6 +43,8 @@ export interface StudioServices {
   writable: WritableWorkspaces;
   /** The installs this host opened, which nothing is extracted into and no workspace lies in. */
   known: KnownInstalls;
+  /** Follows the open install and workspace on disk (re-mounts, edits from elsewhere). */
+  live: LiveFolders;
 }
 
 /** Events from services that run outside any call (watch builds) go through `emit`. */
@@ -55,14 +58,23 @@ export function createServices(options: StudioOptions, emit: EventSink): StudioS
       ? { install: cached.mounted, release: async () => {} }
       : freshMount(root, options);
   };
+  const opener = new InstallOpener(installs);
+  const mods = new ModsService({ mount, onWatchStatus: (status) => emit('watch', status) });
+  const live = new LiveFolders({
+    remount: (root, o) => opener.open(root, o, true),
+    emit,
+    // Another install takes the screens: the old one's watch-and-repack stops with it.
+    onSwitch: () => mods.watches.closeAll(),
+  });
   return {
     jobs: new JobRegistry(),
     installs,
-    opener: new InstallOpener(installs),
-    mods: new ModsService({ mount, onWatchStatus: (status) => emit('watch', status) }),
+    opener,
+    mods,
     recent: new RecentInstalls(options.recentFile),
     writable: new WritableWorkspaces(),
     known: new KnownInstalls(),
+    live,
   };
 }
 
@@ -74,9 +86,9 @@ export function createCallTable(options: StudioOptions, services: StudioServices
     ...appHandlers(options.facts, recent, options.dialogs ?? null, services.writable),
     ...jobHandlers(jobs),
     ...archiveHandlers({ ...DEFAULT_ISOLATION, ...options.isolation }, services.known),
-    ...installHandlers(installs, services.opener, recent, services.known),
+    ...installHandlers(installs, services.opener, recent, services.known, services.live),
     ...searchHandlers(installs, services.opener),
-    ...modsHandlers(mods, services.writable, services.known),
+    ...modsHandlers(mods, services.writable, services.known, services.live),
     ...assetHandlers(openedInstall(installs, services.opener)),
   };
 }
@@ -91,6 +103,7 @@ export async function createStudioHost(options: StudioOptions): Promise<StudioHo
     await services.known.add(options.facts.initialRoot);
   }
   host = new StudioHost(createCallTable(options, services), { allowlist, jobs: services.jobs });
+  host.onClose(() => services.live.close());
   host.onClose(() => services.mods.close());
   host.onClose(() => services.installs.closeAll());
   // The initial install is mounted while the page loads, so the renderer's first install.open finds it.

@@ -7,6 +7,8 @@ import { guardOriginal, refuseDotFolders, refuseWorkspaceInInstall, type KnownIn
 import { readRecord } from '../../mods/workspace.js';
 import { readdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { WriteConflict } from '../../mods/workspace.js';
+import type { LiveFolders } from '../live-install.js';
 
 /**
  * Workspaces, overrides, export and watch: thin adapters over ModsService. Paths inside a workspace
@@ -40,7 +42,12 @@ async function isNewFolder(dir: string): Promise<boolean> {
  * never inside an install or a dot-folder. Export and watch targets: never a dot-folder, and an install's
  * own file only with the request's confirmation (then with a backup).
  */
-export function modsHandlers(mods: ModsService, writable: WritableWorkspaces, installs: KnownInstalls): Pick<CallTable, ModsCalls> {
+export function modsHandlers(mods: ModsService, writable: WritableWorkspaces, installs: KnownInstalls, live?: LiveFolders): Pick<CallTable, ModsCalls> {
+  // The open workspace is followed on disk, so an edit made elsewhere reaches the editor.
+  const follow = async <T extends { dir: string }>(opened: T): Promise<T> => {
+    await live?.followWorkspace(opened.dir);
+    return opened;
+  };
   /** Files this host wrote as export or watch targets (not the install's own, whatever folder they are in). */
   const written = new Set<string>();
   const refuseUnsafeWorkspace = async (dir: string) => {
@@ -62,13 +69,13 @@ export function modsHandlers(mods: ModsService, writable: WritableWorkspaces, in
       await refuseUnsafeWorkspace(dir);
       if (await isNewFolder(dir)) writable.add(dir);
       await requireWritable(dir);
-      return mods.openWorkspace(dir, root);
+      return follow(await mods.openWorkspace(dir, root));
     },
     'workspace.fromArchive': async ({ archive, dir, root }) => {
       await refuseUnsafeWorkspace(dir);
       const opened = await mods.fromArchive(archive, dir, root);
       writable.add(dir);
-      return opened;
+      return follow(opened);
     },
     'workspace.files': async ({ dir }) => mods.files(dir),
     // The install path is an archive path (forward slashes); the workspace code places it safely.
@@ -78,15 +85,20 @@ export function modsHandlers(mods: ModsService, writable: WritableWorkspaces, in
       return mods.override(dir, root, path);
     },
     'workspace.readText': async ({ dir, path }) => mods.readText(dir, insideWorkspace(path)),
-    'workspace.writeText': async ({ dir, path, text }) => {
+    'workspace.writeText': async ({ dir, path, text, expectedHash }) => {
       await requireWritable(dir);
       const rel = insideWorkspace(path);
       refuseDotFolders(join(dir, rel), 'file name');
-      return mods.writeText(dir, rel, text);
+      try {
+        return await mods.writeText(dir, rel, text, expectedHash);
+      } catch (err) {
+        if (err instanceof WriteConflict) throw new HostError('conflict', err.message);
+        throw err;
+      }
     },
     'workspace.checkTdf': async ({ text }) => mods.checkTdf(text),
     'mods.diff': async ({ dir, root, game }) => mods.diff(dir, root, game),
-    'mods.impact': async ({ root, archive, name }) => mods.impact(root, archive, name === undefined ? {} : { name }),
+    'mods.impact': async ({ root, archive, name, mod }) => mods.impact(root, archive, { ...(name === undefined ? {} : { name }), ...(mod === undefined ? {} : { mod }) }),
     'mods.export': async ({ dir, target, orderFrom, replaceOriginal }, ctx) => {
       await guardTarget(dir, target, replaceOriginal);
       written.add(resolve(target));

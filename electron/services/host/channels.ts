@@ -42,7 +42,7 @@ const calls: Record<CallName, true> = {
   'watch.stop': true,
   'watch.status': true,
 };
-const events: Record<EventName, true> = { progress: true, watch: true };
+const events: Record<EventName, true> = { progress: true, watch: true, 'install.changed': true, 'workspace.changed': true };
 
 export const CALL_NAMES: readonly CallName[] = Object.keys(calls) as CallName[];
 export const EVENT_NAMES: readonly EventName[] = Object.keys(events) as EventName[];

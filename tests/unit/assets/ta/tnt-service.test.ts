@@ -33,7 +33,7 @@ describe('TNT with its .ota and the install\'s feature definitions', () => {
 
   it('reports the info JSON: sizes, sea level, tiles, features with cells and definitions, start positions', async () => {
     const defs = [
-      { name: 'TREE1', file: 'features/trees.tdf', archive: 'totala1.hpi', shadowed: [{ file: 'features/forest.tdf', archive: 'totala2.hpi' }] },
+      { name: 'TREE1', file: 'features/trees.tdf', archive: 'totala1.hpi', shadowed: [{ file: 'features/forest.tdf', archive: 'totala2.hpi', hiddenBy: 'name' as const }] },
       { name: 'CarScar05', file: 'features/urban/cars2.tdf', archive: null, shadowed: [] },
     ];
     const loaded = await loadTnt('maps/Gen.tnt', bytes, context({ 'maps/Gen.ota': ota }), defs);
@@ -49,7 +49,7 @@ describe('TNT with its .ota and the install\'s feature definitions', () => {
     });
     expect(info.heights).toEqual({ min: Math.min(...spec.heights!), max: Math.max(...spec.heights!) });
     expect(info.features).toEqual([
-      { index: 0, name: 'Tree1', cells: cells.filter((c) => c === 0).length, definition: { file: 'features/trees.tdf', archive: 'totala1.hpi', shadowed: [{ file: 'features/forest.tdf', archive: 'totala2.hpi' }] } },
+      { index: 0, name: 'Tree1', cells: cells.filter((c) => c === 0).length, definition: { file: 'features/trees.tdf', archive: 'totala1.hpi', shadowed: [{ file: 'features/forest.tdf', archive: 'totala2.hpi', hiddenBy: 'name' as const }] } },
       { index: 1, name: 'CarScar05', cells: cells.filter((c) => c === 1).length, definition: { file: 'features/urban/cars2.tdf', archive: null, shadowed: [] } },
       { index: 2, name: 'Nowhere', cells: cells.filter((c) => c === 2).length, definition: null },
     ]);
