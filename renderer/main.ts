@@ -4,6 +4,9 @@ import App from './App.vue';
 import { initErrorsStore, useErrorsStore } from './stores/errors';
 import { initJobsStore } from './stores/jobs';
 import { initAppStore } from './stores/app';
+import { initInstallStore } from './stores/install';
+import { initModsStore } from './stores/mods';
+import { initConnectionStore } from './stores/connection';
 import './styles/app.css';
 
 const app = createApp(App);
@@ -17,4 +20,7 @@ app.mount('#app');
 
 initErrorsStore();
 initJobsStore();
+initConnectionStore();
+initInstallStore();
+initModsStore();
 void initAppStore();

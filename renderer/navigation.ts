@@ -14,14 +14,16 @@ export interface Screen {
   component: Component;
   /** Needs an open install (greyed out before). */
   needsInstall: boolean;
+  /** Only for installs with TA-style definitions (hidden for the Quake family). */
+  needsDefinitions?: boolean;
 }
 
 export const screens: Screen[] = [
   { id: 'home', label: 'Home', component: HomeView, needsInstall: false },
   { id: 'files', label: 'Files', component: FilesView, needsInstall: true },
   { id: 'archive', label: 'Archive', component: ArchiveView, needsInstall: false },
-  { id: 'definitions', label: 'Definitions', component: DefinitionsView, needsInstall: true },
-  { id: 'units', label: 'Units', component: UnitsView, needsInstall: true },
+  { id: 'definitions', label: 'Definitions', component: DefinitionsView, needsInstall: true, needsDefinitions: true },
+  { id: 'units', label: 'Units', component: UnitsView, needsInstall: true, needsDefinitions: true },
   { id: 'search', label: 'Search', component: SearchView, needsInstall: true },
   { id: 'mods', label: 'Mods', component: ModView, needsInstall: false },
 ];

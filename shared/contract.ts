@@ -4,6 +4,7 @@ import type {
   ConflictReport, DefinitionWinner, GameId, MergedTree, MountReport, MountStats, ResolveResult,
 } from './vfs-types.js';
 import type { ExportImpact, OverrideDiff, WatchStatus } from './mods-types.js';
+import type { WireAssetView } from './assets/wire.js';
 import type { GrepResult, InstallProblem, UnitRow } from './search-types.js';
 
 /**
@@ -14,12 +15,14 @@ import type { GrepResult, InstallProblem, UnitRow } from './search-types.js';
  * schema library is generic work, and its schemas double as the request types.
  */
 
-const gameId = z.enum(['ta', 'tak', 'quake', 'quake2', 'daikatana']);
+const gameId = z.enum(['ta', 'tak', 'quake', 'quake2', 'daikatana', 'halflife']);
 const path = z.string().min(1).max(4096);
 /** A file name alone: no folder, no separator of either kind. */
 const fileName = z.string().min(1).max(255).regex(/^[^\\/\0]+$/, 'a file name without folders');
 const jobId = z.string().min(1).max(64).optional();
-const mountOptions = { game: gameId.optional(), disc: path.optional(), noDisc: z.boolean().optional() };
+/** `mod`: Quake family, a mod folder under the game's folder, mounted over the base folder (id1, baseq2, data, valve). */
+const modFolder = z.string().min(1).max(255).regex(/^[^\\/\0]+$/, 'a folder name under the game folder').refine((s) => s !== '.' && s !== '..', 'a folder name under the game folder');
+const mountOptions = { game: gameId.optional(), disc: path.optional(), noDisc: z.boolean().optional(), mod: modFolder.optional() };
 
 export const requests = {
   /** Facts about the host: version, capabilities, the install to open first (the demo by default). */
@@ -46,6 +49,10 @@ export const requests = {
   'archive.read': z.object({ path, entry: z.string(), maxBytes: z.number().int().positive().max(64 << 20).optional() }),
   'archive.extract': z.object({ path, target: path, globs: z.array(z.string()).optional(), jobId }),
   'archive.verify': z.object({ path, jobId }),
+
+  // A file as the studio's asset viewers show it: an install path (the winner, or the provider `archive`
+  // names; null = the loose file), or an `entry` of the archive `file`. Exactly one of root and file.
+  'asset.view': z.object({ root: path.optional(), path: path.optional(), archive: z.string().nullable().optional(), file: path.optional(), entry: z.string().min(1).max(4096).optional() }),
   /** Native pickers (Electron only; the browser types paths). */
   'dialog.pickFolder': z.object({ title: z.string().optional() }),
   'dialog.pickFile': z.object({ title: z.string().optional() }),
@@ -56,13 +63,19 @@ export const requests = {
   'workspace.files': z.object({ dir: path }),
   'workspace.override': z.object({ dir: path, root: path, path }),
   'workspace.readText': z.object({ dir: path, path }),
-  'workspace.writeText': z.object({ dir: path, path, text: z.string().max(16 << 20) }),
+  /**
+   * `expectedHash`: the content hash the editor loaded (readText's `hash`), or null for a file that must
+   * not exist yet; the save is refused ('conflict') when the file on disk is no longer that. Left out, the
+   * file is written whatever it holds (the user chose "keep mine").
+   */
+  'workspace.writeText': z.object({ dir: path, path, text: z.string().max(16 << 20), expectedHash: z.string().max(128).nullable().optional() }),
   'workspace.checkTdf': z.object({ text: z.string().max(16 << 20) }),
   'mods.diff': z.object({ dir: path, root: path, game: gameId.optional() }),
   // `name`: the file name a workspace folder would be exported under (its rank depends on it).
-  'mods.impact': z.object({ root: path, archive: path, name: fileName.optional() }),
-  'mods.export': z.object({ dir: path, target: path, orderFrom: path.optional(), jobId }),
-  'watch.start': z.object({ dir: path, target: path, debounceMs: z.number().int().min(0).max(60_000).optional() }),
+  'mods.impact': z.object({ root: path, archive: path, name: fileName.optional(), mod: modFolder.optional() }),
+  // `replaceOriginal`: the user confirmed replacing a file the install held before the studio wrote it (a backup NAME.bak is kept).
+  'mods.export': z.object({ dir: path, target: path, orderFrom: path.optional(), replaceOriginal: z.boolean().optional(), jobId }),
+  'watch.start': z.object({ dir: path, target: path, debounceMs: z.number().int().min(0).max(60_000).optional(), replaceOriginal: z.boolean().optional() }),
   'watch.stop': z.object({ dir: path }),
   'watch.status': z.object({ dir: path }),
 } as const;
@@ -84,6 +97,18 @@ export interface FilePreview {
   data: string;
   truncated: boolean;
   archive: string | null;
+}
+
+export interface AssetViewResult {
+  /** The file's own name. */
+  name: string;
+  /** Where the bytes came from ("anims/X.gaf from totala1.hpi"). */
+  origin: string;
+  size: number;
+  /** The decoder's id ('gaf', 'pal', ...), or null when no asset decoder takes this file (view is null too). */
+  decoder: string | null;
+  /** The view in its wire form: decode with shared/assets/wire.ts decodeAssetView. */
+  view: WireAssetView | null;
 }
 
 export interface TdfCheck {
@@ -108,16 +133,22 @@ export interface Responses {
   'archive.open': ArchiveListing;
   'archive.read': FilePreview;
   'archive.extract': { files: number; bytes: number; refused: string[] };
+  'asset.view': AssetViewResult;
   'archive.verify': { ok: boolean; files: number; bytes: number; errors: { path: string; message: string }[]; warnings: { path: string | null; message: string }[] };
   'dialog.pickFolder': string | null;
   'dialog.pickFile': string | null;
   'jobs.cancel': { cancelled: boolean };
   'workspace.open': { dir: string; root: string; files: string[] };
-  'workspace.fromArchive': { dir: string; root: string; files: string[] };
+  /**
+   * `exportName`: the file name to export under so that the re-export wins what the archive won (its own
+   * name when it sits in the install: the export replaces it), or null to use the folder's name.
+   */
+  'workspace.fromArchive': { dir: string; root: string; files: string[]; exportName: string | null };
   'workspace.files': string[];
   'workspace.override': { path: string; from: string | null };
-  'workspace.readText': { path: string; text: string };
-  'workspace.writeText': { path: string; bytes: number };
+  /** `hash`: SHA-256 (hex) of the file's bytes as read. */
+  'workspace.readText': { path: string; text: string; hash: string };
+  'workspace.writeText': { path: string; bytes: number; hash: string };
   'workspace.checkTdf': TdfCheck;
   'mods.diff': OverrideDiff[];
   'mods.impact': ExportImpact;
@@ -129,22 +160,42 @@ export interface Responses {
 
 export type ResponseOf<K extends CallName> = Responses[K];
 
+/** The job id of the `progress` events of a re-mount after the install changed on disk. */
+export const REMOUNT_JOB = 'install.remount';
+
 /** Events pushed from the host to the renderer. */
 export interface Events {
   progress: { jobId: string; done: number; total: number; label?: string };
   watch: WatchStatus;
+  /**
+   * The open install changed on disk (an archive appeared, changed or went; a loose file changed) and was
+   * mounted again: the new mount order and stats, and the top-level paths that changed.
+   */
+  'install.changed': ResponseOf<'install.open'> & { changed: string[] };
+  /** Files of the open workspace changed on disk: each path with its content hash now (null: gone). */
+  'workspace.changed': { dir: string; files: { path: string; hash: string | null }[] };
 }
 export type EventName = keyof Events;
+
+/** Whether the renderer still reaches its host (the browser transport knows from its event stream). */
+export interface HostConnection {
+  state: 'connected' | 'lost';
+  /** What happened and how to reconnect, when lost. */
+  message?: string;
+}
 
 /** The renderer's view of the host: one typed function per call, plus event subscription. */
 export type StudioApi = {
   call<K extends CallName>(name: K, request: RequestOf<K>): Promise<ResponseOf<K>>;
   on<E extends EventName>(event: E, listener: (payload: Events[E]) => void): () => void;
+  /** The connection to the host going and coming back (transports that can tell). */
+  onConnection?(listener: (connection: HostConnection) => void): () => void;
 };
 
 /** How errors cross the boundary: a message a person can read, and a stable code. */
 export interface ContractError {
-  code: 'bad-request' | 'not-allowed' | 'failed' | 'cancelled' | 'not-found';
+  /** 'conflict': the file changed on disk since it was read (a save that would lose someone's edit). */
+  code: 'bad-request' | 'not-allowed' | 'failed' | 'cancelled' | 'not-found' | 'conflict';
   message: string;
 }
 

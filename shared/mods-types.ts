@@ -24,13 +24,13 @@ export interface OverrideDiff {
 export interface ExportImpact {
   archive: string;
   stage: string;
-  /** 0-based position in the mount order (0 = highest priority) it would take. */
+  /** 1-based position in the mount order (1 = highest priority) it would take; -1 when not mounted. */
   rank: number;
   /** A .hpi that would lose its slot among the first ten. */
   pushesOut: string | null;
   /** Files of the export that something ranked higher would hide. */
   hidden: { path: string; by: string | null }[];
-  /** Files of the export that would win over what is there now. */
+  /** Files of the export that would win over what is there now (`over`: the provider it beats, never the archive it replaces; null for a new path). */
   wins: { path: string; over: string | null }[];
   definitions: { kind: string; name: string; outcome: 'wins' | 'loses'; against: string | null }[];
   /** An archive of the same name already in the install, which the export would replace. */

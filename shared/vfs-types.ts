@@ -2,8 +2,8 @@
  * The layered filesystem's results, as the CLI prints them with --json and the studio receives them.
  * Pure types: no Node, no DOM.
  */
-export type GameId = 'ta' | 'tak' | 'quake' | 'quake2' | 'daikatana';
-export const GAME_IDS: readonly GameId[] = ['ta', 'tak', 'quake', 'quake2', 'daikatana'];
+export type GameId = 'ta' | 'tak' | 'quake' | 'quake2' | 'daikatana' | 'halflife';
+export const GAME_IDS: readonly GameId[] = ['ta', 'tak', 'quake', 'quake2', 'daikatana', 'halflife'];
 
 /** Where an archive sits in the mount order: TA groups, TA:K overlay, or a Quake-family pak. */
 export type MountStage = 'gp3' | 'ccx' | 'ufo' | 'hpi' | 'disc' | 'overlay' | 'pak';
@@ -65,10 +65,19 @@ export interface DefinitionSource {
   archive: string | null;
 }
 
+/**
+ * A definition the winner hides: 'name' when another file defines the same name later in the walk,
+ * 'path' when a copy of the winner's own file (same path) sits in a lower layer and so never loads.
+ */
+export interface ShadowedDefinition extends DefinitionSource {
+  hiddenBy: 'name' | 'path';
+}
+
 /** `modpak mount defs --json`: one row per definition name, the winner first. */
 export interface DefinitionWinner extends DefinitionSource {
   name: string;
-  shadowed: DefinitionSource[];
+  /** Hidden by name first (walk order), then hidden by path (layer order). */
+  shadowed: ShadowedDefinition[];
 }
 
 /** `modpak mount conflicts --json`. */

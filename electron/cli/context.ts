@@ -1,4 +1,5 @@
 import type { Writable } from 'node:stream';
+import { escapeControls } from '../../shared/escape.js';
 
 /**
  * What a command needs from the outside world, so the CLI runs in-process in tests as well as in a shell.
@@ -8,7 +9,7 @@ export interface CliContext {
   stdout: Writable & { isTTY?: boolean };
   stderr: NodeJS.WriteStream | (Writable & { isTTY?: boolean; columns?: number });
   file: string | null;
-  /** Print a line to stdout. */
+  /** Print a line to stdout (control characters in it escaped: names come from archives). */
   print(text: string): void;
   /** Print JSON to stdout. */
   printJson(value: unknown): void;
@@ -22,13 +23,13 @@ export function makeContext(stdout: CliContext['stdout'], stderr: CliContext['st
     stderr,
     file: null,
     print(text) {
-      stdout.write(text + '\n');
+      stdout.write(escapeControls(text) + '\n');
     },
     printJson(value) {
       stdout.write(JSON.stringify(value, null, 2) + '\n');
     },
     warn(message) {
-      stderr.write(`modpak: warning: ${message}\n`);
+      stderr.write(`modpak: warning: ${escapeControls(message)}\n`);
     },
   };
 }

@@ -17,7 +17,11 @@ export class CliFailure extends Error {
 export function describeError(err: unknown, file: string | null): string {
   const where = file ? `${file}: ` : '';
   if (err instanceof CliFailure) return `modpak: ${err.file ? `${err.file}: ` : where}${err.message}`;
-  if (err instanceof FormatError) return `modpak: ${where}${err.message}`;
+  if (err instanceof FormatError) {
+    // Decoders name what they read ("ARMIMR.3do: …"); when that is the command's file, say it once.
+    const own = file ? `${file.slice(Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\')) + 1)}: ` : null;
+    return `modpak: ${where}${own && err.message.startsWith(own) ? err.message.slice(own.length) : err.message}`;
+  }
   const e = err as NodeJS.ErrnoException;
   if (e && typeof e === 'object' && typeof e.code === 'string') {
     const reason: Record<string, string> = {
@@ -29,7 +33,8 @@ export function describeError(err: unknown, file: string | null): string {
       ENOSPC: 'no space left on the device',
       EMFILE: 'too many open files',
     };
-    const errFile = e.path && !file ? `${e.path}: ` : where;
+    // The file the error is about (a source deleted mid-pack), not the command's target.
+    const errFile = e.path ? `${e.path}: ` : where;
     return `modpak: ${errFile}${reason[e.code] ?? e.message}`;
   }
   if (err instanceof RangeError) return `modpak: ${where}${err.message} (the data is too large or malformed)`;

@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { makeContext, type CliContext } from './context.js';
 import { describeError, UsageError } from './errors.js';
+import { escapeControls } from '../../shared/escape.js';
 import { registerArchiveCommands } from './commands/archive.js';
 import { registerCommandModules } from './commands/index.js';
 import { studioVersion } from '../services/locations.js';
@@ -35,10 +36,10 @@ export async function main(argv: string[], io?: Partial<Pick<CliContext, 'stdout
       return 2;
     }
     if (err instanceof UsageError) {
-      ctx.stderr.write(`modpak: ${err.message}\n`);
+      ctx.stderr.write(`modpak: ${escapeControls(err.message)}\n`);
       return 2;
     }
-    ctx.stderr.write(describeError(err, ctx.file) + '\n');
+    ctx.stderr.write(escapeControls(describeError(err, ctx.file)) + '\n');
     if (process.env.MODPAK_DEBUG && err instanceof Error) ctx.stderr.write(`${err.stack}\n`);
     return 1;
   } finally {

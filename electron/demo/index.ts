@@ -2,3 +2,4 @@
 export { generateDemoInstall, demoArchives, demoLooseFiles, type DemoArchive } from './demo-install.js';
 export { generateFullInstall, type FullInstallOptions } from './full-install.js';
 export { writeHpi, packBytes, writeArchive, type DemoFile, type Tamper } from './writer.js';
+export { buildGaf, demoSpriteGaf } from './gaf.js';

@@ -49,6 +49,12 @@ export interface Archive {
    */
   read(entry: ArchiveEntry, onWarning?: (message: string) => void): Promise<Uint8Array>;
   /**
+   * The same bytes as `read`, a piece at a time (an HPI chunk, a slice of a stored file), so a large or
+   * hostile entry is written or hashed without ever being held whole. Formats without it are read whole
+   * (see entryChunks). The same errors and warnings as `read`, raised when the piece they concern is reached.
+   */
+  stream?(entry: ArchiveEntry, onWarning?: (message: string) => void): AsyncIterable<Uint8Array>;
+  /**
    * Opaque format data a rewrite should keep (HPI v2's Last78 verification block): handed to the writer as
    * `PackOptions.carry` when an archive is re-exported with `--order-from`.
    */
@@ -139,6 +145,17 @@ export interface FormatEngine {
   /** Write `files` (in this order) as an archive of this format into `sink`. */
   pack?(files: readonly PackFile[], sink: ByteSink, options: PackOptions): Promise<void>;
 }
+
+/** An entry's bytes piece by piece: the archive's own stream where it has one, else its whole read. */
+export function entryChunks(archive: Archive, entry: ArchiveEntry, onWarning?: (message: string) => void): AsyncIterable<Uint8Array> {
+  if (archive.stream) return archive.stream(entry, onWarning);
+  return (async function* () {
+    yield await archive.read(entry, onWarning);
+  })();
+}
+
+/** Bytes of a stored entry read in slices of this size when streamed. */
+export const STREAM_SLICE = 1 << 20;
 
 /** The `files`, `dirs` and `bytes` of an `info()`, counted over the entries. */
 export function countEntries(entries: readonly ArchiveEntry[]): { files: number; dirs: number; bytes: number } {

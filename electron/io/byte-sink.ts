@@ -1,4 +1,5 @@
-import { open, rename, rm, type FileHandle } from 'node:fs/promises';
+import { open, readdir, rename, rm, stat, type FileHandle } from 'node:fs/promises';
+import { FormatError } from '../../shared/errors.js';
 import { dirname, basename, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 
@@ -85,11 +86,27 @@ const STAGING_BYTES = 1 << 20;
 /**
  * Write a file through a temporary sibling renamed into place: a failure at any point leaves the previous
  * file untouched and removes the temporary one. Readers of the target never see a half-written archive.
+ * The temporary name carries the writing process's id, so the next write to the target can tell the
+ * leftovers of a killed writer (its process is gone) from a live write of another process, and removes them.
  */
 export async function writeFileAtomically(target: string, produce: (sink: ByteSink) => Promise<void>): Promise<void> {
-  const tmp = join(dirname(target), `.${basename(target)}.${randomBytes(6).toString('hex')}.tmp`);
-  // The name is the one isTemporaryFileOf recognises: packing a folder that holds its own target skips it.
-  const handle = await open(tmp, 'wx');
+  await removeStaleTemporaries(target);
+  const tmp = join(dirname(target), `.${basename(target)}.${process.pid}-${randomBytes(6).toString('hex')}.tmp`);
+  liveTemporaries.add(tmp);
+  try {
+    await writeThrough(tmp, target, produce);
+  } finally {
+    liveTemporaries.delete(tmp);
+  }
+}
+
+async function writeThrough(tmp: string, target: string, produce: (sink: ByteSink) => Promise<void>): Promise<void> {
+  let handle: FileHandle;
+  try {
+    handle = await open(tmp, 'wx');
+  } catch (err) {
+    throw await cannotCreate(target, err);
+  }
   let ok = false;
   try {
     const sink = new FileSink(handle);
@@ -105,11 +122,83 @@ export async function writeFileAtomically(target: string, produce: (sink: ByteSi
     await rename(tmp, target);
   } catch (err) {
     await rm(tmp, { force: true });
-    throw err;
+    throw await cannotCreate(target, err);
   }
 }
 
 /** Whether the file `name` (a base name) is one of the temporary files writeFileAtomically writes for `target`. */
 export function isTemporaryFileOf(name: string, target: string): boolean {
-  return name.endsWith('.tmp') && name.startsWith(`.${basename(target)}.`);
+  return temporaryWriter(name, target) !== null;
+}
+
+/** Temporary files this process is writing right now (never stale, whatever their name says). */
+const liveTemporaries = new Set<string>();
+
+/**
+ * The writer's process id in a temporary name of `target`'s (`.NAME.PID-HEX.tmp`), -1 for the older
+ * `.NAME.HEX.tmp` naming (no writer to ask, so stale), null for a name that is not one of ours.
+ */
+export function temporaryWriter(name: string, target: string): number | null {
+  const prefix = `.${basename(target)}.`;
+  if (!name.startsWith(prefix) || !name.endsWith('.tmp')) return null;
+  const middle = name.slice(prefix.length, -'.tmp'.length);
+  const withPid = /^(\d+)-[0-9a-f]{12}$/.exec(middle);
+  if (withPid) return Number(withPid[1]);
+  return /^[0-9a-f]{12}$/.test(middle) ? -1 : null;
+}
+
+function processAlive(pid: number): boolean {
+  if (pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: the process exists but belongs to someone else.
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Remove the temporary files a killed writer left beside `target` (best effort: a folder we cannot list is left alone). */
+export async function removeStaleTemporaries(target: string): Promise<string[]> {
+  const dir = dirname(target);
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return [];
+  }
+  const removed: string[] = [];
+  for (const name of names) {
+    const pid = temporaryWriter(name, target);
+    if (pid === null) continue;
+    const path = join(dir, name);
+    // One of this process's own names that is not live was left by an interrupted write of ours.
+    if (liveTemporaries.has(path) || (pid !== process.pid && processAlive(pid))) continue;
+    await rm(path, { force: true }).catch(() => undefined);
+    removed.push(path);
+  }
+  return removed;
+}
+
+/**
+ * The error of a failed create or rename, about the target (the temporary name means nothing to the
+ * user) and true to the cause: a folder that exists but where nothing can be created (/proc, /sys) says
+ * so rather than "no such file".
+ */
+async function cannotCreate(target: string, err: unknown): Promise<unknown> {
+  const code = (err as NodeJS.ErrnoException | null)?.code;
+  if (typeof code !== 'string') return err;
+  const folder = dirname(target);
+  let why: string;
+  if (code === 'ENOENT') {
+    const info = await stat(folder).catch(() => null);
+    why = info === null ? `the folder ${folder} does not exist` : info.isDirectory() ? `${folder} does not accept new files (a virtual or read-only file system)` : `${folder} is not a folder`;
+  } else if (code === 'EACCES' || code === 'EPERM') why = 'permission denied';
+  else if (code === 'EROFS') why = 'read-only file system';
+  else if (code === 'ENOSPC') why = 'no space left on the device';
+  else if (code === 'ENOTDIR') why = `${folder} is not a folder`;
+  else if (code === 'EISDIR') why = 'a folder of that name is in the way';
+  else if (code === 'EXDEV' || code === 'EEXIST') return err;
+  else why = (err as Error).message;
+  return new FormatError('refused', `cannot create ${target}: ${why}`);
 }

@@ -1,21 +1,69 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { mkdir, open, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { refuseLinksBelow } from './real-path.js';
+
+/** What a file's bytes may arrive as: whole, or chunk by chunk (a large entry decoded as it is written). */
+export type FileBytes = Uint8Array | AsyncIterable<Uint8Array>;
 
 /**
  * Writes extracted files, creating each parent folder once (extractions write thousands of files into a
- * few hundred folders). Callers have already made `out` safe (inside their target).
+ * few hundred folders). Callers have already made `out` safe (inside their target). With a `root`, a
+ * symbolic link already present below it (a folder on the way or the file itself) is refused with a
+ * LinkRefusal instead of followed, so nothing is written outside the target through a planted link.
+ * A file whose bytes fail midway is removed, so no partial file is left.
  */
 export class FolderWriter {
   private readonly made = new Set<string>();
+  private readonly plain = new Set<string>();
 
-  async write(out: string, data: Uint8Array): Promise<void> {
+  constructor(private readonly root?: string) {}
+
+  /** Write the file; resolves to the number of bytes written. */
+  async write(out: string, data: FileBytes): Promise<number> {
     const dir = dirname(out);
+    if (this.root !== undefined) await refuseLinksBelow(this.root, out, this.plain);
     if (!this.made.has(dir)) {
       await mkdir(dir, { recursive: true });
       this.made.add(dir);
     }
-    await writeFile(out, data);
+    // O_NOFOLLOW: a link that appears at the file's own name between the check and the open is refused too.
+    const handle = await open(out, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | (this.root !== undefined ? (constants.O_NOFOLLOW ?? 0) : 0), 0o666);
+    let written = 0;
+    let ok = false;
+    try {
+      if (data instanceof Uint8Array) {
+        await writeAll(handle, data, 0);
+        written = data.length;
+      } else {
+        for await (const chunk of data) {
+          await writeAll(handle, chunk, written);
+          written += chunk.length;
+        }
+      }
+      ok = true;
+    } finally {
+      await handle.close();
+      if (!ok) await rm(out, { force: true }).catch(() => undefined);
+    }
+    return written;
   }
+}
+
+async function writeAll(handle: import('node:fs/promises').FileHandle, bytes: Uint8Array, position: number): Promise<void> {
+  for (let done = 0; done < bytes.length; ) {
+    const { bytesWritten } = await handle.write(bytes, done, bytes.length - done, position + done);
+    done += bytesWritten;
+  }
+}
+
+/** Why a file-system error means "this name cannot be written here" rather than "the extraction failed". */
+export function refusalReason(err: unknown): string | null {
+  const code = (err as NodeJS.ErrnoException | null)?.code;
+  // A path that is a file in one place and a folder in another cannot be both on disk.
+  if (code === 'EEXIST' || code === 'ENOTDIR' || code === 'EISDIR') return 'a file and a folder share this name';
+  if (code === 'ELINK' || code === 'ELOOP') return 'a symbolic link is in the way (extraction does not follow links)';
+  return null;
 }
 
 /**

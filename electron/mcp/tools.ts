@@ -2,6 +2,7 @@ import { z } from 'zod';
 import picomatch from 'picomatch';
 import { requests, type CallName, type ResponseOf } from '../../shared/contract.js';
 import { decodeTdf, parseTdf } from '../../shared/tdf/parse.js';
+import { decompileCob } from '../../shared/assets/ta/cob/index.js';
 
 /**
  * The tools `modpak mcp` offers an assistant. Each is one contract call of the studio's host (so every
@@ -104,6 +105,15 @@ export const tools: ToolDefinition[] = [
   callTool('install_conflicts', 'install.conflicts', 'Paths provided by more than one archive, and definitions defined more than once.'),
   callTool('install_check', 'install.check', 'TA sanity checks: units sharing a UnitNumber, weapons sharing an ID, FBI references (model, weapons, corpse, sounds) to nothing.'),
   callTool('install_grep', 'install.grep', 'Search the text files the game loads (TDF, FBI, configs, scripts\' source) for a regular expression: path, winning archive, line.'),
+  {
+    name: 'cob_decompile',
+    description: 'A unit script (.cob) of the install decompiled to BOS source (the winner, or a given archive\'s copy).',
+    input: withoutRoot('install.read', 'maxBytes'),
+    run: async (host, args) => {
+      const file = await host.call('install.read', { root: host.root, ...args, maxBytes: 16 << 20 });
+      return { text: decompileCob(Buffer.from(file.data, 'base64'), String(args.path)) };
+    },
+  },
   {
     name: 'archive_info',
     description: 'What one archive (inside the install or an allowed folder) is: format, counts, version, cipher, whether TA 3.1c would mount it.',

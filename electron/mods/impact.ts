@@ -15,6 +15,8 @@ import { DEFINITION_KINDS, definedNamesIn, isDefinitionFile } from '../tdf/defin
 
 export interface ImpactOptions {
   game?: GameId;
+  /** Quake family: the mod folder the archive would be copied into. */
+  mod?: string;
   disc?: string;
   noDisc?: boolean;
 }
@@ -45,7 +47,8 @@ async function compare(before: MountedInstall, after: MountedInstall, name: stri
   const impact: ExportImpact = {
     archive: placement.archive,
     stage: placement.stage ?? 'ignored',
-    rank: placement.rank,
+    // 1-based, as every text says it ("rank 1", "position 1"); -1 when it would not be mounted.
+    rank: placement.rank < 0 ? -1 : placement.rank + 1,
     pushesOut: placement.pushesOut,
     hidden: [],
     wins: [],
@@ -57,7 +60,10 @@ async function compare(before: MountedInstall, after: MountedInstall, name: stri
     return impact;
   }
 
-  const layerIndex = after.layers.findIndex((l) => l.root === 'install' && l.archive !== null && pathKey(l.archive) === pathKey(name));
+  const replaced = placement.replaces === null ? null : pathKey(placement.replaces);
+  const isReplaced = (l: { root: string; archive: string | null }) => replaced !== null && l.root === 'install' && l.archive !== null && pathKey(l.archive) === replaced;
+  // The archive by the name it mounts under (a game folder's mod folder prefixes it: mymod/pak1.pak).
+  const layerIndex = after.layers.findIndex((l) => l.root === 'install' && l.archive !== null && pathKey(l.archive) === pathKey(placement.archive));
   const layer = after.layers[layerIndex]!;
   const seen = new Set<string>();
   for (const entry of layer.entries) {
@@ -69,7 +75,8 @@ async function compare(before: MountedInstall, after: MountedInstall, name: stri
     if (winner.layer !== layerIndex) {
       impact.hidden.push({ path: entry.path, by: after.layers[winner.layer]!.archive });
     } else {
-      const was = before.index.lookupKey(k)?.[0];
+      // What the game loads today, passing over the archive this one replaces (a re-export does not beat itself).
+      const was = before.index.lookupKey(k)?.find((h) => !isReplaced(before.layers[h.layer]!));
       impact.wins.push({ path: entry.path, over: was ? before.layers[was.layer]!.archive ?? '(loose file)' : null });
     }
   }

@@ -1,5 +1,6 @@
 import { mkdir, readdir, readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
+import { createHash } from 'node:crypto';
 import type { PackFile } from '../formats/index.js';
 import { fail } from '../../shared/errors.js';
 import { writeFileAtomically } from '../io/byte-sink.js';
@@ -127,12 +128,29 @@ export async function overrideIntoWorkspace(dir: string, path: string, base: Ove
 /** Largest text file the editor opens. */
 export const MAX_TEXT_BYTES = 16 << 20;
 
-export async function readWorkspaceText(dir: string, path: string): Promise<{ path: string; text: string }> {
+/** The content hash the editor keeps for a file: SHA-256 of its bytes, hex. */
+export function contentHash(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+/** The hash of a workspace file as it is on disk now, or null when there is no such file. */
+export async function workspaceFileHash(dir: string, path: string): Promise<string | null> {
+  try {
+    return contentHash(new Uint8Array(await readFile(workspacePath(dir, path))));
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'EISDIR' || code === 'ENOTDIR') return null;
+    throw err;
+  }
+}
+
+export async function readWorkspaceText(dir: string, path: string): Promise<{ path: string; text: string; hash: string }> {
   const abs = workspacePath(dir, path);
   const info = await stat(abs);
   if (!info.isFile()) fail('refused', `${path} is not a file`);
   if (info.size > MAX_TEXT_BYTES) fail('refused', `${path} is ${info.size} bytes: too large to edit as text (limit ${MAX_TEXT_BYTES})`);
-  return { path, text: decodeTdf(new Uint8Array(await readFile(abs))) };
+  const bytes = new Uint8Array(await readFile(abs));
+  return { path, text: decodeTdf(bytes), hash: contentHash(bytes) };
 }
 
 /** Text back to Windows-1252 bytes, the exact inverse of the TDF parser's decoding. */
@@ -144,6 +162,29 @@ export function encodeTaText(text: string): Uint8Array {
   fail('refused', `line ${line}: ${JSON.stringify(text[at])} cannot be stored in a TA text file (Windows-1252)`);
 }
 
-export async function writeWorkspaceText(dir: string, path: string, text: string): Promise<{ path: string; bytes: number }> {
-  return writeWorkspaceFile(dir, path, encodeTaText(text));
+/** A save refused because the file on disk is not the one the editor loaded. */
+export class WriteConflict extends Error {
+  override readonly name = 'WriteConflict';
+  constructor(readonly path: string, readonly found: string | null) {
+    super(found === null
+      ? `${path} was deleted on disk since you opened it: choose reload, keep mine or compare before saving`
+      : `${path} changed on disk since you opened it (another editor or tool wrote it): choose reload, keep mine or compare before saving`);
+  }
+}
+
+/**
+ * Write a text file. With `expectedHash` (a string: the hash the editor loaded; null: the file must not
+ * exist), a file that is not that any more is left alone and WriteConflict thrown: nobody's edit is lost.
+ * The check and the rename are not one atomic step, but the window is a few milliseconds, not an editing
+ * session.
+ */
+export async function writeWorkspaceText(dir: string, path: string, text: string, expectedHash?: string | null): Promise<{ path: string; bytes: number; hash: string }> {
+  const bytes = encodeTaText(text);
+  if (expectedHash !== undefined) {
+    const { rel } = await placeInWorkspace(dir, path);
+    const found = await workspaceFileHash(dir, rel);
+    if (found !== expectedHash) throw new WriteConflict(rel, found);
+  }
+  const written = await writeWorkspaceFile(dir, path, bytes);
+  return { ...written, hash: contentHash(bytes) };
 }

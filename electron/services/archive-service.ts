@@ -1,14 +1,15 @@
 import { join, resolve } from 'node:path';
-import { FolderWriter, forEachInFlight } from '../io/folder-writer.js';
+import { FolderWriter, forEachInFlight, refusalReason } from '../io/folder-writer.js';
 import { detectFormat, withArchive } from '../formats/index.js';
 import type { Archive, ArchiveEntry, FormatId } from '../formats/index.js';
+import { entryChunks } from '../formats/archive.js';
 import type { ArchiveReport } from '../../shared/archive-info.js';
 import { taMountVerdict } from '../vfs/rules/ta-mount.js';
 import { FileSource } from '../io/byte-source.js';
 import { FormatError, fail } from '../../shared/errors.js';
 import { pathKey, safeRelativePath } from '../../shared/paths.js';
 import { pathMatcher } from './globs.js';
-import { extractWithWorkers, WorkerStartError } from './extract-pool.js';
+import { EntryFailure, extractWithWorkers, WorkerStartError, type EntryOutcome } from './extract-pool.js';
 import { workersBesideThisThread } from '../io/worker-bundle.js';
 
 /**
@@ -87,11 +88,37 @@ export function findEntry(archive: Archive, path: string): ArchiveEntry | undefi
   return archive.entries.find((e) => !e.dir && pathKey(e.path) === key);
 }
 
-export async function catEntry(path: string, entryPath: string): Promise<Uint8Array> {
+/**
+ * An entry's bytes, or its first `maxBytes` of them (the rest is not decoded), with its full size. Pieces
+ * are gathered up to the limit only, so a preview of a huge (or hostile) entry stays small.
+ */
+export async function catEntry(path: string, entryPath: string, maxBytes = Infinity): Promise<Uint8Array> {
+  return (await catEntryHead(path, entryPath, maxBytes)).bytes;
+}
+
+export async function catEntryHead(path: string, entryPath: string, maxBytes: number): Promise<{ bytes: Uint8Array; size: number }> {
   return withArchive(path, async (archive) => {
     const entry = findEntry(archive, entryPath);
     if (!entry) fail('not-found', `no file ${entryPath} in the archive`);
-    return archive.read(entry);
+    const parts: Uint8Array[] = [];
+    let held = 0;
+    for await (const chunk of entryChunks(archive, entry)) {
+      const take = Math.min(chunk.length, maxBytes - held);
+      parts.push(take === chunk.length ? chunk : chunk.subarray(0, take));
+      held += take;
+      if (held >= maxBytes) break;
+    }
+    const bytes = parts.length === 1 ? parts[0]! : Buffer.concat(parts, held);
+    return { bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), size: held >= maxBytes ? entry.size : held };
+  });
+}
+
+/** An entry's bytes written piece by piece to `write` (the CLI's `cat`): never held whole. */
+export async function catEntryTo(path: string, entryPath: string, write: (bytes: Uint8Array) => Promise<void>): Promise<void> {
+  await withArchive(path, async (archive) => {
+    const entry = findEntry(archive, entryPath);
+    if (!entry) fail('not-found', `no file ${entryPath} in the archive`);
+    for await (const chunk of entryChunks(archive, entry)) await write(chunk);
   });
 }
 
@@ -105,12 +132,16 @@ export interface ExtractOptions {
    * default, extractions of at least 16 MiB or 1000 files use one worker per other core (up to 3).
    */
   workers?: number;
+  /** An entry that does not decode is listed in `failed` and the rest goes on (else the first one stops). */
+  keepGoing?: boolean;
 }
 
 export interface ExtractResult {
   files: number;
   bytes: number;
   refused: string[];
+  /** Entries that did not decode (with keepGoing), with why. */
+  failed: { path: string; message: string }[];
   /** Worker threads that decoded beside this one (0 = all in this thread). */
   threads?: number;
 }
@@ -121,13 +152,19 @@ const PARALLEL_FILES = 1000;
 interface ExtractPlan {
   items: { entry: ArchiveEntry; out: string }[];
   bytes: number;
+  root: string;
+}
+
+/** A stopped extraction's one line: the entry that failed, and what was written before it. */
+export function stoppedMessage(path: string, message: string, written: number): string {
+  return `${path}: ${message} (stopped after ${written} file${written === 1 ? '' : 's'} written; --keep-going extracts every good entry)`;
 }
 
 /** What to extract where; names that would climb out are refused (with a warning) here, once. */
 function planExtraction(entries: readonly ArchiveEntry[], target: string, options: ExtractOptions, result: ExtractResult): ExtractPlan {
   const match = pathMatcher(options.globs);
   const root = resolve(target);
-  const plan: ExtractPlan = { items: [], bytes: 0 };
+  const plan: ExtractPlan = { items: [], bytes: 0, root };
   for (const entry of entries) {
     if (entry.dir || !match(entry.path)) continue;
     const rel = safeRelativePath(entry.path);
@@ -142,72 +179,106 @@ function planExtraction(entries: readonly ArchiveEntry[], target: string, option
   return plan;
 }
 
+/** Decode one entry into its file, chunk by chunk; a refusal or (with keepGoing) a decoding failure is an outcome, not an error. */
+async function extractEntry(archive: Archive, entry: ArchiveEntry, out: string, writer: FolderWriter, options: ExtractOptions): Promise<EntryOutcome> {
+  try {
+    const bytes = await writer.write(out, entryChunks(archive, entry, (m) => options.onWarning?.(`${entry.path}: ${m}`)));
+    return { kind: 'file', bytes };
+  } catch (err) {
+    const reason = refusalReason(err);
+    if (reason !== null) return { kind: 'refused', reason };
+    if (err instanceof FormatError) {
+      if (options.keepGoing) return { kind: 'failed', message: err.message };
+      throw new EntryFailure(entry.path, err);
+    }
+    throw err;
+  }
+}
+
+/** Count one outcome into the result (and say so, for refusals and failures). */
+function record(result: ExtractResult, path: string, outcome: EntryOutcome, options: ExtractOptions): void {
+  if (outcome.kind === 'file') {
+    result.files++;
+    result.bytes += outcome.bytes;
+  } else if (outcome.kind === 'refused') {
+    result.refused.push(path);
+    options.onWarning?.(`refused to extract ${JSON.stringify(path)}: ${outcome.reason}`);
+  } else {
+    result.failed.push({ path, message: outcome.message });
+    options.onWarning?.(`failed to extract ${JSON.stringify(path)}: ${outcome.message}`);
+  }
+}
+
 /**
- * Extract the archive's files under `target`. Names that would climb out (`..`, absolute, drive letters)
- * are refused with a warning and the rest goes on. Large extractions run on worker threads (both cores
- * decode), small ones in this thread; either way files are read and written a few at a time, so memory
- * stays bounded by the largest files in flight, not by the archive.
+ * Extract the archive's files under `target`. Names that would climb out (`..`, absolute, drive letters),
+ * that a file and a folder share, or that meet a symbolic link already in the target are refused with a
+ * warning and the rest goes on. An entry that does not decode stops the extraction (its message says how
+ * many files were written) or, with keepGoing, is listed and skipped. Large extractions run on worker
+ * threads (both cores decode), small ones in this thread; either way entries are decoded and written a
+ * chunk at a time, so memory stays bounded by the chunks in flight, not by the entries or the archive.
  */
 export async function extractArchive(path: string, target: string, options: ExtractOptions = {}): Promise<ExtractResult> {
   return withArchive(path, async (archive) => {
-    const result: ExtractResult = { files: 0, bytes: 0, refused: [] };
+    const result: ExtractResult = { files: 0, bytes: 0, refused: [], failed: [] };
     const plan = planExtraction(archive.entries, target, options, result);
     const refusedCount = result.refused.length;
     const total = plan.items.length + refusedCount;
     const workers = options.workers ?? (plan.bytes >= PARALLEL_BYTES || plan.items.length >= PARALLEL_FILES ? workersBesideThisThread() : 0);
-    if (workers > 0 && plan.items.length > 1) {
-      const indexOf = new Map(archive.entries.map((e, i) => [e, i] as const));
-      const writer = new FolderWriter();
-      let done = refusedCount;
-      try {
-        await extractWithWorkers({
-          archivePath: path,
-          items: plan.items.map((it) => ({ index: indexOf.get(it.entry)!, out: it.out, size: it.entry.size })),
-          workers,
-          signal: options.signal,
-          onWarning: options.onWarning,
-          local: async (batch) => {
-            const done: [number, number][] = [];
-            for (const { index, out } of batch) {
-              options.signal?.throwIfAborted();
+    try {
+      if (workers > 0 && plan.items.length > 1) {
+        const indexOf = new Map(archive.entries.map((e, i) => [e, i] as const));
+        const writer = new FolderWriter(plan.root);
+        let done = refusedCount;
+        try {
+          await extractWithWorkers({
+            archivePath: path,
+            root: plan.root,
+            keepGoing: options.keepGoing === true,
+            items: plan.items.map((it) => ({ index: indexOf.get(it.entry)!, out: it.out, size: it.entry.size })),
+            workers,
+            signal: options.signal,
+            onWarning: options.onWarning,
+            local: async (batch) => {
+              const outcomes: [number, EntryOutcome][] = [];
+              for (const { index, out } of batch) {
+                options.signal?.throwIfAborted();
+                outcomes.push([index, await extractEntry(archive, archive.entries[index]!, out, writer, options)]);
+              }
+              return outcomes;
+            },
+            onFile: (index, outcome) => {
               const entry = archive.entries[index]!;
-              const data = await archive.read(entry, (m) => options.onWarning?.(`${entry.path}: ${m}`));
-              await writer.write(out, data);
-              done.push([index, data.length]);
-            }
-            return done;
-          },
-          onFile: (index, bytes) => {
-            result.files++;
-            result.bytes += bytes;
-            options.onProgress?.(++done, total, archive.entries[index]!.path);
-          },
-        });
-        options.signal?.throwIfAborted();
-        result.threads = Math.min(workers, plan.items.length);
-        return result;
-      } catch (err) {
-        // Without worker threads (no bundle for them and no esbuild to make one) extract here instead.
-        if (!(err instanceof WorkerStartError)) throw err;
+              record(result, entry.path, outcome, options);
+              options.onProgress?.(++done, total, entry.path);
+            },
+          });
+          options.signal?.throwIfAborted();
+          result.threads = Math.min(workers, plan.items.length);
+          return result;
+        } catch (err) {
+          // Without worker threads (no bundle for them and no esbuild to make one) extract here instead.
+          if (!(err instanceof WorkerStartError)) throw err;
+        }
       }
+      await extractInProcess(archive, plan, total, refusedCount, options, result);
+      result.threads = 0;
+      return result;
+    } catch (err) {
+      // The stopping entry's message says how many files were written before it.
+      if (err instanceof EntryFailure) fail(err.failure.code, stoppedMessage(err.path, err.failure.message, result.files), err.failure.details);
+      throw err;
     }
-    await extractInProcess(archive, plan, total, refusedCount, options, result);
-    result.threads = 0;
-    return result;
   });
 }
 
 async function extractInProcess(archive: Archive, plan: ExtractPlan, total: number, alreadyDone: number, options: ExtractOptions, result: ExtractResult): Promise<void> {
-  const writer = new FolderWriter();
+  const writer = new FolderWriter(plan.root);
   let done = alreadyDone;
   await forEachInFlight(
     plan.items,
     4,
     async ({ entry, out }) => {
-      const data = await archive.read(entry, (m) => options.onWarning?.(`${entry.path}: ${m}`));
-      await writer.write(out, data);
-      result.files++;
-      result.bytes += data.length;
+      record(result, entry.path, await extractEntry(archive, entry, out, writer, options), options);
       options.onProgress?.(++done, total, entry.path);
     },
     options.signal,
@@ -230,9 +301,11 @@ export async function verifyArchive(path: string, onProgress?: ProgressFn): Prom
     let done = 0;
     for (const entry of files) {
       try {
-        const data = await archive.read(entry, (message) => result.warnings.push({ path: entry.path, message }));
+        // Decoded a piece at a time and dropped: verifying a 1 GiB entry holds one chunk, not the entry.
+        let bytes = 0;
+        for await (const chunk of entryChunks(archive, entry, (message) => result.warnings.push({ path: entry.path, message }))) bytes += chunk.length;
         result.files++;
-        result.bytes += data.length;
+        result.bytes += bytes;
       } catch (err) {
         if (!(err instanceof FormatError)) throw err;
         result.errors.push({ path: entry.path, message: err.message });

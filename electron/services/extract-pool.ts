@@ -7,12 +7,33 @@ import { Worker } from 'node:worker_threads';
 import { bundledWorker, workersBesideThisThread } from '../io/worker-bundle.js';
 import { FormatError, type FormatErrorCode, type FormatErrorDetails } from '../../shared/errors.js';
 
+/** What became of one entry: written, refused (its name cannot be written safely), or failed to decode. */
+export type EntryOutcome = { kind: 'file'; bytes: number } | { kind: 'refused'; reason: string } | { kind: 'failed'; message: string };
+
+/** What a worker is started with. */
+export interface WorkerSetup {
+  path: string;
+  /** The target folder: links below it are refused, not followed. */
+  root: string;
+  keepGoing: boolean;
+}
+
 export type WorkerRequest = { type: 'batch'; items: { index: number; out: string }[] } | { type: 'close' };
 export type WorkerReply =
   | { type: 'ready' }
   | { type: 'warning'; message: string }
-  | { type: 'batch-done'; files: [index: number, bytes: number][] }
-  | { type: 'error'; format: { code: FormatErrorCode; details: FormatErrorDetails } | null; message: string; code?: string; path?: string };
+  | { type: 'batch-done'; files: [index: number, outcome: EntryOutcome][] }
+  | { type: 'error'; format: { code: FormatErrorCode; details: FormatErrorDetails } | null; message: string; code?: string; path?: string; entry?: string };
+
+/** An entry that did not decode, which stops an extraction without keepGoing. */
+export class EntryFailure extends Error {
+  constructor(
+    readonly path: string,
+    readonly failure: FormatError,
+  ) {
+    super(failure.message);
+  }
+}
 
 const workerScript = () => bundledWorker(new URL('./extract-worker.ts', import.meta.url));
 
@@ -28,20 +49,25 @@ const YOUNG_GENERATION_MB = 4;
 
 export interface PoolJob {
   archivePath: string;
+  root: string;
+  keepGoing: boolean;
   items: { index: number; out: string; size: number }[];
   workers?: number;
-  onFile: (index: number, bytes: number) => void;
+  onFile: (index: number, outcome: EntryOutcome) => void;
   onWarning?: (message: string) => void;
   signal?: AbortSignal;
   /**
    * This thread takes batches too (once a worker has started): with one worker per remaining core every
    * core decodes, and the process carries one isolate less than with a worker per core.
    */
-  local?: (items: { index: number; out: string }[]) => Promise<[index: number, bytes: number][]>;
+  local?: (items: { index: number; out: string }[]) => Promise<[index: number, outcome: EntryOutcome][]>;
 }
 
 function toError(reply: Extract<WorkerReply, { type: 'error' }>): Error {
-  if (reply.format) return new FormatError(reply.format.code, reply.message, reply.format.details);
+  if (reply.format) {
+    const failure = new FormatError(reply.format.code, reply.message, reply.format.details);
+    return reply.entry !== undefined ? new EntryFailure(reply.entry, failure) : failure;
+  }
   const err = new Error(reply.message) as NodeJS.ErrnoException;
   if (reply.code) err.code = reply.code;
   if (reply.path) err.path = reply.path;
@@ -94,7 +120,7 @@ export async function extractWithWorkers(job: PoolJob): Promise<void> {
         while (!finished && next < batches.length) {
           const done = await job.local!(batches[next++]!);
           if (finished) return;
-          for (const [index, bytes] of done) job.onFile(index, bytes);
+          for (const [index, outcome] of done) job.onFile(index, outcome);
         }
         localDone = true;
         maybeDone();
@@ -121,7 +147,7 @@ export async function extractWithWorkers(job: PoolJob): Promise<void> {
       }
     };
     for (let i = 0; i < count; i++) {
-      const w = new Worker(script, { workerData: { path: job.archivePath }, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
+      const w = new Worker(script, { workerData: { path: job.archivePath, root: job.root, keepGoing: job.keepGoing } satisfies WorkerSetup, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
       workers.push(w);
       w.on('message', (m: WorkerReply) => {
         if (m.type === 'ready') {
@@ -133,7 +159,7 @@ export async function extractWithWorkers(job: PoolJob): Promise<void> {
           }
         } else if (m.type === 'warning') job.onWarning?.(m.message);
         else if (m.type === 'batch-done') {
-          for (const [index, bytes] of m.files) job.onFile(index, bytes);
+          for (const [index, outcome] of m.files) job.onFile(index, outcome);
           feed(w);
         }
         else stop(toError(m));

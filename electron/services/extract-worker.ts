@@ -1,21 +1,25 @@
 /**
  * The worker side of parallel extraction: opens the archive by path (its own read-only handle, its own
- * lazy directory), then decodes and writes the entries it is sent, by index, one at a time, so each
- * worker holds at most one file's bytes. Format-neutral: it only sees the Archive interface.
+ * lazy directory), then decodes and writes the entries it is sent, by index, one at a time and a chunk at
+ * a time, so each worker holds at most one chunk's bytes. Format-neutral: it only sees the Archive interface.
  *
  * A worker has nothing else to do while a read or write is in flight, so it uses synchronous file calls:
  * that skips the thread-pool hand-off and wake-up per call, which on small files costs more than the I/O.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { closeSync, fstatSync, mkdirSync, openSync, readSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { openArchiveSource } from '../formats/index.js';
+import { entryChunks, type Archive, type ArchiveEntry } from '../formats/archive.js';
 import { fail, FormatError } from '../../shared/errors.js';
 import type { ByteSource } from '../io/byte-source.js';
-import type { WorkerReply, WorkerRequest } from './extract-pool.js';
+import { refusalReason } from '../io/folder-writer.js';
+import { refuseLinksBelowSync } from '../io/real-path.js';
+import type { EntryOutcome, WorkerReply, WorkerRequest, WorkerSetup } from './extract-pool.js';
 
 const port = parentPort!;
 const post = (m: WorkerReply) => port.postMessage(m);
+const setup = workerData as WorkerSetup;
 
 /** A read-only ByteSource over synchronous positioned reads (same checks as FileSource). */
 class SyncFileSource implements ByteSource {
@@ -41,7 +45,7 @@ class SyncFileSource implements ByteSource {
   }
 }
 
-function errorReply(err: unknown): WorkerReply {
+function errorReply(err: unknown, entry?: string): WorkerReply {
   const e = err as NodeJS.ErrnoException;
   return {
     type: 'error',
@@ -49,16 +53,54 @@ function errorReply(err: unknown): WorkerReply {
     message: e?.message ?? String(err),
     code: typeof e?.code === 'string' ? e.code : undefined,
     path: e?.path,
+    entry,
   };
 }
 
+const made = new Set<string>();
+const plain = new Set<string>();
+
+/** Write one entry chunk by chunk; a failure midway removes the partial file. */
+async function writeEntry(archive: Archive, entry: ArchiveEntry, out: string): Promise<number> {
+  refuseLinksBelowSync(setup.root, out, plain);
+  const dir = dirname(out);
+  if (!made.has(dir)) {
+    mkdirSync(dir, { recursive: true });
+    made.add(dir);
+  }
+  const fd = openSync(out, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | (constants.O_NOFOLLOW ?? 0), 0o666);
+  let written = 0;
+  let ok = false;
+  try {
+    for await (const chunk of entryChunks(archive, entry, (message) => post({ type: 'warning', message: `${entry.path}: ${message}` }))) {
+      for (let done = 0; done < chunk.length; ) done += writeSync(fd, chunk, done, chunk.length - done, written + done);
+      written += chunk.length;
+    }
+    ok = true;
+  } finally {
+    closeSync(fd);
+    if (!ok) rmSync(out, { force: true });
+  }
+  return written;
+}
+
+async function extractOne(archive: Archive, entry: ArchiveEntry, out: string): Promise<EntryOutcome> {
+  try {
+    return { kind: 'file', bytes: await writeEntry(archive, entry, out) };
+  } catch (err) {
+    const reason = refusalReason(err);
+    if (reason !== null) return { kind: 'refused', reason };
+    if (err instanceof FormatError && setup.keepGoing) return { kind: 'failed', message: err.message };
+    throw Object.assign(err as object, { entryPath: entry.path });
+  }
+}
+
 try {
-  const source = new SyncFileSource((workerData as { path: string }).path);
+  const source = new SyncFileSource(setup.path);
   const archive = await openArchiveSource(source).catch(async (err: unknown) => {
     await source.close();
     throw err;
   });
-  const made = new Set<string>();
   let chain = Promise.resolve();
   port.on('message', (msg: WorkerRequest) => {
     chain = chain
@@ -68,22 +110,15 @@ try {
           port.close();
           return;
         }
-        const done: [index: number, bytes: number][] = [];
+        const done: [index: number, outcome: EntryOutcome][] = [];
         for (const item of msg.items) {
           const entry = archive.entries[item.index];
           if (!entry) throw new Error(`no entry ${item.index}`);
-          const data = await archive.read(entry, (message) => post({ type: 'warning', message: `${entry.path}: ${message}` }));
-          const dir = dirname(item.out);
-          if (!made.has(dir)) {
-            mkdirSync(dir, { recursive: true });
-            made.add(dir);
-          }
-          writeFileSync(item.out, data);
-          done.push([item.index, data.length]);
+          done.push([item.index, await extractOne(archive, entry, item.out)]);
         }
         post({ type: 'batch-done', files: done });
       })
-      .catch((err: unknown) => post(errorReply(err)));
+      .catch((err: unknown) => post(errorReply(err, (err as { entryPath?: string } | null)?.entryPath)));
   });
   post({ type: 'ready' });
 } catch (err) {

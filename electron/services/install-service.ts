@@ -4,7 +4,7 @@ import type {
   ConflictReport, DefinitionKind, DefinitionWinner, GameId, MergedTree, MountReport, MountStats, ResolveResult,
 } from '../../shared/vfs-types.js';
 import { fail } from '../../shared/errors.js';
-import { extractPaths, flattenInstall, mountInstall, type MountedInstall, type WriteOptions, type WriteResult } from '../vfs/index.js';
+import { ArchivePool, extractPaths, flattenInstall, mountInstall, type MountedInstall, type WriteOptions, type WriteResult } from '../vfs/index.js';
 import type { Placement } from '../vfs/index.js';
 
 /**
@@ -14,10 +14,14 @@ import type { Placement } from '../vfs/index.js';
  */
 export interface InstallOptions {
   game?: GameId;
+  /** Quake family: a mod folder under the game folder, over its base folder. */
+  mod?: string;
   disc?: string;
   noDisc?: boolean;
   /** Mount again even if a mount with these options is cached (the folder changed). */
   refresh?: boolean;
+  /** A re-mount's progress: candidates probed (most are reused from the previous mount). */
+  onProgress?: (done: number, total: number) => void;
 }
 
 /** One opened install: every answer about it in the shared types. */
@@ -86,10 +90,17 @@ function retire(install: Promise<OpenInstall>): void {
   setTimeout(() => void install.then((i) => i.mounted.close()).catch(() => {}), RETIRE_AFTER_MS).unref();
 }
 
-const optionsKey = (o: InstallOptions) => JSON.stringify([o.game ?? null, o.disc ? resolve(o.disc) : null, Boolean(o.noDisc)]);
+const optionsKey = (o: Pick<InstallOptions, 'game' | 'disc' | 'noDisc' | 'mod'>) => JSON.stringify([o.game ?? null, o.disc ? resolve(o.disc) : null, Boolean(o.noDisc), o.mod ?? null]);
 
 export class InstallService {
   private readonly cache = new Map<string, { key: string; stamp: number; install: Promise<OpenInstall> }>();
+  /** Per install, the archives its mounts hold open: a re-mount re-opens only what changed. */
+  private readonly pools = new Map<string, ArchivePool>();
+
+  /** The archive pool of an install (for tests and the benchmark). */
+  poolOf(root: string): ArchivePool | undefined {
+    return this.pools.get(resolve(root));
+  }
 
   /**
    * Mount `root`, or return the cached mount made with the same options while the folder's top level is
@@ -102,7 +113,10 @@ export class InstallService {
     const cached = this.cache.get(abs);
     if (cached && cached.key === key && cached.stamp === stamp && !options.refresh) return cached.install;
     if (cached) retire(cached.install);
-    const install = mountInstall(abs, options).then((m) => new OpenInstall(m));
+    let pool = this.pools.get(abs);
+    if (!pool) this.pools.set(abs, (pool = new ArchivePool()));
+    const { refresh: _refresh, onProgress, ...mount } = options;
+    const install = mountInstall(abs, { ...mount, pool, onProgress }).then((m) => new OpenInstall(m));
     this.cache.set(abs, { key, stamp, install });
     install.catch(() => {
       if (this.cache.get(abs)?.install === install) this.cache.delete(abs);
@@ -132,6 +146,7 @@ export class InstallService {
     const abs = resolve(root);
     const cached = this.cache.get(abs);
     this.cache.delete(abs);
+    this.pools.delete(abs);
     if (cached) await (await cached.install.catch(() => null))?.mounted.close();
   }
 

@@ -72,7 +72,12 @@ export class ModsService {
 
   async fromArchive(archive: string, dir: string, root: string): Promise<ResponseOf<'workspace.fromArchive'>> {
     const opened = await workspaceFromArchive(archive, dir, root);
-    return { dir: opened.dir, root: resolve(root), files: opened.files };
+    // An archive of the install re-exported under its own name replaces it and wins what it won; under
+    // another name (the folder's) it would lose every path to the original, which still ranks above it.
+    const inInstall = dirname(resolve(archive)) === resolve(root);
+    const exportName = inInstall ? basename(archive) : null;
+    if (inInstall) await writeRecord(opened.dir, { ...((await readRecord(opened.dir)) ?? { version: 1 }), target: resolve(archive) });
+    return { dir: opened.dir, root: resolve(root), files: opened.files, exportName };
   }
 
   async files(dir: string): Promise<string[]> {
@@ -88,8 +93,8 @@ export class ModsService {
     return readWorkspaceText(dir, path);
   }
 
-  writeText(dir: string, path: string, text: string): Promise<ResponseOf<'workspace.writeText'>> {
-    return writeWorkspaceText(dir, path, text);
+  writeText(dir: string, path: string, text: string, expectedHash?: string | null): Promise<ResponseOf<'workspace.writeText'>> {
+    return writeWorkspaceText(dir, path, text, expectedHash);
   }
 
   checkTdf(text: string): TdfCheck {

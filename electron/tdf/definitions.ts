@@ -52,7 +52,7 @@ export function definitionWinners(files: Iterable<DefinitionFile>): DefinitionWi
     for (const name of f.names) {
       const key = upperAscii(name);
       const seen = byName.get(key);
-      if (seen) seen.shadowed.push({ file: f.file, archive: f.archive });
+      if (seen) seen.shadowed.push({ file: f.file, archive: f.archive, hiddenBy: 'name' });
       else byName.set(key, { name, file: f.file, archive: f.archive, shadowed: [] });
     }
   }

@@ -1,6 +1,7 @@
 import { mkdir, readdir, realpath } from 'node:fs/promises';
-import { FolderWriter, forEachInFlight } from '../io/folder-writer.js';
-import { join, relative, resolve, sep, isAbsolute } from 'node:path';
+import { FolderWriter, forEachInFlight, refusalReason } from '../io/folder-writer.js';
+import { isInside, realOrNearest } from '../io/real-path.js';
+import { join, resolve, sep } from 'node:path';
 import { pathKey, safeRelativePath } from '../../shared/paths.js';
 import { fail } from '../../shared/errors.js';
 import type { Hit } from './merged-index.js';
@@ -25,15 +26,10 @@ export interface WriteResult {
 
 const IN_FLIGHT = 4;
 
-function inside(parent: string, child: string): boolean {
-  const rel = relative(parent, child);
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
-}
-
 async function writeWinners(install: MountedInstall, hits: readonly Hit[], target: string, options: WriteOptions): Promise<WriteResult> {
   const root = resolve(target);
   const result: WriteResult = { files: 0, bytes: 0, refused: [] };
-  const writer = new FolderWriter();
+  const writer = new FolderWriter(root);
   let done = 0;
   const refuse = (path: string, why: string) => {
     result.refused.push(path);
@@ -54,9 +50,9 @@ async function writeWinners(install: MountedInstall, hits: readonly Hit[], targe
           result.files++;
           result.bytes += data.length;
         } catch (err) {
-          const code = (err as NodeJS.ErrnoException).code;
-          // A path that is a file in one layer and a folder in another cannot be both on disk.
-          if (code === 'EEXIST' || code === 'ENOTDIR' || code === 'EISDIR') refuse(path, 'a file and a folder share this name');
+          // A path that is a file in one layer and a folder in another cannot be both on disk; a link planted in the target is not followed.
+          const reason = refusalReason(err);
+          if (reason !== null) refuse(path, reason);
           else throw err;
         }
       }
@@ -116,8 +112,9 @@ export async function flattenInstall(install: MountedInstall, out: string, optio
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
-  const targetReal = await realpath(target).catch(() => target);
-  if (inside(installReal, targetReal) || inside(install.root, target)) fail('refused', 'the folder is inside the install; flatten into a folder outside it');
+  // A folder not made yet lands where its nearest existing parent really is (a link to the install counts).
+  const targetReal = await realOrNearest(target);
+  if (isInside(installReal, targetReal) || isInside(install.root, target)) fail('refused', 'the folder is inside the install; flatten into a folder outside it');
   if (existing.length > 0) fail('refused', 'the folder is not empty; flatten needs a new or empty folder');
   await mkdir(target, { recursive: true });
   const hits = [...install.index.all()].map(([, h]) => h[0]!);

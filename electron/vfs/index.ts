@@ -12,3 +12,4 @@ export { definitionFiles } from './definitions.js';
 export { gameRules, HPI_SLOTS, type MountPlan, type PlannedArchive } from './rules/index.js';
 export { detectGame, decideGame, type DetectedGame } from './detect.js';
 export { placementOf, type Placement } from './rules/placement.js';
+export { ArchivePool, type PooledProbe } from './archive-pool.js';

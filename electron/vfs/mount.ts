@@ -9,9 +9,29 @@ import type { Layer } from './layers.js';
 import { MergedIndex } from './merged-index.js';
 import { MountedInstall, type GameChoice } from './mounted-install.js';
 import { probeArchive, type ProbeResult } from './probe.js';
+import type { ArchivePool, PooledProbe } from './archive-pool.js';
 import { gameRules, type Candidate, type FolderListing, type PlannedArchive } from './rules/index.js';
 import { placementOf, type Placement } from './rules/placement.js';
-import { forEachInFlight } from '../io/folder-writer.js';
+import { combineFolders, findGameFolders, type FolderMount, type GameFolders } from './game-folders.js';
+
+/** A Quake-family game folder: the mod folder mounted over the base folder, each by the game's rules. */
+async function mountGameFolders(root: string, folders: GameFolders, options: MountOptions): Promise<MountedInstall> {
+  const choice: GameChoice = options.game ? { game: options.game, source: 'given', reason: null } : { game: folders.game, source: 'detected', reason: folders.reason };
+  const order = folders.mod ? [folders.mod, folders.base] : [folders.base];
+  const extraIn = folders.mod ?? folders.base;
+  const parts: FolderMount[] = [];
+  try {
+    for (const folder of order) {
+      const m = await mountInstall(join(root, folder), { game: folders.game, pool: options.pool, onProgress: options.onProgress, extra: folder === extraIn ? options.extra : undefined });
+      parts.push({ folder, layers: m.layers, plan: m.plan, placement: m.placement });
+    }
+  } catch (err) {
+    await Promise.all(parts.flatMap((p) => p.layers.map((l) => l.close())));
+    throw err;
+  }
+  const combined = combineFolders(folders.game, parts);
+  return new MountedInstall(root, choice, null, combined.plan, new MergedIndex(combined.layers), combined.placement);
+}
 
 export interface MountOptions {
   /** The game context; detected from the folder when absent. */
@@ -25,6 +45,18 @@ export interface MountOptions {
    * name (replacing an archive of that name): where it would rank and what it would change.
    */
   extra?: string;
+  /**
+   * Archives kept open from an earlier mount of this install: unchanged ones are reused instead of opened
+   * again (an incremental re-mount). Layers then give their archive back to the pool when closed.
+   */
+  pool?: ArchivePool;
+  /** Called as candidates are probed (a long re-mount's progress). */
+  onProgress?: (done: number, total: number) => void;
+  /**
+   * Quake family opened at the game's folder: a mod folder under it, mounted over the base folder (id1,
+   * baseq2, data, valve). The hypothetical `extra` archive then lands in the mod folder (else the base).
+   */
+  mod?: string;
 }
 
 const PROBES_IN_FLIGHT = 4;
@@ -33,14 +65,14 @@ async function sameFolder(a: string, b: string): Promise<boolean> {
   return (await realpath(a)) === (await realpath(b));
 }
 
-function archiveLayer(planned: PlannedArchive, archive: Archive): Layer {
+function archiveLayer(planned: PlannedArchive, archive: Archive, release?: () => Promise<void>): Layer {
   return {
     archive: planned.archive,
     root: planned.root,
     stage: planned.stage,
     entries: archive.entries,
     read: (entry) => archive.read(entry),
-    close: () => archive.close(),
+    close: release ?? (() => archive.close()),
   };
 }
 
@@ -51,6 +83,8 @@ function archiveLayer(planned: PlannedArchive, archive: Archive): Layer {
 export async function mountInstall(rootIn: string, options: MountOptions = {}): Promise<MountedInstall> {
   const root = resolve(rootIn);
   await requireFolder(root, 'install folder');
+  const folders = await findGameFolders(root, options.game, options.mod);
+  if (folders) return mountGameFolders(root, folders, options);
   const names = await listTopLevel(root);
 
   let choice: GameChoice;
@@ -92,10 +126,20 @@ export async function mountInstall(rootIn: string, options: MountOptions = {}): 
   for (const c of rules.candidates(listing)) todo.set(key(c, isExtra(c)), pathOf(c, isExtra(c)));
   if (extraName) for (const c of rules.candidates(baseListing)) todo.set(key(c), pathOf(c, false));
   const jobs = [...todo];
-  const results = new Map<string, ProbeResult>();
-  await forEachInFlight(jobs, PROBES_IN_FLIGHT, async ([k, path]) => {
-    results.set(k, await probeArchive(choice.game, path));
-  });
+  const results = new Map<string, ProbeResult | PooledProbe>();
+  const pool = options.pool;
+  let next = 0;
+  let probed = 0;
+  const worker = async () => {
+    while (next < jobs.length) {
+      const [k, path] = jobs[next++]!;
+      // The hypothetical archive is never pooled: it is not part of the install.
+      const isExtraJob = k.startsWith('extra\0');
+      results.set(k, pool && !isExtraJob ? await pool.acquire(choice.game, path) : await probeArchive(choice.game, path));
+      options.onProgress?.(++probed, jobs.length);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(PROBES_IN_FLIGHT, jobs.length) }, worker));
 
   const notCandidate = { ok: false, reason: 'not a candidate of this game' };
   const resultOf = (c: Candidate) => results.get(key(c, isExtra(c)));
@@ -106,9 +150,13 @@ export async function mountInstall(rootIn: string, options: MountOptions = {}): 
     placement = placementOf(basePlan, plan, extraName, replaced);
   }
   const used = new Set(plan.mounted.map((p) => ({ root: p.root, name: p.archive })).map((c) => key(c, isExtra(c))));
-  await Promise.all([...results].filter(([k, r]) => !used.has(k) && r.archive).map(([, r]) => r.archive!.close()));
+  const release = (r: ProbeResult | PooledProbe) => ('release' in r ? r.release() : r.archive?.close());
+  await Promise.all([...results].filter(([k, r]) => !used.has(k) && (r.archive || 'release' in r)).map(([, r]) => release(r)));
 
-  const archives = plan.mounted.map((p) => archiveLayer(p, resultOf({ root: p.root, name: p.archive })!.archive!));
+  const archives = plan.mounted.map((p) => {
+    const r = resultOf({ root: p.root, name: p.archive })!;
+    return archiveLayer(p, r.archive!, 'release' in r ? r.release : undefined);
+  });
   const loose = looseLayer(root, tree);
   const layers = plan.looseFirst ? [loose, ...archives] : [...archives, loose];
   return new MountedInstall(root, choice, discDir, plan, new MergedIndex(layers), placement);

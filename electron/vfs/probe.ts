@@ -48,7 +48,8 @@ async function openWith(engine: FormatEngine, source: ByteSource): Promise<Archi
     return await engine.open(source);
   } catch (err) {
     if (err instanceof FormatError) return { reason: `unreadable: ${err.message}`, error: err.message };
-    throw err;
+    // Any other failure of one archive (a stack or heap limit, an I/O error) ignores that archive, not the install.
+    return { reason: `unreadable: ${message(err)}`, error: message(err) };
   }
 }
 
@@ -64,7 +65,7 @@ export async function probeArchive(game: GameId, path: string): Promise<ProbeRes
   try {
     const opened = await openWith(engineOf(game), source);
     if (game === 'ta') {
-      const status = isArchive(opened) ? taMountVerdict(opened.info()) : await taRefusal(source, opened);
+      const status = isArchive(opened) ? taMountVerdict(opened.info()) : await taRefusal(source, opened).catch((err: unknown) => ({ ok: false, reason: `unreadable: ${message(err)}` }));
       if (status.ok && isArchive(opened)) return { ok: true, reason: status.reason, archive: opened };
       await source.close();
       return { ok: false, reason: status.reason, archive: null };

@@ -41,13 +41,18 @@ export interface GuardInput {
   url: URL;
   /** API calls must carry the token explicitly (header or query), not only the cookie. */
   explicitTokenOnly: boolean;
+  /** The headers as received (name, value, name, value...), to see a repeated Host that `headers` folds into one. */
+  rawHeaders?: readonly string[];
 }
 
 /** null when the request may proceed; otherwise the status and a reason for the one-line answer. */
 export function checkRequest(input: GuardInput, port: number, token: string): Refusal | null {
   const hosts = allowedHosts(port);
   const host = input.headers.host;
-  if (typeof host !== 'string' || !hosts.has(host.toLowerCase())) return { status: 421, reason: 'foreign Host header' };
+  // Exactly one Host, exactly as the page sends it (no case folding, no trimming here; Node's parser has
+  // already dropped the whitespace HTTP allows around a value).
+  const hostHeaders = (input.rawHeaders ?? []).filter((_, i, all) => i % 2 === 0 && all[i]!.toLowerCase() === 'host').length;
+  if (typeof host !== 'string' || hostHeaders > 1 || !hosts.has(host)) return { status: 421, reason: 'foreign Host header' };
   const origin = input.headers.origin;
   if (origin !== undefined) {
     let originHost: string | null;
@@ -63,7 +68,7 @@ export function checkRequest(input: GuardInput, port: number, token: string): Re
   const header = input.headers[TOKEN_HEADER];
   const given = [typeof header === 'string' ? header : null, input.url.searchParams.get('token')];
   if (!input.explicitTokenOnly) given.push(cookie(input.headers.cookie, tokenCookieName(port)));
-  if (!given.some((g) => sameToken(g, token))) return { status: 401, reason: 'missing or wrong token' };
+  if (!given.some((g) => sameToken(g, token))) return { status: 401, reason: 'missing or wrong token: this page holds the token of another run of modpak serve (a restarted server makes a new one); open the URL the running server printed' };
   return null;
 }
 

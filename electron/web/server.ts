@@ -83,7 +83,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const isCall = url.pathname.startsWith(CALL_PATH);
-    const refusal = checkRequest({ headers: req.headers, url, explicitTokenOnly: isCall }, port, token);
+    const refusal = checkRequest({ headers: req.headers, rawHeaders: req.rawHeaders, url, explicitTokenOnly: isCall }, port, token);
     if (refusal) {
       if (url.pathname.startsWith('/api/')) return sendJson(res, refusal.status, { ok: false, error: { code: 'not-allowed', message: refusal.reason } });
       return send(res, refusal.status, 'text/plain; charset=utf-8', `refused: ${refusal.reason}\n`);

@@ -1,5 +1,5 @@
 import type { CallName, EventName, Events, RequestOf, ResponseOf, StudioApi } from '../../shared/contract';
-import { ApiError, createBridgeApi, createHttpApi, tokenFromLocation, type PreloadBridge, type StorageLike } from './transport';
+import { ApiError, createBridgeApi, createHttpApi, HOST_STOPPED, tokenFromLocation, type PreloadBridge, type StorageLike } from './transport';
 
 /**
  * The renderer's one way to its host. Usage (components and Pinia stores):
@@ -61,6 +61,9 @@ export const api: StudioApi = {
   on<E extends EventName>(event: E, listener: (payload: Events[E]) => void): () => void {
     return useApi().on(event, listener);
   },
+  onConnection(listener) {
+    return useApi().onConnection?.(listener) ?? (() => {});
+  },
 };
 
 let jobCounter = 0;
@@ -70,6 +73,6 @@ export function newJobId(prefix = 'job'): string {
   return `${prefix}-${Date.now().toString(36)}-${jobCounter}`;
 }
 
-export { ApiError, createBridgeApi, createHttpApi, tokenFromLocation };
+export { ApiError, createBridgeApi, createHttpApi, tokenFromLocation, HOST_STOPPED };
 export type { PreloadBridge };
-export type { StudioApi, CallName, RequestOf, ResponseOf, Events, EventName, ContractError } from '../../shared/contract';
+export type { StudioApi, CallName, RequestOf, ResponseOf, Events, EventName, ContractError, HostConnection } from '../../shared/contract';

@@ -1,4 +1,4 @@
-import type { CallName, ContractError, EventName, Events, RequestOf, ResponseOf, StudioApi } from '../../shared/contract';
+import type { CallName, ContractError, EventName, Events, HostConnection, RequestOf, ResponseOf, StudioApi } from '../../shared/contract';
 import { callPath, EVENTS_PATH, TOKEN_HEADER, type Envelope } from '../../shared/wire';
 
 /**
@@ -52,7 +52,15 @@ export function createBridgeApi(bridge: PreloadBridge): StudioApi {
 export interface EventSourceLike {
   addEventListener(type: string, listener: (message: { data: string }) => void): void;
   close(): void;
+  /** 0 connecting, 1 open, 2 closed for good (the browser's EventSource). */
+  readonly readyState?: number;
 }
+
+/** What the page says when the event stream to `modpak serve` closes. */
+export const HOST_STOPPED =
+  "The studio's host stopped (its event stream closed), so nothing on this page can be loaded or saved. " +
+  'Start it again (`npm run web`, or `modpak serve ROOT`) and open the URL it prints: it carries a new token. ' +
+  'If it comes back on the same port with the same token, this page reconnects by itself.';
 export type EventSourceConstructor = new (url: string) => EventSourceLike;
 export interface StorageLike {
   getItem(key: string): string | null;
@@ -76,6 +84,13 @@ export function createHttpApi(options: HttpApiOptions): StudioApi {
   const base = (options.base ?? '').replace(/\/+$/, '');
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
   const listeners = new Map<string, Set<(payload: unknown) => void>>();
+  const connectionListeners = new Set<(connection: HostConnection) => void>();
+  let connection: HostConnection | null = null;
+  const setConnection = (next: HostConnection) => {
+    if (connection?.state === next.state) return;
+    connection = next;
+    for (const l of [...connectionListeners]) l(next);
+  };
   let source: EventSourceLike | null = null;
 
   const ensureSource = () => {
@@ -85,6 +100,9 @@ export function createHttpApi(options: HttpApiOptions): StudioApi {
     // EventSource cannot set headers, so the token travels in the query (same origin, no Referer leaks: the
     // host answers with Referrer-Policy: no-referrer).
     source = new Source(`${base}${EVENTS_PATH}?token=${encodeURIComponent(options.token)}`);
+    // The stream stays open for the page's life: its closing is the first sign that the host is gone.
+    source.addEventListener('open', () => setConnection({ state: 'connected' }));
+    source.addEventListener('error', () => setConnection({ state: 'lost', message: HOST_STOPPED }));
     for (const event of listeners.keys()) attach(event);
   };
   const attached = new Set<string>();
@@ -112,7 +130,7 @@ export function createHttpApi(options: HttpApiOptions): StudioApi {
           body: JSON.stringify(request ?? {}),
         });
       } catch (err) {
-        throw new ApiError({ code: 'failed', message: `the studio host cannot be reached (${err instanceof Error ? err.message : String(err)})` });
+        throw new ApiError({ code: 'failed', message: `the studio host cannot be reached (${err instanceof Error ? err.message : String(err)}): it has stopped; start it again and open the URL it prints` });
       }
       let envelope: Envelope;
       try {
@@ -132,6 +150,12 @@ export function createHttpApi(options: HttpApiOptions): StudioApi {
       return () => {
         set!.delete(l);
       };
+    },
+    onConnection(listener) {
+      connectionListeners.add(listener);
+      ensureSource();
+      if (connection) listener(connection);
+      return () => connectionListeners.delete(listener);
     },
   };
 }

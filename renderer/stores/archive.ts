@@ -30,6 +30,12 @@ function extractGlobs(query: string, listing: ArchiveListing | null, visible: nu
   });
 }
 
+/** "1 of 2 files": `files` counts the files that checked out, `errors` the damaged ones. */
+export function damagedOf(r: VerifyResult): string {
+  const total = r.files + r.errors.length;
+  return `${formatCount(r.errors.length)} of ${formatCount(total)} file${total === 1 ? '' : 's'}`;
+}
+
 /** The Archive screen: one archive of any format, its entries in stored order, extract and verify. */
 export const useArchiveStore = defineStore('archive', () => {
   const path = ref<string | null>(null);
@@ -69,7 +75,14 @@ export const useArchiveStore = defineStore('archive', () => {
       useArchivePreviewStore().clear();
       return true;
     } catch (error) {
-      openError.value = useErrorsStore().report(error, `Opening ${trimmed}`).message;
+      // Nothing of the previous archive stays on screen under the name that failed.
+      listing.value = null;
+      index.value = null;
+      path.value = null;
+      selected.value = null;
+      verifyResult.value = null;
+      useArchivePreviewStore().clear();
+      openError.value = useErrorsStore().report(error, `Opening ${trimmed}`, { inline: true }).message;
       return false;
     } finally {
       opening.value = false;
@@ -121,7 +134,8 @@ export const useArchiveStore = defineStore('archive', () => {
     const result = await useJobsStore().run(
       `Verifying ${archive}`,
       (jobId) => api.call('archive.verify', { path: archive, jobId }),
-      (r) => (r.ok ? `All ${formatCount(r.files)} files check out` : `${r.errors.length} of ${formatCount(r.files)} files are damaged`),
+      (r) => (r.ok ? `All ${formatCount(r.files)} files check out` : `${damagedOf(r)} damaged`),
+      (r) => !r.ok,
     );
     verifyResult.value = result;
     return result;

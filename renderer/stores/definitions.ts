@@ -51,6 +51,16 @@ export const useDefinitionsStore = defineStore('definitions', () => {
     await load(which);
   }
 
+  // The install changed on disk: the winners may have changed; the kind on show is read again.
+  watch(
+    () => useInstallStore().revision,
+    () => {
+      const loaded = rowsByKind.value[kind.value] !== undefined;
+      rowsByKind.value = {};
+      if (loaded) void load(kind.value);
+    },
+  );
+
   watch(
     () => useInstallStore().generation,
     () => {

@@ -14,9 +14,15 @@ export const useErrorsStore = defineStore('errors', () => {
   const notices = ref<ErrorNotice[]>([]);
   let nextId = 1;
 
-  function report(error: unknown, context: string | null = null): ErrorNotice {
+  /**
+   * Show a failure. The same message in the same context replaces its earlier notice instead of stacking
+   * a copy; `inline` failures (shown beside the field that caused them) never reach the banner.
+   */
+  function report(error: unknown, context: string | null = null, options: { inline?: boolean } = {}): ErrorNotice {
     const notice = { id: nextId++, message: errorMessage(error), context };
-    notices.value = [...notices.value.slice(-4), notice];
+    if (options.inline) return notice;
+    const others = notices.value.filter((n) => n.message !== notice.message || n.context !== notice.context);
+    notices.value = [...others.slice(-4), notice];
     return notice;
   }
 

@@ -57,11 +57,7 @@ export const useFilesStore = defineStore('files', () => {
     loading.value = true;
     try {
       const result = await api.call('install.tree', { root });
-      tree.value = markRaw(result);
-      model.value = markRaw(buildTreeModel(result.paths));
-      pathIndex.value = markRaw(indexPaths(result.paths));
-      treeRoot.value = root;
-      performance.mark('modpak:tree-loaded');
+      adoptTree(root, result);
       expanded.value = [];
       activeId.value = null;
       useLayeringStore().clear();
@@ -70,6 +66,45 @@ export const useFilesStore = defineStore('files', () => {
       useErrorsStore().report(error, 'Reading the install tree');
     } finally {
       loading.value = false;
+    }
+  }
+
+  function adoptTree(root: string, result: MergedTree): void {
+    tree.value = markRaw(result);
+    model.value = markRaw(buildTreeModel(result.paths));
+    pathIndex.value = markRaw(indexPaths(result.paths));
+    treeRoot.value = root;
+    performance.mark('modpak:tree-loaded');
+  }
+
+  /**
+   * The install changed on disk: the new tree, keeping the folders open and the selection (a file keeps
+   * being selected by its path, with its layering and preview asked again: its winner may have changed).
+   */
+  async function refresh(): Promise<void> {
+    const root = treeRoot.value;
+    if (!root || !tree.value) return;
+    const selected = activeRow.value;
+    const layering = useLayeringStore();
+    // The selected file's new winner first (one lookup), so Layering and Preview do not wait for the tree.
+    const path = selected?.kind === 'file' ? selected.path : selected?.kind === 'dir' ? null : layering.path;
+    if (path) {
+      void layering.resolve(root, path);
+      if (selected?.kind === 'file') void useFilesPreviewStore().load({ kind: 'install', root, path });
+    }
+    try {
+      const result = await api.call('install.tree', { root });
+      if (treeRoot.value !== root) return;
+      adoptTree(root, result);
+      if (selected?.kind === 'file') {
+        const key = selected.path.toLowerCase();
+        const index = result.paths.findIndex((p) => p.toLowerCase() === key);
+        activeId.value = index < 0 ? null : 'f:' + index;
+        // Gone from the install: Layering says nothing provides it; there is nothing to preview.
+        if (index < 0) useFilesPreviewStore().clear();
+      }
+    } catch (error) {
+      useErrorsStore().report(error, 'Reading the install tree');
     }
   }
 
@@ -138,6 +173,12 @@ export const useFilesStore = defineStore('files', () => {
     return result !== null;
   }
 
+  // The open install changed on disk: follow it at once, whether or not the screen is on show.
+  watch(
+    () => useInstallStore().revision,
+    () => void refresh(),
+  );
+
   // A newly opened install replaces the tree the next time the screen asks for it.
   watch(
     () => useInstallStore().generation,
@@ -151,6 +192,6 @@ export const useFilesStore = defineStore('files', () => {
 
   return {
     tree, treeRoot, loading, query, expanded, activeId, filterMs, matches, rows, activeRow, activeIndex, totalPaths, extractPaths,
-    load, ensureLoaded, toggle, select, reveal, extract,
+    load, refresh, ensureLoaded, toggle, select, reveal, extract,
   };
 });

@@ -39,16 +39,17 @@ export const useJobsStore = defineStore('jobs', () => {
 
   /**
    * Run `work` as a job. Resolves with its result, or null when it was cancelled or failed (a failure is
-   * reported to the error banner, a cancellation is not an error).
+   * reported to the error banner, a cancellation is not an error). `isBad` marks a result that finished
+   * but found problems (a verify with damaged files): it is shown as failed, and still returned.
    */
-  async function run<T>(label: string, work: (jobId: string) => Promise<T>, summarise: (result: T) => string): Promise<T | null> {
+  async function run<T>(label: string, work: (jobId: string) => Promise<T>, summarise: (result: T) => string, isBad?: (result: T) => boolean): Promise<T | null> {
     const id = newJobId();
     jobs.value = [...jobs.value.filter((j) => j.state === 'running'), { id, label, done: 0, total: 0, state: 'running', detail: null, summary: null }];
     const job = () => find(id)!;
     try {
       const result = await work(id);
       if (job().state === 'cancelled') return null;
-      job().state = 'done';
+      job().state = isBad?.(result) ? 'failed' : 'done';
       if (job().total === 0) job().total = 1;
       job().done = job().total;
       job().summary = summarise(result);

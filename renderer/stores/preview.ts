@@ -15,7 +15,8 @@ export type PreviewSource =
 
 function bytesFor(path: string, size: number | undefined): number {
   const kind = previewKindOf(path);
-  if (kind === 'text' || kind === 'tdf' || kind === 'hex') return TEXT_BYTES;
+  // An asset's picture comes decoded from asset.view; its bytes here are for the Hex tab.
+  if (kind === 'text' || kind === 'tdf' || kind === 'hex' || kind === 'asset') return TEXT_BYTES;
   return Math.max(1, Math.min(size ?? MEDIA_BYTES, MEDIA_BYTES));
 }
 

@@ -1,6 +1,7 @@
 import { fail } from '../errors.js';
 import { paletteFromRgb, type Palette } from './image.js';
 import type { PaletteGame } from './registry.js';
+import { builtInTaPalette } from './ta/palette.js';
 
 /**
  * Palettes from the files that carry them, whatever the game: TA's PALETTE.PAL (256 × R, G, B, unused),
@@ -22,4 +23,6 @@ export function paletteFromFile(name: string, bytes: Uint8Array): Palette {
  * Built-in copies, for a file outside any install (or an install without its palette). A game's module
  * adds its own here; a game without one makes the caller name a palette.
  */
-export const builtInPalettes: Partial<Record<PaletteGame, () => Palette>> = {};
+export const builtInPalettes: Partial<Record<PaletteGame, () => Palette>> = {
+  ta: builtInTaPalette,
+};

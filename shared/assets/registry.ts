@@ -1,8 +1,13 @@
 import type { Palette } from './image.js';
 import type { AssetView } from './view.js';
+import { threeDoDecoder } from './ta/3do-asset.js';
+import { dkmDecoder, md2Decoder, mdlDecoder } from './quake/model-asset.js';
+import { palDecoder } from './ta/pal.js';
+import { gafDecoder } from './ta/gaf-view.js';
 import { bspDecoder, lmpDecoder, sprDecoder, walDecoder } from './quake/views.js';
 import { pcxDecoder } from './pcx.js';
 import { cobDecoderWith } from './ta/cob/decoder.js';
+import { tntDecoder } from './ta/tnt-view.js';
 
 /**
  * How a file becomes something the studio can show, whatever its format. Each asset format (GAF, 3DO,
@@ -32,7 +37,21 @@ export interface AssetDecoder {
 }
 
 /** Every asset decoder, first match wins. Add a line when a format arrives. */
-export const assetDecoders: AssetDecoder[] = [lmpDecoder, walDecoder, sprDecoder, pcxDecoder, bspDecoder, cobDecoderWith(assetDecoderFor)];
+export const assetDecoders: AssetDecoder[] = [
+  palDecoder,
+  gafDecoder,
+  threeDoDecoder,
+  mdlDecoder,
+  md2Decoder,
+  dkmDecoder,
+  lmpDecoder,
+  walDecoder,
+  sprDecoder,
+  pcxDecoder,
+  bspDecoder,
+  cobDecoderWith(assetDecoderFor),
+  tntDecoder,
+];
 
 /** The decoder for a file, or null when it is not an asset this program can show. */
 export function assetDecoderFor(name: string, head: Uint8Array): AssetDecoder | null {

@@ -97,7 +97,12 @@ export async function exerciseArchive(bytes: Uint8Array): Promise<void> {
   const archive = await openArchiveSource(new MemorySource(bytes, 'fuzz'));
   try {
     archive.info();
-    for (const entry of archive.entries) if (!entry.dir) await archive.read(entry, () => {});
+    for (const entry of archive.entries) {
+      if (entry.dir) continue;
+      await archive.read(entry, () => {});
+      // The piece-by-piece reading must hold to the same rules.
+      if (archive.stream) for await (const piece of archive.stream(entry, () => {})) void piece;
+    }
   } finally {
     await archive.close();
   }

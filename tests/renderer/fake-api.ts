@@ -1,4 +1,4 @@
-import type { CallName, EventName, Events, RequestOf, ResponseOf, StudioApi } from '../../shared/contract';
+import type { CallName, EventName, Events, HostConnection, RequestOf, ResponseOf, StudioApi } from '../../shared/contract';
 import type { DefinitionKind, DefinitionWinner, MergedTree, Provider } from '../../shared/vfs-types';
 import { ApiError } from '../../renderer/api';
 import { encodePcx8, encodeWav, testPalette } from './pcx-fixture';
@@ -107,6 +107,18 @@ export class FakeStudioApi implements StudioApi {
     return this.calls.filter((c) => c.name === name).map((c) => c.request);
   }
 
+  private readonly connectionListeners = new Set<(c: HostConnection) => void>();
+
+  /** The transport's connection going or coming back (the event stream closing, reopening). */
+  setConnection(connection: HostConnection): void {
+    for (const l of this.connectionListeners) l(connection);
+  }
+
+  onConnection(listener: (c: HostConnection) => void): () => void {
+    this.connectionListeners.add(listener);
+    return () => this.connectionListeners.delete(listener);
+  }
+
   emit<E extends EventName>(event: E, payload: Events[E]): void {
     for (const l of this.listeners.get(event) ?? []) (l as (p: Events[E]) => void)(payload);
   }
@@ -152,7 +164,7 @@ export class FakeStudioApi implements StudioApi {
   private defs(kind: DefinitionKind): DefinitionWinner[] {
     if (kind === 'units') {
       return [
-        { name: 'ARMCOM', file: 'units/ARMCOM.FBI', archive: 'mymod.ufo', shadowed: [{ file: 'units/ARMCOM.FBI', archive: 'totala1.hpi' }] },
+        { name: 'ARMCOM', file: 'units/ARMCOM.FBI', archive: 'mymod.ufo', shadowed: [{ file: 'units/ARMCOM.FBI', archive: 'totala1.hpi', hiddenBy: 'path' }] },
         { name: 'CORCOM', file: 'units/CORCOM.FBI', archive: 'totala1.hpi', shadowed: [] },
       ];
     }
@@ -259,7 +271,8 @@ export class FakeStudioApi implements StudioApi {
     },
     'archive.verify': async ({ jobId }) => {
       await this.job(jobId, 3);
-      return { ok: false, files: 3, bytes: 300, errors: [{ path: 'anims/logo.gaf', message: 'checksum 0x1234 != 0x4321' }], warnings: [] };
+      // As the host answers: `files` counts the files that checked out (3 in the archive, 1 damaged).
+      return { ok: false, files: 2, bytes: 200, errors: [{ path: 'anims/logo.gaf', message: 'checksum 0x1234 != 0x4321' }], warnings: [] };
     },
   };
 }

@@ -2,7 +2,11 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createPinia, setActivePinia } from 'pinia';
 import { setApi } from '../../renderer/api';
-import { initModsStore, useModsStore } from '../../renderer/stores/mods';
+import { initModsStore } from '../../renderer/stores/mods';
+import { useWorkspaceStore } from '../../renderer/stores/workspace';
+import { useEditorStore } from '../../renderer/stores/editor';
+import { useExportStore } from '../../renderer/stores/export';
+import { useWatchStore } from '../../renderer/stores/watch';
 import { useInstallStore } from '../../renderer/stores/install';
 import type { CallName, Events, RequestOf, ResponseOf, StudioApi } from '../../shared/contract';
 import type { WatchStatus } from '../../shared/mods-types';
@@ -37,6 +41,8 @@ const built = { at: '2026-01-01T00:00:00.000Z', durationMs: 12, ok: true, messag
 
 beforeEach(() => setActivePinia(createPinia()));
 
+const impactOf = (replaces: string | null) => ({ archive: 'mod.ufo', stage: 'ufo', rank: 0, pushesOut: null, hidden: [], wins: [], definitions: [], replaces });
+
 async function openWorkspace(handlers: Partial<Record<CallName, Handler>>) {
   const scripted = scriptedApi({
     'workspace.open': async () => ({ dir: '/ws/mod', root: '/games/TA', files: ['units/A.FBI'] }),
@@ -46,7 +52,7 @@ async function openWorkspace(handlers: Partial<Record<CallName, Handler>>) {
   setApi(scripted.api);
   useInstallStore().root = '/games/TA';
   const stop = initModsStore();
-  expect(await useModsStore().open('/ws/mod')).toBe(true);
+  expect(await useWorkspaceStore().open('/ws/mod')).toBe(true);
   return { ...scripted, stop };
 }
 
@@ -60,62 +66,101 @@ describe('mods store', () => {
         emit(status(3, 'ok', built));
         return status(1, 'building');
       },
+      'mods.impact': async () => impactOf(null),
     });
     emit = e;
-    const mods = useModsStore();
-    expect(mods.exportTarget).toBe('/games/TA/mod.ufo');
-    await mods.toggleWatch(true);
-    expect(mods.watch).toMatchObject({ state: 'ok', revision: 3, lastBuild: { files: 3 } });
+    expect(useExportStore().target).toBe('/games/TA/mod.ufo');
+    const watch = useWatchStore();
+    // A watch into the install shows its impact first, as an export does; the second toggle starts it.
+    await watch.toggle(true);
+    expect(useExportStore().impact).not.toBeNull();
+    await watch.toggle(true);
+    expect(watch.status).toMatchObject({ state: 'ok', revision: 3, lastBuild: { files: 3 } });
     e({ ...status(4, 'ok', built), workspace: '/ws/other' });
-    expect(mods.watch?.revision).toBe(3);
+    expect(watch.status?.revision).toBe(3);
     stop();
   });
 
   it('shows the check of the latest text even when an older check answers last', async () => {
     const pending: ((v: unknown) => void)[] = [];
     await openWorkspace({
-      'workspace.readText': async () => ({ path: 'units/A.FBI', text: '[A]{x=1;}' }),
+      'workspace.readText': async () => ({ path: 'units/A.FBI', text: '[A]{x=1;}', hash: 'h1' }),
       'workspace.checkTdf': (request) => new Promise((resolve) => pending.push(() => resolve({ ok: !(request as { text: string }).text.includes('BROKEN'), problems: [] }))),
     });
-    const mods = useModsStore();
-    const opening = mods.openFile('units/A.FBI');
-    await Promise.resolve();
+    const editor = useEditorStore();
+    const opening = editor.openFile('units/A.FBI');
+    await new Promise((r) => setTimeout(r, 0));
     pending.shift()!(null);
     await opening;
-    mods.editorText = '[A]{ BROKEN';
-    const older = mods.runCheck();
-    mods.editorText = '[A]{x=2;}';
-    const newer = mods.runCheck();
+    editor.text = '[A]{ BROKEN';
+    const older = editor.runCheck();
+    editor.text = '[A]{x=2;}';
+    const newer = editor.runCheck();
     pending[1]!(null);
     await newer;
     pending[0]!(null);
     await older;
-    expect(mods.check?.ok).toBe(true);
-    expect(mods.dirty).toBe(true);
+    expect(editor.check?.ok).toBe(true);
+    expect(editor.dirty).toBe(true);
   });
 
   it('works out the impact under the name typed as the export target, else the workspace\'s own', async () => {
     const asked: unknown[] = [];
-    const impactOf = (name: string) => ({ archive: name, stage: 'ufo', rank: 0, pushesOut: null, hidden: [], wins: [], definitions: [] });
+    const impactOf = (name: string) => ({ archive: name, stage: 'ufo', rank: 1, pushesOut: null, hidden: [], wins: [], definitions: [] });
     const { stop } = await openWorkspace({
       'mods.impact': async (request) => {
         asked.push(request);
         return impactOf((request as { name?: string }).name ?? 'mod.ufo');
       },
     });
-    const mods = useModsStore();
-    await mods.previewImpact(); // the target opening filled in: the install folder, the workspace's name
-    mods.exportTarget = 'C:\\Games\\TA\\zz-mine.ufo';
-    await mods.previewImpact();
-    expect(mods.impact?.archive).toBe('zz-mine.ufo');
-    expect(mods.impactNameDiffers).toBe(false);
-    mods.exportTarget = '';
-    await mods.previewImpact();
+    const exporting = useExportStore();
+    await exporting.previewImpact(); // the target opening filled in: the install folder, the workspace's name
+    exporting.target = '/games/TA/zz-mine.ufo';
+    await exporting.previewImpact();
+    expect(exporting.impact?.archive).toBe('zz-mine.ufo');
+    expect(exporting.impactNameDiffers).toBe(false);
+    exporting.target = '';
+    await exporting.previewImpact();
     expect(asked).toEqual([
       { root: '/games/TA', archive: '/ws/mod', name: 'mod.ufo' },
       { root: '/games/TA', archive: '/ws/mod', name: 'zz-mine.ufo' },
       { root: '/games/TA', archive: '/ws/mod' },
     ]);
+    // A target outside the install claims no rank in it: no impact asked, and the reason shown.
+    exporting.target = '/sys/mymod.ufo';
+    await exporting.previewImpact();
+    expect(asked).toHaveLength(3);
+    expect(exporting.impact).toBeNull();
+    expect(exporting.impactNote).toMatch(/\/sys\/mymod\.ufo is outside the install \(\/games\/TA\)/);
     stop();
+  });
+
+  it('says before the click that the export replaces an original, and sends the confirmation only once given', async () => {
+    const exports: unknown[] = [];
+    const watches: unknown[] = [];
+    await openWorkspace({
+      'mods.impact': async () => impactOf('mod.ufo'),
+      'mods.export': async (request) => {
+        exports.push(request);
+        return { target: '/games/TA/mod.ufo', files: 1, bytes: 1, size: 1, durationMs: 1 };
+      },
+      'watch.start': async (request) => {
+        watches.push(request);
+        return status(1, 'building');
+      },
+    });
+    const exporting = useExportStore();
+    await exporting.previewImpact();
+    expect(exporting.replacesOriginal).toBe(true);
+    expect(exporting.blockedByOriginal).toBe(true);
+    expect(await exporting.exportNow()).toBe(false);
+    await useWatchStore().toggle(true);
+    expect(exports).toEqual([]);
+    expect(watches).toEqual([]);
+    exporting.confirmReplace = true;
+    expect(await exporting.exportNow({ confirm: true })).toBe(true);
+    expect(exports).toEqual([expect.objectContaining({ target: '/games/TA/mod.ufo', replaceOriginal: true })]);
+    // Once this session wrote it, it is no longer the install's original.
+    expect(exporting.replacesOriginal).toBe(false);
   });
 });

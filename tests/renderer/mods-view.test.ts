@@ -6,7 +6,12 @@ import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import ModView from '../../renderer/views/ModView.vue';
 import { createBridgeApi, setApi } from '../../renderer/api';
-import { CHECK_DELAY_MS, useModsStore } from '../../renderer/stores/mods';
+import { CHECK_DELAY_MS } from '../../renderer/stores/editor';
+import { useWorkspaceStore } from '../../renderer/stores/workspace';
+import { useEditorStore } from '../../renderer/stores/editor';
+import { useOverridesStore } from '../../renderer/stores/overrides';
+import { useExportStore } from '../../renderer/stores/export';
+import { useWatchStore } from '../../renderer/stores/watch';
 import { useInstallStore } from '../../renderer/stores/install';
 import { useFilesStore } from '../../renderer/stores/files';
 import { createStudioHost } from '../../electron/services/handlers/index.js';
@@ -54,8 +59,8 @@ describe('Mods screen', () => {
     const field = wrapper.find('input[placeholder="/home/me/mods/mymod"]');
     await field.setValue(dir);
     await field.element.closest('form')!.dispatchEvent(new Event('submit'));
-    await until(() => useModsStore().dir !== null);
-    expect(useModsStore().dir).toBe(dir);
+    await until(() => useWorkspaceStore().dir !== null);
+    expect(useWorkspaceStore().dir).toBe(dir);
     expect(wrapper.find('section[aria-label="Workspace"]').exists()).toBe(true);
     expect((wrapper.find('input[aria-label="Export target"]').element as HTMLInputElement).value).toBe(join(fx.root, 'mymod.ufo'));
   });
@@ -68,7 +73,7 @@ describe('Mods screen', () => {
     const button = wrapper.find('[data-testid="override-selected"]');
     expect(button.text()).toBe('Override units/ARMCOM.FBI');
     await button.trigger('click');
-    await until(() => useModsStore().editorPath === 'units/ARMCOM.FBI' && useModsStore().check !== null);
+    await until(() => useEditorStore().path === 'units/ARMCOM.FBI' && useEditorStore().check !== null);
     expect(wrapper.find('ul[aria-label="Workspace files"]').text()).toContain('units/ARMCOM.FBI');
     expect((wrapper.find('textarea[aria-label="File text"]').element as HTMLTextAreaElement).value).toContain('MaxDamage=3000;');
     expect(wrapper.find('[data-testid="tdf-check"]').text()).toBe('✓ TDF syntax ok');
@@ -79,16 +84,16 @@ describe('Mods screen', () => {
     const text = (area.element as HTMLTextAreaElement).value;
     await area.setValue(text.replace(/\}\r\n$/, ''));
     await new Promise((r) => setTimeout(r, CHECK_DELAY_MS + 50));
-    await until(() => useModsStore().check?.ok === false);
+    await until(() => useEditorStore().check?.ok === false);
     expect(wrapper.find('[data-testid="tdf-check"]').text()).toBe('✗ 1 error(s)');
     expect(wrapper.find('ul[aria-label="Problems"]').text()).toMatch(/line \d+: section \[UNITINFO\] opened on line 1 is never closed/);
     await area.setValue(text.replace('MaxDamage=3000', 'MaxDamage=4500'));
     await new Promise((r) => setTimeout(r, CHECK_DELAY_MS + 50));
-    await until(() => useModsStore().check?.ok === true);
+    await until(() => useEditorStore().check?.ok === true);
     const save = wrapper.findAll('button').find((b) => b.text() === 'Save')!;
     expect(save.attributes('disabled')).toBeUndefined();
     await save.trigger('click');
-    await until(() => !useModsStore().dirty);
+    await until(() => !useEditorStore().dirty);
     expect(await readFile(join(fx.work, 'mymod', 'units', 'ARMCOM.FBI'), 'latin1')).toContain('MaxDamage=4500;');
   });
 
@@ -96,23 +101,23 @@ describe('Mods screen', () => {
     const field = wrapper.find('input[aria-label="New file path"]');
     await field.setValue('weapons/ZAP.TDF');
     await field.element.closest('form')!.dispatchEvent(new Event('submit'));
-    await until(() => useModsStore().editorPath === 'weapons/ZAP.TDF');
+    await until(() => useEditorStore().path === 'weapons/ZAP.TDF');
     const area = wrapper.find('textarea[aria-label="File text"]');
     await area.setValue('[ZAP]\r\n{\r\n\trange=100;\r\n}\r\n');
     await wrapper.findAll('button').find((b) => b.text() === 'Save')!.trigger('click');
-    await until(() => !useModsStore().dirty);
+    await until(() => !useEditorStore().dirty);
     expect(await readFile(join(fx.work, 'mymod', 'weapons', 'ZAP.TDF'), 'latin1')).toBe('[ZAP]\r\n{\r\n\trange=100;\r\n}\r\n');
-    expect(useModsStore().files).toEqual(['units/ARMCOM.FBI', 'weapons/ZAP.TDF']);
+    expect(useWorkspaceStore().files).toEqual(['units/ARMCOM.FBI', 'weapons/ZAP.TDF']);
     // Not a text file: refused with a message, nothing written.
-    expect(await useModsStore().createFile('unitpics/ZAP.PCX')).toBe(false);
-    expect(useModsStore().files).toHaveLength(2);
+    expect(await useWorkspaceStore().createFile('unitpics/ZAP.PCX')).toBeNull();
+    expect(useWorkspaceStore().files).toHaveLength(2);
     // Back to the unit for the steps that follow.
-    await useModsStore().openFile('units/ARMCOM.FBI');
+    await useEditorStore().openFile('units/ARMCOM.FBI');
   });
 
   it('lists the overrides with the diff beside: the changed key and the archive it shadows', async () => {
     await wrapper.findAll('button').find((b) => b.text() === 'Compare with the install')!.trigger('click');
-    await until(() => useModsStore().diffs.length === 2);
+    await until(() => useOverridesStore().diffs.length === 2);
     expect(wrapper.find('ul[aria-label="Override list"]').text()).toMatch(/modified\s*units\/ARMCOM\.FBI\s*← totala1\.hpi\s*added\s*weapons\/ZAP\.TDF/);
     const diff = wrapper.find('[aria-label="Diff"]');
     expect(diff.find('[data-testid="diff-base"]').text()).toBe('Shadows units/ARMCOM.FBI from totala1.hpi');
@@ -125,34 +130,34 @@ describe('Mods screen', () => {
     expect(exportButton().text()).toBe('Show impact, then export');
     // The first press only works out the impact: nothing is written yet.
     await exportButton().trigger('click');
-    await until(() => useModsStore().impact !== null);
+    await until(() => useExportStore().impact !== null);
     await expect(stat(join(fx.root, 'mymod.ufo'))).rejects.toThrow();
     expect(exportButton().text()).toBe('Export into the install');
     expect(wrapper.find('[data-testid="impact-rank"]').text()).toMatch(/mymod\.ufo would mount at position 1 in the ufo stage/);
     expect(wrapper.find('[aria-label="Definitions"]').text()).toMatch(/unit ARMCOM wins over totala1\.hpi/);
     await expect(stat(join(fx.root, 'mymod.ufo'))).rejects.toThrow();
     await exportButton().trigger('click');
-    await until(() => useModsStore().lastExport !== null);
+    await until(() => useExportStore().lastExport !== null);
     expect(wrapper.find('[data-testid="export-result"]').text()).toMatch(/✓ 2 files, \d+ bytes in \d+ ms/);
     const opened = await host.call('install.open', { root: fx.root });
     expect(opened.ok && (opened.result as ResponseOf<'install.open'>).mounted[0]).toMatchObject({ archive: 'mymod.ufo', stage: 'ufo' });
   });
 
   it('watches: the toggle starts repacking and the last build arrives live over the watch event', async () => {
-    const mods = useModsStore();
+    const watch = useWatchStore();
     const toggle = wrapper.find('[aria-label="Watch"] input[type="checkbox"]');
     await toggle.setValue(true);
-    await until(() => mods.watch?.lastBuild?.ok === true);
-    const first = mods.watch!.lastBuild!.at;
+    await until(() => watch.status?.lastBuild?.ok === true);
+    const first = watch.status!.lastBuild!.at;
     expect(wrapper.find('[data-testid="watch-last"]').text()).toMatch(/✓ .* · [\d.]+ ms · 2 files/);
     const area = wrapper.find('textarea[aria-label="File text"]');
     await area.setValue((area.element as HTMLTextAreaElement).value.replace('MaxDamage=4500', 'MaxDamage=5000'));
     await wrapper.findAll('button').find((b) => b.text() === 'Save')!.trigger('click');
-    await until(() => mods.watch?.lastBuild?.at !== first && mods.watch?.state === 'ok');
+    await until(() => watch.status?.lastBuild?.at !== first && watch.status?.state === 'ok');
     const archive = await host.call('archive.read', { path: join(fx.root, 'mymod.ufo'), entry: 'units/ARMCOM.FBI' });
     expect(archive.ok && Buffer.from((archive.result as ResponseOf<'archive.read'>).data, 'base64').toString('latin1')).toContain('MaxDamage=5000;');
     await toggle.setValue(false);
-    await until(() => mods.watch?.running === false);
+    await until(() => watch.status?.running === false);
   });
 
   it('opens an existing .ufo as a new workspace, extracted with its files', async () => {
@@ -161,10 +166,10 @@ describe('Mods screen', () => {
     await field.setValue(folder);
     await wrapper.find('input[aria-label="Archive to open as workspace"]').setValue(join(fx.root, 'mymod.ufo'));
     await wrapper.findAll('button').find((b) => b.text() === 'Open archive')!.trigger('click');
-    await until(() => useModsStore().dir === folder);
-    expect(useModsStore().files).toEqual(['units/ARMCOM.FBI', 'weapons/ZAP.TDF']);
+    await until(() => useWorkspaceStore().dir === folder);
+    expect(useWorkspaceStore().files).toEqual(['units/ARMCOM.FBI', 'weapons/ZAP.TDF']);
     expect(await readFile(join(folder, 'units', 'ARMCOM.FBI'), 'latin1')).toContain('MaxDamage=5000;');
     // A folder that is not empty is refused: nothing of the modder's is overwritten.
-    expect(await useModsStore().openArchive(join(fx.root, 'mymod.ufo'), folder)).toBe(false);
+    expect(await useWorkspaceStore().openArchive(join(fx.root, 'mymod.ufo'), folder)).toBe(false);
   });
 });

@@ -40,12 +40,12 @@ describe('app and install stores', () => {
     expect(useInstallStore().root).toBeNull();
   });
 
-  it('reports a failed open next to the field and in the banner, keeping the previous install', async () => {
+  it('reports a failed open next to the field (not again in the banner), keeping the previous install', async () => {
     const install = useInstallStore();
     await install.open(DEMO_ROOT);
     expect(await install.open('/nowhere')).toBe(false);
     expect(install.openError).toMatch(/\/nowhere: no game install found/);
-    expect(useErrorsStore().notices.at(-1)).toMatchObject({ context: 'Opening /nowhere' });
+    expect(useErrorsStore().notices).toEqual([]);
     expect(install.root).toBe(DEMO_ROOT);
     expect(await install.open('   ')).toBe(false);
     expect(install.openError).toMatch(/Type the folder/);
@@ -56,6 +56,16 @@ describe('app and install stores', () => {
     await initAppStore();
     expect(useAppStore().ready).toBe(true);
     expect(useErrorsStore().notices[0]!.message).toBe('connection refused');
+  });
+});
+
+describe('errors store', () => {
+  it('the same failure twice is one notice, not a stack of copies', () => {
+    const errors = useErrorsStore();
+    errors.report('the host is gone', 'Reading');
+    errors.report('something else', 'Reading');
+    errors.report('the host is gone', 'Reading');
+    expect(errors.notices.map((n) => n.message)).toEqual(['something else', 'the host is gone']);
   });
 });
 
@@ -223,7 +233,20 @@ describe('archive store', () => {
     const verified = await archive.verify();
     expect(verified?.ok).toBe(false);
     expect(archive.verifyResult?.errors[0]?.path).toBe('anims/logo.gaf');
-    expect(useJobsStore().jobs.at(-1)?.summary).toBe('1 of 3 files are damaged');
+    // One damaged file of three: counted against all three, and the job is shown as failed (red).
+    expect(useJobsStore().jobs.at(-1)).toMatchObject({ summary: '1 of 3 files damaged', state: 'failed' });
+  });
+
+  it('a failed open clears the previous archive instead of showing its entries under the new name', async () => {
+    const archive = useArchiveStore();
+    expect(await archive.open('/games/TotalA/totala1.hpi')).toBe(true);
+    expect(archive.listing).not.toBeNull();
+    expect(await archive.open('/tmp/not-an-archive.zip')).toBe(false);
+    expect(archive.listing).toBeNull();
+    expect(archive.path).toBeNull();
+    expect(archive.visible).toEqual([]);
+    // Shown beside the field only, not once more in the banner.
+    expect(useErrorsStore().notices).toEqual([]);
   });
 
   it('shows why an archive cannot be opened', async () => {

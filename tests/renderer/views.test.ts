@@ -236,7 +236,7 @@ describe('ArchiveView', () => {
     expect(entries).toEqual(['units', 'units/ARMCOM.FBI', 'unitpics/ARMCOM.PCX', 'anims/logo.gaf']);
     await w.findAll('button').find((b) => b.text() === 'Verify')!.trigger('click');
     await settle(10);
-    expect(w.get('[data-testid="verify-result"]').text()).toContain('1 damaged');
+    expect(w.get('[data-testid="verify-result"]').text()).toContain('✗ 1 of 3 files damaged');
     expect(w.get('ul[aria-label="Damaged files"]').text()).toContain('anims/logo.gaf: checksum 0x1234 != 0x4321');
     await w.findAll('[role="option"]')[2]!.trigger('click');
     await settle();
@@ -250,7 +250,7 @@ describe('DefinitionsView', () => {
     const w = mount(DefinitionsView, { global: { plugins: [pinia] } });
     await settle();
     const rows = () => w.findAll('tbody tr').map((r) => r.findAll('td').map((td) => td.text().replace(/\s+/g, ' ')));
-    expect(rows()[0]).toEqual(['ARMCOM', 'units/ARMCOM.FBI', 'mymod.ufo', 'hidden units/ARMCOM.FBI in totala1.hpi']);
+    expect(rows()[0]).toEqual(['ARMCOM', 'units/ARMCOM.FBI', 'mymod.ufo', 'hidden by path units/ARMCOM.FBI in totala1.hpi']);
     expect(rows()[1]).toEqual(['CORCOM', 'units/CORCOM.FBI', 'totala1.hpi', '—']);
     await w.get('input[aria-label="Search definitions"]').setValue('corcom');
     expect(rows().map((r) => r[0])).toEqual(['CORCOM']);
@@ -295,7 +295,7 @@ describe('FilesView → Override in mod', () => {
       return { path: request.path, from: 'mymod.ufo' };
     };
     api.handlers['workspace.files'] = () => ['units/ARMCOM.FBI'];
-    api.handlers['workspace.readText'] = ({ path }) => ({ path, text: '[UNITINFO]{}' });
+    api.handlers['workspace.readText'] = ({ path }) => ({ path, text: '[UNITINFO]{}', hash: 'h0' });
     api.handlers['workspace.checkTdf'] = () => ({ ok: true, problems: [] });
     const w = mount(FilesView, { global: { plugins: [pinia] } });
     await settle();
@@ -310,12 +310,14 @@ describe('FilesView → Override in mod', () => {
     expect(navigation.current).toBe('mods');
     expect(overrides).toEqual([]);
 
-    const { useModsStore } = await import('../../renderer/stores/mods');
-    expect(await useModsStore().open('/mods/mymod')).toBe(true);
+    const { useWorkspaceStore } = await import('../../renderer/stores/workspace');
+    const { useEditorStore } = await import('../../renderer/stores/editor');
+    expect(await useWorkspaceStore().open('/mods/mymod')).toBe(true);
     navigation.go('files');
     await w.get('[data-testid="override-in-mod"]').trigger('click');
     await settle();
     expect(overrides).toEqual([{ dir: '/mods/mymod', root: DEMO_ROOT, path: 'units/ARMCOM.FBI' }]);
     expect(navigation.current).toBe('mods');
+    expect(useEditorStore().path).toBe('units/ARMCOM.FBI');
   });
 });

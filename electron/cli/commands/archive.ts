@@ -3,7 +3,8 @@ import type { CliContext } from '../context.js';
 import { terminalProgress } from '../progress.js';
 import { collect, oneOf, parseInteger } from '../options.js';
 import { CliFailure, UsageError } from '../errors.js';
-import { archiveInfo, catEntry, extractArchive, listArchive, verifyArchive } from '../../services/archive-service.js';
+import { WarningTally } from '../warnings.js';
+import { archiveInfo, catEntryTo, extractArchive, listArchive, verifyArchive } from '../../services/archive-service.js';
 import { packFolder } from '../../mods/pack.js';
 import { foreignPackOptions, packFormatFromExtension, packFormatLabel, type PackFormatId, type PackOptions } from '../../formats/index.js';
 import { reportLines } from '../../../shared/archive-facts.js';
@@ -15,11 +16,16 @@ export function registerArchiveCommands(program: Command, ctx: CliContext): void
     .description('show what an archive is: format, counts, cipher, whether TA 3.1c would mount it')
     .argument('<file>')
     .option('--json', 'print JSON')
-    .action(async (file: string, opts: { json?: boolean }) => {
+    .option('-v, --verbose', 'list every warning (by default one line per kind, with a count)')
+    .action(async (file: string, opts: { json?: boolean; verbose?: boolean }) => {
       ctx.file = file;
       const info = await archiveInfo(file);
       if (opts.json) return ctx.printJson(info);
-      for (const line of reportLines(info)) ctx.print(line);
+      // A flood of one warning (kbot-io's zero checksums) is one line with a count; -v lists each.
+      const tally = new WarningTally(ctx);
+      if (!opts.verbose) for (const w of info.warnings ?? []) tally.add(w);
+      const warnings = opts.verbose ? (info.warnings ?? []) : tally.lines();
+      for (const line of reportLines({ ...info, warnings })) ctx.print(line);
     });
 
   program
@@ -46,23 +52,34 @@ export function registerArchiveCommands(program: Command, ctx: CliContext): void
     .requiredOption('-t, --target <dir>', 'the folder to extract into')
     .option('-p, --pattern <glob>', 'only paths matching the glob (repeatable)', collect, [])
     .option('--threads <n>', 'decoding threads (default: one per core for large extractions)', parseInteger)
-    .action(async (file: string, opts: { target: string; pattern: string[]; threads?: number }) => {
+    .option('--keep-going', 'extract every good entry; list the ones that do not decode')
+    .option('-v, --verbose', 'list every warning (by default one line per kind, with a count)')
+    .action(async (file: string, opts: { target: string; pattern: string[]; threads?: number; keepGoing?: boolean; verbose?: boolean }) => {
       ctx.file = file;
       if (opts.threads !== undefined && opts.threads < 1) throw new UsageError('--threads takes a number from 1 up');
       const bar = terminalProgress('extract');
+      const tally = new WarningTally(ctx, opts.verbose);
       try {
         const result = await extractArchive(file, opts.target, {
           globs: opts.pattern,
           // This thread always decodes; the others are worker threads.
           workers: opts.threads === undefined ? undefined : opts.threads - 1,
+          keepGoing: opts.keepGoing,
           onProgress: (d, t) => bar.update(d, t),
-          onWarning: (m) => ctx.warn(m),
+          onWarning: (m) => tally.add(m),
         });
         bar.done();
+        tally.flush();
         const threads = (result.threads ?? 0) + 1;
-        ctx.stderr.write(`extracted ${result.files} files (${result.bytes} bytes) to ${opts.target} on ${threads} thread${threads === 1 ? '' : 's'}\n`);
+        const notWritten = [result.refused.length > 0 ? `${result.refused.length} refused` : '', result.failed.length > 0 ? `${result.failed.length} failed` : ''].filter(Boolean);
+        ctx.stderr.write(`extracted ${result.files} files (${result.bytes} bytes) to ${opts.target} on ${threads} thread${threads === 1 ? '' : 's'}${notWritten.length > 0 ? `; ${notWritten.join(', ')}` : ''}\n`);
+        if (result.failed.length > 0) {
+          const names = result.failed.slice(0, 3).map((f) => f.path).join(', ');
+          throw new CliFailure(file, `${result.failed.length} file${result.failed.length === 1 ? '' : 's'} did not decode: ${names}${result.failed.length > 3 ? ` (+${result.failed.length - 3} more)` : ''}`);
+        }
       } finally {
         bar.done();
+        tally.flush();
       }
     });
 
@@ -73,8 +90,8 @@ export function registerArchiveCommands(program: Command, ctx: CliContext): void
     .argument('<path>')
     .action(async (file: string, path: string) => {
       ctx.file = file;
-      const data = await catEntry(file, path);
-      await new Promise<void>((resolve, reject) => ctx.stdout.write(data, (err) => (err ? reject(err) : resolve())));
+      // Piece by piece, each written before the next is decoded: memory stays at one chunk.
+      await catEntryTo(file, path, (data) => new Promise<void>((resolve, reject) => ctx.stdout.write(data, (err) => (err ? reject(err) : resolve()))));
     });
 
   program
@@ -82,14 +99,21 @@ export function registerArchiveCommands(program: Command, ctx: CliContext): void
     .description('decode every file and check every checksum')
     .argument('<file>')
     .option('--json', 'print JSON')
-    .action(async (file: string, opts: { json?: boolean }) => {
+    .option('-v, --verbose', 'list every warning (by default one line per kind, with a count)')
+    .action(async (file: string, opts: { json?: boolean; verbose?: boolean }) => {
       ctx.file = file;
       const bar = terminalProgress('verify');
       const result = await verifyArchive(file, (d, t) => bar.update(d, t));
       bar.done();
       if (opts.json) ctx.printJson(result);
       else {
-        for (const w of result.warnings) ctx.print(`warning: ${w.path ? `${w.path}: ` : ''}${w.message}`);
+        const lines = opts.verbose ? null : new WarningTally(ctx, false);
+        for (const w of result.warnings) {
+          const line = `${w.path ? `${w.path}: ` : ''}${w.message}`;
+          if (lines) lines.add(line);
+          else ctx.print(`warning: ${line}`);
+        }
+        for (const line of lines?.lines() ?? []) ctx.print(`warning: ${line}`);
         for (const e of result.errors) ctx.print(`error: ${e.path}: ${e.message}`);
         ctx.print(`${result.ok ? 'ok' : 'FAILED'}: ${result.files} files, ${result.bytes} bytes decoded, ${result.errors.length} errors, ${result.warnings.length} warnings`);
       }

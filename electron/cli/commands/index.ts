@@ -3,10 +3,13 @@ import type { CliContext } from '../context.js';
 import { registerMountCommands } from './mount.js';
 import { registerModsCommands } from './mods.js';
 import { registerStudioCommands } from './studio.js';
+import { registerModelCommands } from './models.js';
+import { registerTaAssetCommands } from './ta-assets.js';
 import { registerQuakeAssetCommands } from './quake-assets.js';
 import { registerMcpCommand } from './mcp.js';
 import { registerMountSearchCommands } from './mount-search.js';
 import { registerCobCommands } from './cob.js';
+import { registerTntCommands } from './tnt.js';
 import { InstallService } from '../../services/install-service.js';
 
 /**
@@ -21,8 +24,11 @@ export function registerCommandModules(program: Command, ctx: CliContext): () =>
   registerMountSearchCommands(program, ctx, installs);
   registerModsCommands(program, ctx);
   registerStudioCommands(program, ctx);
+  registerModelCommands(program, ctx);
+  registerTaAssetCommands(program, ctx);
   registerQuakeAssetCommands(program, ctx);
   registerMcpCommand(program, ctx);
   registerCobCommands(program, ctx);
+  registerTntCommands(program, ctx, installs);
   return () => installs.closeAll();
 }

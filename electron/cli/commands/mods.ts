@@ -81,7 +81,7 @@ function printImpact(ctx: CliContext, i: ExportImpact): void {
     ctx.print(`${i.archive}: would not be mounted: ${i.ignoredReason ?? 'ignored'}`);
     return;
   }
-  ctx.print(`${i.archive}: rank ${i.rank + 1} in the mount order, stage ${i.stage}${i.replaces ? `, replacing ${i.replaces}` : ''}`);
+  ctx.print(`${i.archive}: rank ${i.rank} in the mount order, stage ${i.stage}${i.replaces ? `, replacing ${i.replaces}` : ''}`);
   if (i.pushesOut) ctx.print(`pushes ${i.pushesOut} out of the ten *.hpi slots`);
   ctx.print(`wins ${i.wins.length} paths (${i.wins.filter((w) => w.over !== null).length} over another archive), ${i.hidden.length} hidden`);
   for (const h of i.hidden) ctx.print(`  hidden: ${h.path} by ${h.by ?? 'a loose file'}`);

@@ -1,6 +1,8 @@
+import { escapeControls } from '../../../shared/escape.js';
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { oneOf } from '../options.js';
+import { CliFailure } from '../errors.js';
 import { terminalProgress } from '../progress.js';
 import { pathMatcher } from '../../services/globs.js';
 import { InstallService, type InstallOptions, type OpenInstall } from '../../services/install-service.js';
@@ -16,6 +18,7 @@ import { GAME_IDS, type DefinitionKind, type GameId, type Provider } from '../..
  */
 export interface MountCliOptions {
   game?: GameId;
+  mod?: string;
   /** A folder, or false for --no-disc. */
   disc?: string | false;
   json?: boolean;
@@ -32,18 +35,19 @@ export function withMountOptions(cmd: Command): Command {
   return cmd
     .option('--game <game>', `the game context: ${GAME_IDS.join('|')} (default: detected from the folder)`, oneOf<GameId>(GAME_IDS))
     .option('--disc <dir>', 'TA: the game disc folder (default: the install folder itself)')
-    .option('--no-disc', 'TA: no disc');
+    .option('--no-disc', 'TA: no disc')
+    .option('--mod <dir>', 'Quake family, ROOT being the game folder: a mod folder under it, mounted over id1/baseq2/data/valve');
 }
 
 export function installOptionsFrom(opts: MountCliOptions): InstallOptions {
-  return { game: opts.game, disc: typeof opts.disc === 'string' ? opts.disc : undefined, noDisc: opts.disc === false };
+  return { game: opts.game, disc: typeof opts.disc === 'string' ? opts.disc : undefined, noDisc: opts.disc === false, mod: opts.mod };
 }
 
 /** Open the install named by ROOT; say on stderr which game was chosen when it was detected. */
 export async function openForCli(ctx: CliContext, service: InstallService, root: string, opts: MountCliOptions): Promise<OpenInstall> {
   ctx.file = root;
   const install = await service.open(root, installOptionsFrom(opts));
-  if (install.detectedBecause) ctx.stderr.write(`modpak: game: ${install.game} (detected: ${install.detectedBecause}; choose with --game)\n`);
+  if (install.detectedBecause) ctx.stderr.write(`modpak: game: ${install.game} (detected: ${escapeControls(install.detectedBecause)}; choose with --game)\n`);
   return install;
 }
 
@@ -79,8 +83,10 @@ export function registerMountCommands(program: Command, ctx: CliContext, service
     .option('--json', 'print JSON')
     .action(async (root: string, path: string, opts: MountCliOptions) => {
       const result = (await open(root, opts)).resolve(path);
-      if (opts.json) return ctx.printJson(result);
-      if (!result.winner) return ctx.print(`${result.path}: not found`);
+      if (opts.json) ctx.printJson(result);
+      // A path nothing provides is a failed lookup (exit 1), also with --json (which still prints the answer).
+      if (!result.winner) throw new CliFailure(root, `no file ${result.path} in the install`);
+      if (opts.json) return;
       ctx.print(`winner:   ${describeProvider(result.winner)}`);
       for (const s of result.shadowed) ctx.print(`shadowed: ${describeProvider(s)}`);
     });
@@ -126,7 +132,7 @@ export function registerMountCommands(program: Command, ctx: CliContext, service
       if (opts.json) return ctx.printJson(rows);
       for (const r of rows) {
         ctx.print(`${r.name.padEnd(24)} ${r.archive ?? '(loose)'}: ${r.file}`);
-        for (const s of r.shadowed) ctx.print(`${''.padEnd(24)}   hides ${s.archive ?? '(loose)'}: ${s.file}`);
+        for (const s of r.shadowed) ctx.print(`${''.padEnd(24)}   hides ${s.archive ?? '(loose)'}: ${s.file} (by ${s.hiddenBy})`);
       }
     });
 

@@ -28,3 +28,34 @@ export function entryChecksum(bytes: Uint8Array): number {
   }
   return ((c0 & 0xff) | ((c1 & 0xff) << 8) | ((c2 & 0xff) << 16) | ((c3 & 0xff) << 24)) >>> 0;
 }
+
+/** entryChecksum over bytes that arrive in pieces (the same value as over their concatenation). */
+export class EntryChecksum {
+  private c0 = 0;
+  private c1 = 0;
+  private c2 = 0;
+  private c3 = 0;
+  private index = 0;
+
+  update(bytes: Uint8Array): void {
+    let { c0, c1, c2, c3, index } = this;
+    for (let i = 0; i < bytes.length; i++, index++) {
+      const b = bytes[i]!;
+      const k = index & 0xff;
+      c0 += b;
+      c1 ^= b;
+      c2 += b ^ k;
+      c3 ^= (b + k) & 0xff;
+    }
+    // Sums are kept to their low byte, which is all the checksum keeps, so they never grow large.
+    this.c0 = c0 & 0xff;
+    this.c1 = c1;
+    this.c2 = c2 & 0xff;
+    this.c3 = c3;
+    this.index = index;
+  }
+
+  digest(): number {
+    return ((this.c0 & 0xff) | ((this.c1 & 0xff) << 8) | ((this.c2 & 0xff) << 16) | ((this.c3 & 0xff) << 24)) >>> 0;
+  }
+}

@@ -8,7 +8,7 @@
  * Entries come out in stored order, depth first, a folder before its contents.
  */
 import { fail } from '../../../shared/errors.js';
-import { readName } from './names.js';
+import { joinedPath, readName } from './names.js';
 import { CHUNK_SIZE, SQSH_HEADER_SIZE } from './sqsh.js';
 import type { ArchiveEntry } from '../archive.js';
 import { flatString } from '../common/flat-string.js';
@@ -49,6 +49,11 @@ export function readV1Directory(dir: Uint8Array, start: number, end: number, fil
   };
   const entries: RawV1Entry[] = [];
   const seenDirs = new Set<number>();
+  // Entry lists, by where they start: two folders sharing one would multiply its entries (an amplifier).
+  const seenLists = new Map<number, number>();
+  // Every entry takes 9 bytes of its own in an honest directory, so the total is bounded by the bytes.
+  const maxEntries = Math.floor((end - start) / ENTRY_SIZE);
+  let listed = 0;
   const walk = (dirOffset: number, prefix: string, depth: number): void => {
     if (depth > MAX_DEPTH) fail('bad-count', `directory nested deeper than ${MAX_DEPTH} levels at ${dirOffset}`, { offset: dirOffset });
     if (seenDirs.has(dirOffset)) fail('bad-count', `directory at ${dirOffset} is reached twice (a loop in the tree)`, { offset: dirOffset });
@@ -59,6 +64,15 @@ export function readV1Directory(dir: Uint8Array, start: number, end: number, fil
     // The count is checked against the bytes it needs before the loop runs.
     if (count > (end - start) / ENTRY_SIZE) fail('bad-count', `directory at ${dirOffset} claims ${count} entries, more than the directory can hold`, { offset: dirOffset, actual: count });
     inside(`${count} directory entries`, first, count * ENTRY_SIZE);
+    if (count > 0) {
+      const owner = seenLists.get(first);
+      if (owner !== undefined) fail('bad-count', `directory at ${dirOffset} shares its entry list at ${first} with the directory at ${owner}`, { offset: dirOffset });
+      seenLists.set(first, dirOffset);
+    }
+    listed += count;
+    if (listed > maxEntries) {
+      fail('bad-count', `the directory's folders list ${listed} entries so far, more than its ${end - start} bytes can hold (${maxEntries}): entry lists overlap`, { offset: dirOffset, expected: maxEntries, actual: listed });
+    }
     for (let i = 0; i < count; i++) {
       const at = first + i * ENTRY_SIZE;
       const nameOffset = u32(at);
@@ -66,7 +80,7 @@ export function readV1Directory(dir: Uint8Array, start: number, end: number, fil
       const isDir = dir[at + 8 - start] !== 0;
       inside('entry name', nameOffset, 1);
       const name = readName(dir, nameOffset - start, end - start, `entry at ${at}`);
-      const path = flatString(prefix + name);
+      const path = flatString(joinedPath(prefix, name, `entry at ${at}`));
       if (isDir) {
         entries.push({ index: entries.length, path, dir: true, size: 0, packedSize: 0, method: 'dir', dataOffset: 0, flag: 0 });
         walk(dataOffset, path + '/', depth + 1);

@@ -4,7 +4,7 @@
  */
 import type { Archive, ArchiveEntry } from '../archive.js';
 import type { HpiV1Info } from '../../../shared/archive-info.js';
-import { countEntries } from '../archive.js';
+import { countEntries, STREAM_SLICE } from '../archive.js';
 import type { ByteSource } from '../../io/byte-source.js';
 import { checkRange, fail, FormatError } from '../../../shared/errors.js';
 import { positionCipher, deriveKey } from './cipher.js';
@@ -125,6 +125,43 @@ export class HpiV1Archive implements Archive {
       at += sizes[i]!;
     }
     return joinParts(parts, e.size);
+  }
+
+  /**
+   * The entry a piece at a time: a stored file in slices, a chunked one chunk by chunk (each chunk read,
+   * deciphered and decoded on its own), so no more than one 64 KiB chunk is held whatever the declared size.
+   */
+  async *stream(entry: ArchiveEntry, onWarning?: (message: string) => void): AsyncIterable<Uint8Array> {
+    const e = entry as V1Entry;
+    if (this.entries[e.index] !== entry) throw new Error(`entry ${entry.path} does not belong to this archive`);
+    if (e.dir) fail('unsupported', `${e.path} is a folder`);
+    if (e.flag === 0) {
+      for (let at = 0; at < e.size; at += STREAM_SLICE) {
+        const data = await readPlain(this.source, e.dataOffset + at, Math.min(STREAM_SLICE, e.size - at), this.key);
+        yield this.key === 0 ? data.slice() : data;
+      }
+      return;
+    }
+    const count = chunkCount(e.size);
+    const tableAt = e.dataOffset;
+    const table = await readPlain(this.source, tableAt, count * 4, this.key);
+    const tableView = new DataView(table.buffer, table.byteOffset, table.byteLength);
+    let at = tableAt + count * 4;
+    let done = 0;
+    for (let i = 0; i < count; i++) {
+      const size = tableView.getUint32(i * 4, true);
+      if (size < SQSH_HEADER_SIZE) fail('bad-stream', `${e.path}: chunk ${i} is ${size} bytes, smaller than a chunk header`, { offset: tableAt + i * 4, actual: size });
+      checkRange(`${e.path}: chunk ${i}`, at, size, this.source.size);
+      const expected = Math.min(CHUNK_SIZE, e.size - done);
+      const body = await readPlain(this.source, at, size, this.key);
+      const chunk = decodeChunkAt(body, 0, at, expected, onWarning);
+      if (chunk.data.length !== expected) {
+        fail('size-mismatch', `${e.path}: chunk ${i} holds ${chunk.data.length} bytes, expected ${expected}`, { offset: at, expected, actual: chunk.data.length });
+      }
+      yield chunk.data;
+      done += expected;
+      at += size;
+    }
   }
 
   async close(): Promise<void> {

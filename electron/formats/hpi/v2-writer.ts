@@ -1,17 +1,18 @@
 /**
  * HPI v2 (TA: Kingdoms) writer: the 32-byte header (patched at the end), every file's payload from 0x20
- * (SQSH chunks of 64 KiB, or stored when compressing does not save space), then the name block and the
+ * (one SQSH chunk per file, as HPIPack and the seed write it, or stored when compressing does not save
+ * space; readers that take only a file's first chunk would cut a multi-chunk file), then the name block and the
  * directory block, each wrapped in one SQSH chunk only when that is smaller. Entry checksums are written.
  * Last78 is 0 for a fresh archive; a rewrite (`--order-from` an archive that has one) keeps the original
  * 78-byte block, opaque, at the end of the file.
  */
-import type { PackFile, PackOptions } from '../archive.js';
+import type { ChunkCache, PackFile, PackOptions } from '../archive.js';
 import type { ByteSink } from '../../io/byte-sink.js';
 import { fail } from '../../../shared/errors.js';
 import { entryChecksum } from './checksums.js';
 import { HAPI, V2_HEADER_SIZE, VERSION_2 } from './header.js';
 import { encodeName } from './names.js';
-import { encodeChunk, type ChunkMethod } from './sqsh.js';
+import { CHUNK_SIZE, encodeChunk, type ChunkMethod } from './sqsh.js';
 import { buildTree, type TreeDir, type TreeFile } from './tree.js';
 import { compressInOrder } from './compress-order.js';
 import { LAST78_SIZE } from './v2-reader.js';
@@ -91,6 +92,18 @@ function payloadOf(data: Uint8Array, chunks: Uint8Array[] | null): { parts: Uint
   return { parts: chunks, compressedSize: total };
 }
 
+const WHOLE_FILE = 0x100;
+
+/** A file as one SQSH chunk, from the rebuild cache when its bytes did not change (watch and repack). */
+function wholeChunk(data: Uint8Array, method: ChunkMethod, cache: ChunkCache | undefined): Uint8Array {
+  // Keyed apart from the same bytes cut into 64 KiB chunks: the cache's method word carries a 'whole' bit.
+  const known = cache?.get(data, method | WHOLE_FILE)?.[0];
+  if (known) return known.slice();
+  const chunk = encodeChunk(data, method, true);
+  cache?.set(data, method | WHOLE_FILE, [chunk.slice()]);
+  return chunk;
+}
+
 /** A block (names, directory) as one SQSH chunk when that saves space, else raw. */
 function blockOf(raw: Uint8Array): Uint8Array {
   const chunk = encodeChunk(raw, 2, true);
@@ -109,9 +122,11 @@ export async function writeHpiV2(files: readonly PackFile[], sink: ByteSink, opt
 
   const ordered = readerOrder(root);
   let done = 0;
-  for await (const { item: node, data, chunks } of compressInOrder(ordered, () => method, options)) {
+  // Files up to one 64 KiB chunk go through the compression pool; a larger file is compressed here as one chunk.
+  const whole = (size: number) => size > CHUNK_SIZE && method !== 0;
+  for await (const { item: node, data, chunks } of compressInOrder(ordered, (n) => (whole(n.file.size) ? 0 : method), options)) {
     const rec = fileRecords.get(node)!;
-    const { parts, compressedSize } = payloadOf(data, chunks);
+    const { parts, compressedSize } = payloadOf(data, whole(data.length) ? [wholeChunk(data, method, options.chunkCache)] : chunks);
     dv.setUint32(rec + 4, sink.position, true);
     dv.setUint32(rec + 8, data.length, true);
     dv.setUint32(rec + 12, compressedSize, true);

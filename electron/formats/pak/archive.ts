@@ -1,5 +1,6 @@
 import type { ByteSource } from '../../io/byte-source.js';
 import type { Archive, ArchiveEntry, ArchiveInfo } from '../archive.js';
+import { STREAM_SLICE } from '../archive.js';
 import { fail } from '../../../shared/errors.js';
 import { pathKey } from '../../../shared/paths.js';
 import type { PackLayout, PackRecord } from './layout.js';
@@ -61,6 +62,19 @@ class PackArchive implements Archive {
     if (!record.compressed) return stored;
     if (!this.decode) fail('unsupported', `${entry.path}: ${this.layout.label} entries cannot be compressed`);
     return this.decode(stored, record);
+  }
+
+  /** Stored entries a slice at a time; compressed (Daikatana) ones whole, their sizes bounded by the format. */
+  async *stream(entry: ArchiveEntry): AsyncIterable<Uint8Array> {
+    const record = this.records.get(entry);
+    if (!record) fail('not-found', `${entry.path} is not an entry of this archive`);
+    if (record.compressed) {
+      yield await this.read(entry);
+      return;
+    }
+    for (let at = 0; at < record.storedLength; at += STREAM_SLICE) {
+      yield await this.source.read(record.offset + at, Math.min(STREAM_SLICE, record.storedLength - at));
+    }
   }
 
   async close(): Promise<void> {

@@ -9,7 +9,9 @@ import { checkRange, fail } from '../../../shared/errors.js';
  */
 
 export const HEADER_SIZE = 12;
-const MAGIC = [0x50, 0x41, 0x43, 0x4b]; // 'PACK'
+/** The family's magic; SiN writes its own, 'SPAK', and older tools wrote SiN's 128-byte entries under 'PACK'. */
+export type PackMagic = 'PACK' | 'SPAK';
+const MAGICS: readonly PackMagic[] = ['PACK', 'SPAK'];
 
 /** The largest a Daikatana stream expands: opcodes 0x7F (65 zeros from 1 byte) and 0xBF (65 bytes from 2). */
 export const DK_MAX_EXPANSION = 65;
@@ -31,6 +33,9 @@ export interface PackRecord {
 export interface PackLayout {
   readonly id: 'pak' | 'sin' | 'daikatana';
   readonly label: string;
+  /** The magic written; read are `readMagics`. */
+  readonly magic: PackMagic;
+  readonly readMagics: readonly PackMagic[];
   readonly entrySize: number;
   readonly nameSize: number;
   /** The fields after the name, or a string saying why they cannot be this layout's. */
@@ -51,12 +56,14 @@ function writePlainFields(view: DataView, at: number, r: Omit<PackRecord, 'name'
   view.setInt32(at + 4, r.length, true);
 }
 
-export const QUAKE_LAYOUT: PackLayout = { id: 'pak', label: 'Quake PAK', entrySize: 64, nameSize: 56, readFields: plainFields, writeFields: writePlainFields };
-export const SIN_LAYOUT: PackLayout = { id: 'sin', label: 'SiN PAK', entrySize: 128, nameSize: 120, readFields: plainFields, writeFields: writePlainFields };
+export const QUAKE_LAYOUT: PackLayout = { id: 'pak', label: 'Quake PAK', magic: 'PACK', readMagics: ['PACK'], entrySize: 64, nameSize: 56, readFields: plainFields, writeFields: writePlainFields };
+export const SIN_LAYOUT: PackLayout = { id: 'sin', label: 'SiN PAK', magic: 'SPAK', readMagics: ['SPAK', 'PACK'], entrySize: 128, nameSize: 120, readFields: plainFields, writeFields: writePlainFields };
 
 export const DAIKATANA_LAYOUT: PackLayout = {
   id: 'daikatana',
   label: 'Daikatana PAK',
+  magic: 'PACK',
+  readMagics: ['PACK'],
   entrySize: 72,
   nameSize: 56,
   readFields(view, at, fileSize) {
@@ -93,14 +100,15 @@ export interface PackHeader {
   readonly dirLength: number;
 }
 
-/** Whether the file starts with 'PACK' (the whole family's magic). */
-export async function hasPackMagic(source: ByteSource): Promise<boolean> {
-  if (source.size < MAGIC.length) return false;
-  const magic = await source.read(0, MAGIC.length);
-  return MAGIC.every((b, i) => magic[i] === b);
+/** The family magic the file starts with ('PACK', or SiN's 'SPAK'), or null. */
+export async function packMagicOf(source: ByteSource): Promise<PackMagic | null> {
+  if (source.size < 4) return null;
+  const bytes = await source.read(0, 4);
+  const text = String.fromCharCode(bytes[0]!, bytes[1]!, bytes[2]!, bytes[3]!);
+  return MAGICS.find((m) => m === text) ?? null;
 }
 
-/** The header of a file that starts with 'PACK'. */
+/** The header of a file that starts with 'PACK' or 'SPAK'. */
 export async function readPackHeader(source: ByteSource): Promise<PackHeader> {
   if (source.size < HEADER_SIZE) fail('truncated', `PACK header cut off: the file has ${source.size} of its ${HEADER_SIZE} bytes`);
   const bytes = await source.read(0, HEADER_SIZE);
@@ -109,9 +117,9 @@ export async function readPackHeader(source: ByteSource): Promise<PackHeader> {
 }
 
 /** The 12-byte header of a new archive. */
-export function packHeaderBytes(header: PackHeader): Uint8Array {
+export function packHeaderBytes(header: PackHeader, magic: PackMagic = 'PACK'): Uint8Array {
   const bytes = new Uint8Array(HEADER_SIZE);
-  bytes.set(MAGIC);
+  for (let i = 0; i < 4; i++) bytes[i] = magic.charCodeAt(i);
   const view = new DataView(bytes.buffer);
   view.setInt32(4, header.dirOffset, true);
   view.setInt32(8, header.dirLength, true);

@@ -1,7 +1,7 @@
 import type { ByteSource } from '../../io/byte-source.js';
 import type { DetectResult } from '../archive.js';
 import { FormatError, fail } from '../../../shared/errors.js';
-import { HEADER_SIZE, PACK_LAYOUTS, hasPackMagic, readLayout, readPackDirectory, readPackHeader, type PackHeader, type PackLayout, type PackRecord } from './layout.js';
+import { HEADER_SIZE, PACK_LAYOUTS, packMagicOf, readLayout, readPackDirectory, readPackHeader, type PackHeader, type PackLayout, type PackRecord } from './layout.js';
 
 /**
  * Which 'PACK' layout a file is. Every layout is read against the directory; of those that fit, the most
@@ -37,7 +37,7 @@ export interface PackAnalysis {
 
 const analyses = new WeakMap<ByteSource, Promise<PackAnalysis | null>>();
 
-/** The analysis of `source`, or null when it does not start with 'PACK' (a broken header or directory fits no layout). */
+/** The analysis of `source`, or null when it starts with neither 'PACK' nor 'SPAK' (a broken header or directory fits no layout). */
 export function analysePack(source: ByteSource): Promise<PackAnalysis | null> {
   let pending = analyses.get(source);
   if (!pending) {
@@ -48,7 +48,10 @@ export function analysePack(source: ByteSource): Promise<PackAnalysis | null> {
 }
 
 async function analyse(source: ByteSource): Promise<PackAnalysis | null> {
-  if (!(await hasPackMagic(source))) return null;
+  const magic = await packMagicOf(source);
+  if (magic === null) return null;
+  // 'SPAK' is SiN's alone; 'PACK' is every layout's (SiN's too, as older tools wrote it).
+  const layouts = PACK_LAYOUTS.filter((l) => l.readMagics.includes(magic));
   let header: PackHeader = { dirOffset: 0, dirLength: 0 };
   let dir: Uint8Array;
   try {
@@ -57,21 +60,22 @@ async function analyse(source: ByteSource): Promise<PackAnalysis | null> {
   } catch (err) {
     if (!(err instanceof FormatError)) throw err;
     const verdicts = PACK_LAYOUTS.map((layout) => ({ layout, reason: err.message, score: 0, coverage: 0 }));
-    return { header, broken: err, verdicts, preferred: null, claimant: claimantFor(header) };
+    return { header, broken: err, verdicts, preferred: null, claimant: claimantFor(header, layouts) };
   }
   const verdicts = PACK_LAYOUTS.map((layout): LayoutVerdict => {
+    if (!layouts.includes(layout)) return { layout, reason: `the magic is '${magic}', which ${layout.label} does not use`, score: 0, coverage: 0 };
     const reading = readLayout(dir, source.size, layout);
     if ('reason' in reading) return { layout, reason: reading.reason, score: 0, coverage: 0 };
     return { layout, records: reading.records, ...plausibility(reading.records, header, source.size) };
   });
-  const claimant = claimantFor(header);
+  const claimant = claimantFor(header, layouts);
   let best: LayoutVerdict | null = null;
   for (const v of verdicts) if (v.records && (!best || v.score > best.score + 1e-9)) best = v;
   return { header, verdicts, preferred: best?.layout ?? null, claimant };
 }
 
-function claimantFor(header: PackHeader): PackLayout {
-  return PACK_LAYOUTS.find((l) => header.dirLength >= 0 && header.dirLength % l.entrySize === 0) ?? PACK_LAYOUTS[0]!;
+function claimantFor(header: PackHeader, layouts: readonly PackLayout[]): PackLayout {
+  return layouts.find((l) => header.dirLength >= 0 && header.dirLength % l.entrySize === 0) ?? layouts[0]!;
 }
 
 function plausibility(records: readonly PackRecord[], header: PackHeader, fileSize: number): { score: number; coverage: number } {
@@ -129,7 +133,7 @@ export async function detectLayout(source: ByteSource, layout: PackLayout): Prom
 /** The records of `source` read as `layout`, or a FormatError saying why it is not one. */
 export async function recordsFor(source: ByteSource, layout: PackLayout): Promise<{ header: PackHeader; records: readonly PackRecord[] }> {
   const analysis = await analysePack(source);
-  if (!analysis) fail('bad-magic', `not a ${layout.label}: the file does not start with 'PACK'`);
+  if (!analysis) fail('bad-magic', `not a ${layout.label}: the file does not start with '${layout.readMagics.join("' or '")}'`);
   if (analysis.broken) throw new FormatError(analysis.broken.code, `${layout.label}: ${analysis.broken.message}`, analysis.broken.details);
   const mine = analysis.verdicts.find((v) => v.layout === layout)!;
   if (!mine.records) fail('bad-count', `not a valid ${layout.label}: ${mine.reason}`);

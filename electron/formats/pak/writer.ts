@@ -24,7 +24,7 @@ export async function writePack(files: readonly PackFile[], sink: ByteSink, opti
     return name;
   });
   const start = sink.position;
-  await sink.write(packHeaderBytes({ dirOffset: 0, dirLength: 0 }));
+  await sink.write(packHeaderBytes({ dirOffset: 0, dirLength: 0 }, layout.magic));
   const records: Omit<PackRecord, 'name'>[] = [];
   for (let i = 0; i < files.length; i++) {
     const file = files[i]!;
@@ -46,5 +46,5 @@ export async function writePack(files: readonly PackFile[], sink: ByteSink, opti
     layout.writeFields(view, at + layout.nameSize, r);
   });
   await sink.write(dir);
-  await sink.writeAt(start, packHeaderBytes({ dirOffset, dirLength: dir.length }));
+  await sink.writeAt(start, packHeaderBytes({ dirOffset, dirLength: dir.length }, layout.magic));
 }

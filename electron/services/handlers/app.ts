@@ -1,6 +1,7 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { writeFileAtomically } from '../../io/byte-sink.js';
+import type { WritableWorkspaces } from '../host/reach.js';
 import type { Responses } from '../../../shared/contract.js';
 import type { CallTable } from '../host/types.js';
 
@@ -61,7 +62,7 @@ export class RecentInstalls {
   }
 }
 
-export function appHandlers(facts: AppFacts, recent: RecentInstalls, dialogs: Dialogs | null): Pick<CallTable, 'app.info' | 'install.recent' | 'dialog.pickFolder' | 'dialog.pickFile'> {
+export function appHandlers(facts: AppFacts, recent: RecentInstalls, dialogs: Dialogs | null, writable?: WritableWorkspaces): Pick<CallTable, 'app.info' | 'install.recent' | 'dialog.pickFolder' | 'dialog.pickFile'> {
   return {
     'app.info': async (): Promise<Responses['app.info']> => ({
       ...facts,
@@ -72,7 +73,11 @@ export function appHandlers(facts: AppFacts, recent: RecentInstalls, dialogs: Di
     // A picked path is what the user chose: it joins the allowlist at once.
     'dialog.pickFolder': async (request, ctx) => {
       const picked = dialogs ? await dialogs.pickFolder(request.title) : null;
-      return picked === null ? null : ctx.grant(picked, 'folder');
+      if (picked === null) return null;
+      // A folder the user picked may be written as a workspace.
+      const granted = await ctx.grant(picked, 'folder');
+      writable?.add(granted);
+      return granted;
     },
     'dialog.pickFile': async (request, ctx) => {
       const picked = dialogs ? await dialogs.pickFile(request.title) : null;

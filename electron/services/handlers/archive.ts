@@ -1,24 +1,26 @@
-import { extractArchive, findEntry, reportOf, toListedEntry, verifyArchive } from '../archive-service.js';
-import type { OpenArchiveCache } from '../archive-cache.js';
-import { fail } from '../../../shared/errors.js';
+import { catEntryHead, extractArchive } from '../archive-service.js';
+import { DEFAULT_ISOLATION, openArchiveIsolated, verifyArchiveIsolated, type IsolationLimits } from '../isolated-archive.js';
 import type { ArchiveListing } from '../../../shared/contract.js';
 import type { CallContext, CallTable } from '../host/types.js';
-import { toPreview } from './preview.js';
+import { DEFAULT_PREVIEW_BYTES, toPreview } from './preview.js';
+import { refuseDotFolders, refuseExtractionIntoInstall, KnownInstalls } from '../host/reach.js';
 
 /** The Archive screen: one archive of any supported format, through the same service as the CLI. */
-export function archiveHandlers(open: OpenArchiveCache): Pick<CallTable, 'archive.open' | 'archive.read' | 'archive.extract' | 'archive.verify'> {
+export function archiveHandlers(isolation: IsolationLimits = DEFAULT_ISOLATION, installs = new KnownInstalls()): Pick<CallTable, 'archive.open' | 'archive.read' | 'archive.extract' | 'archive.verify'> {
   return {
-    'archive.open': async ({ path }): Promise<ArchiveListing> =>
-      open.use(path, async (opened) => ({ path, info: reportOf(opened), entries: opened.archive.entries.map(toListedEntry) })),
-    'archive.read': async ({ path, entry, maxBytes }) =>
-      open.use(path, async ({ archive }) => {
-        const found = findEntry(archive, entry);
-        if (!found) fail('not-found', `no file ${entry} in the archive`);
-        return toPreview(entry, await archive.read(found), path, maxBytes);
-      }),
-    'archive.extract': async ({ path, target, globs }, ctx) =>
-      extractArchive(path, target, { globs, signal: ctx.signal, onProgress: abortable(ctx) }),
-    'archive.verify': async ({ path }, ctx) => verifyArchive(path, abortable(ctx)),
+    // Opening and verifying a picked archive run in a worker with heap and time limits: a hostile file
+    // fails that call, never the host.
+    'archive.open': async ({ path }, ctx): Promise<ArchiveListing> => openArchiveIsolated(path, isolation, ctx.signal),
+    'archive.read': async ({ path, entry, maxBytes }) => {
+      const head = await catEntryHead(path, entry, maxBytes ?? DEFAULT_PREVIEW_BYTES);
+      return toPreview(entry, head.bytes, path, maxBytes, head.size);
+    },
+    'archive.extract': async ({ path, target, globs }, ctx) => {
+      refuseDotFolders(target, 'target folder');
+      await refuseExtractionIntoInstall(target, installs);
+      return extractArchive(path, target, { globs, signal: ctx.signal, onProgress: abortable(ctx) });
+    },
+    'archive.verify': async ({ path }, ctx) => verifyArchiveIsolated(path, isolation, abortable(ctx), ctx.signal),
   };
 }
 

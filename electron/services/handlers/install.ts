@@ -3,6 +3,8 @@ import { installSignature } from './install-signature.js';
 import type { CallTable } from '../host/types.js';
 import type { RecentInstalls } from './app.js';
 import { toPreview } from './preview.js';
+import { refuseDotFolders, refuseExtractionIntoInstall, requireInstall, KnownInstalls } from '../host/reach.js';
+import type { LiveFolders } from '../live-install.js';
 
 /**
  * The Home, Files and Definitions screens: a game install through the layered filesystem. `install.open`
@@ -20,10 +22,10 @@ export class InstallOpener {
   private readonly signatures = new Map<string, string>();
   constructor(private readonly installs: InstallService) {}
 
-  /** Mount `root` with these options, again only if the folder changed since the last mount. */
-  async open(root: string, options: InstallOptions): Promise<OpenInstall> {
-    const signature = `${JSON.stringify([options.game, options.disc, options.noDisc])}\n${await installSignature(root, options.noDisc ? undefined : options.disc)}`;
-    const refresh = this.signatures.get(root) !== signature;
+  /** Mount `root` with these options, again only if the folder changed since the last mount (or `force`). */
+  async open(root: string, options: InstallOptions, force = false): Promise<OpenInstall> {
+    const signature = `${JSON.stringify([options.game, options.disc, options.noDisc, options.mod])}\n${await installSignature(root, options.noDisc ? undefined : options.disc)}`;
+    const refresh = force || this.signatures.get(root) !== signature;
     this.signatures.set(root, signature);
     try {
       return await this.installs.open(root, { ...options, refresh });
@@ -42,12 +44,17 @@ export class InstallOpener {
 /** The cached mount of an allowed install, mounted with default options if it was not opened yet. */
 export const openedInstall = (installs: InstallService, opener: InstallOpener) => (root: string): Promise<OpenInstall> => installs.get(root).catch(() => opener.open(root, {}));
 
-export function installHandlers(installs: InstallService, opener: InstallOpener, recent: RecentInstalls): Pick<CallTable, InstallCalls> {
+export function installHandlers(installs: InstallService, opener: InstallOpener, recent: RecentInstalls, known = new KnownInstalls(), live?: LiveFolders): Pick<CallTable, InstallCalls> {
   const opened = openedInstall(installs, opener);
   return {
-    'install.open': async ({ root, game, disc, noDisc }) => {
-      const install = await opener.open(root, { game, disc, noDisc });
+    'install.open': async ({ root, game, disc, noDisc, mod }) => {
+      // Only a folder holding game archives (or folders that do) is opened, so a grant never covers /etc or a home folder.
+      await requireInstall(root);
+      const install = await opener.open(root, { game, disc, noDisc, mod });
+      await known.add(install.root);
       await recent.add(install.root);
+      // From now on this install owns the screens, followed on disk (another one stops being followed).
+      await live?.followInstall(install.root, { game, disc, noDisc, mod });
       return { ...install.report(), root: install.root, stats: install.stats() };
     },
     'install.stats': async ({ root }) => (await opened(root)).stats(),
@@ -62,7 +69,11 @@ export function installHandlers(installs: InstallService, opener: InstallOpener,
       const from = archive !== undefined ? archive : (install.resolve(path).winner?.archive ?? null);
       return toPreview(path, bytes, from, maxBytes);
     },
-    'install.extract': async ({ root, paths, target }, ctx) =>
-      (await opened(root)).extract(paths, target, { signal: ctx.signal, onProgress: ctx.progress }),
+    'install.extract': async ({ root, paths, target }, ctx) => {
+      refuseDotFolders(target, 'target folder');
+      await known.add(root);
+      await refuseExtractionIntoInstall(target, known);
+      return (await opened(root)).extract(paths, target, { signal: ctx.signal, onProgress: ctx.progress });
+    },
   };
 }

@@ -29,6 +29,8 @@ export const pathFields: Record<CallName, Readonly<Record<string, FieldAccess>>>
   'archive.read': { path: 'use' },
   'archive.extract': { path: 'use', target: 'target-folder' },
   'archive.verify': { path: 'use' },
+  // `path` is a path inside the install, not on disk.
+  'asset.view': { root: 'use', file: 'use' },
   'dialog.pickFolder': {},
   'dialog.pickFile': {},
   'jobs.cancel': {},

@@ -24,6 +24,7 @@ const calls: Record<CallName, true> = {
   'archive.read': true,
   'archive.extract': true,
   'archive.verify': true,
+  'asset.view': true,
   'dialog.pickFolder': true,
   'dialog.pickFile': true,
   'jobs.cancel': true,
@@ -41,7 +42,7 @@ const calls: Record<CallName, true> = {
   'watch.stop': true,
   'watch.status': true,
 };
-const events: Record<EventName, true> = { progress: true, watch: true };
+const events: Record<EventName, true> = { progress: true, watch: true, 'install.changed': true, 'workspace.changed': true };
 
 export const CALL_NAMES: readonly CallName[] = Object.keys(calls) as CallName[];
 

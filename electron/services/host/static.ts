@@ -1,4 +1,4 @@
-import { readFile, stat } from 'node:fs/promises';
+import { readFile, realpath, stat } from 'node:fs/promises';
 import { extname, join, resolve, sep } from 'node:path';
 
 /** The built renderer's files, served read-only from one folder; nothing outside it is reachable. */
@@ -23,7 +23,8 @@ export function contentTypeOf(path: string): string {
 }
 
 /**
- * The file for a URL path inside `root`, or null when it is missing or would leave the folder.
+ * The file for a URL path inside `root`, or null when it is missing or would leave the folder (by name or
+ * by a symbolic link).
  * `/` is index.html.
  */
 export async function staticFile(root: string, urlPath: string): Promise<{ path: string; bytes: Buffer } | null> {
@@ -38,7 +39,10 @@ export async function staticFile(root: string, urlPath: string): Promise<{ path:
   const base = resolve(root);
   const full = resolve(join(base, rel));
   if (full !== base && !full.startsWith(base + sep)) return null;
-  const info = await stat(full).catch(() => null);
+  // Only real paths inside the folder: a symbolic link planted in it (to a file or a folder) is not followed out.
+  const [realBase, realFull] = await Promise.all([realpath(base).catch(() => null), realpath(full).catch(() => null)]);
+  if (realBase === null || realFull === null || (realFull !== realBase && !realFull.startsWith(realBase + sep))) return null;
+  const info = await stat(realFull).catch(() => null);
   if (!info?.isFile()) return null;
-  return { path: full, bytes: await readFile(full) };
+  return { path: realFull, bytes: await readFile(realFull) };
 }

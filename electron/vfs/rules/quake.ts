@@ -63,3 +63,5 @@ function pakRules(rule: PakRule): GameRules {
 export const quakeRules = pakRules({ game: 'quake', last: null, looseFirst: false });
 export const quake2Rules = pakRules({ game: 'quake2', last: 9, looseFirst: false });
 export const daikatanaRules = pakRules({ game: 'daikatana', last: 9, looseFirst: true });
+/** Half-Life (GoldSrc) keeps Quake's pak search: pak0 up to the first missing number, paks over loose files. */
+export const halflifeRules = pakRules({ game: 'halflife', last: null, looseFirst: false });

@@ -21,7 +21,7 @@ describe('extraction on worker threads', () => {
     let last = 0;
     const parallel = await extractArchive(archive, join(work, 'par'), { workers: 2, onWarning: (m) => warnings.push(m), onProgress: (d, t) => (last = d === t ? d : last) });
     const serial = await extractArchive(archive, join(work, 'ser'), { workers: 0 });
-    expect(parallel).toEqual({ files: 120, bytes: files.reduce((n, f) => n + f.size, 0), refused: ['../escape.txt'], threads: 2 });
+    expect(parallel).toEqual({ files: 120, bytes: files.reduce((n, f) => n + f.size, 0), refused: ['../escape.txt'], failed: [], threads: 2 });
     expect(serial).toEqual({ ...parallel, threads: 0 });
     expect(last).toBe(121);
     expect(warnings).toEqual(['refused to extract "../escape.txt": it would land outside the target folder']);

@@ -81,3 +81,20 @@ describe('bin/modpak as an executable', () => {
     expect(JSON.parse(run.stdout)).toMatchObject({ format: 'hpi', version: 1 });
   });
 });
+
+describe('a target that cannot be created', () => {
+  it('pack --target /proc/x.ufo says why, about the target, not a temporary file', async () => {
+    const { mkdtemp, writeFile } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dir = await mkdtemp(join(tmpdir(), 'modpak-proc-'));
+    await writeFile(join(dir, 'a.txt'), 'a');
+    const r = await runCli(['pack', dir, '--target', '/proc/x.ufo']);
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toContain('cannot create /proc/x.ufo: /proc does not accept new files');
+    expect(r.stderr).not.toMatch(/\.tmp|no such file/);
+    const missing = await runCli(['pack', dir, '--target', join(dir, 'no', 'x.ufo')]);
+    expect(missing.stderr).toContain(`the folder ${join(dir, 'no')} does not exist`);
+  });
+});

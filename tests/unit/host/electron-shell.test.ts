@@ -33,6 +33,10 @@ describe('window policy', () => {
     expect(CONTENT_SECURITY_POLICY).toContain("script-src 'self'");
     expect(CONTENT_SECURITY_POLICY).not.toMatch(/script-src[^;]*unsafe/);
     expect(CONTENT_SECURITY_POLICY).toContain("object-src 'none'");
+    // Styles too: only the app's stylesheets (Vue sets styles through the CSSOM, which CSP leaves alone).
+    expect(CONTENT_SECURITY_POLICY).toContain("style-src 'self'");
+    expect(CONTENT_SECURITY_POLICY).not.toMatch(/style-src[^;]*unsafe/);
+    expect(CONTENT_SECURITY_POLICY).toContain("frame-ancestors 'none'");
   });
 
   it('navigation is allowed only to the app entry', () => {
@@ -199,6 +203,7 @@ describe('the bundled preload', () => {
     const contentsEvents = new Map<string, (...args: unknown[]) => void>();
     let openHandler: ((details: { url: string }) => { action: string }) | null = null;
     let permissionAnswer: boolean | null = null;
+    let permissionCheck: ((...args: unknown[]) => boolean) | null = null;
     const webContents = {
       setWindowOpenHandler: (h: typeof openHandler) => void (openHandler = h),
       on: (name: string, h: (...args: unknown[]) => void) => void contentsEvents.set(name, h),
@@ -234,7 +239,7 @@ describe('the bundled preload', () => {
       dialog: { showOpenDialog: async () => ({ canceled: true, filePaths: [] }), showErrorBox: (t: string, m: string) => { throw new Error(`${t}: ${m}`); } },
       ipcMain: { handle: (channel: string, h: never) => void handlers.set(channel, h), removeHandler: () => {} },
       protocol: { registerSchemesAsPrivileged: (s: unknown) => void (privileged = s), handle: (_scheme: string, h: typeof protocolHandler) => void (protocolHandler = h) },
-      session: { defaultSession: { setPermissionRequestHandler: (h: (c: unknown, p: string, cb: (ok: boolean) => void) => void) => h({}, 'media', (ok) => (permissionAnswer = ok)), setPermissionCheckHandler: () => {} } },
+      session: { defaultSession: { setPermissionRequestHandler: (h: (c: unknown, p: string, cb: (ok: boolean) => void) => void) => h({}, 'media', (ok) => (permissionAnswer = ok)), setPermissionCheckHandler: (h: typeof permissionCheck) => void (permissionCheck = h) } },
       shell: { openExternal: async () => {} },
     };
     const { createRequire } = await import('node:module');
@@ -247,14 +252,30 @@ describe('the bundled preload', () => {
     expect(privileged).toEqual([{ scheme: 'modpak', privileges: expect.objectContaining({ standard: true, secure: true }) }]);
     expect(windows[0]!.options.webPreferences).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, preload: join(out, 'preload', 'index.cjs') });
     expect(windows[0]!.url).toBe('modpak://app/index.html');
+    // Each guard, so removing any one of them fails here: permissions (requests and checks), new windows,
+    // navigation and redirects away from the app, <webview>.
     expect(permissionAnswer).toBe(false);
+    expect((permissionCheck as ((...args: unknown[]) => boolean) | null)?.({}, 'clipboard-read', 'modpak://app', {})).toBe(false);
     expect(openHandler!({ url: 'https://example.com' })).toEqual({ action: 'deny' });
-    let prevented = false;
-    contentsEvents.get('will-navigate')!({ preventDefault: () => (prevented = true) }, 'https://evil.example/');
-    expect(prevented).toBe(true);
+    expect(openHandler!({ url: 'modpak://app/index.html' })).toEqual({ action: 'deny' });
+    for (const event of ['will-navigate', 'will-redirect']) {
+      let prevented = false;
+      contentsEvents.get(event)!({ preventDefault: () => (prevented = true) }, 'https://evil.example/');
+      expect(prevented, event).toBe(true);
+      let stayed = false;
+      contentsEvents.get(event)!({ preventDefault: () => (stayed = true) }, 'modpak://app/index.html');
+      expect(stayed, `${event} to the app entry`).toBe(false);
+    }
+    let webviewBlocked = false;
+    contentsEvents.get('will-attach-webview')!({ preventDefault: () => (webviewBlocked = true) }, {}, {});
+    expect(webviewBlocked).toBe(true);
     expect([...handlers.keys()].sort()).toEqual(CALL_NAMES.map(callChannel).sort());
 
     const trusted = { senderFrame: { url: 'modpak://app/index.html', parent: null } };
+    // The sender check: a foreign page, a subframe or a gone frame is refused before the host runs the call.
+    for (const sender of [{ senderFrame: { url: 'https://evil.example/', parent: null } }, { senderFrame: { url: 'modpak://app/index.html', parent: {} } }, { senderFrame: null }]) {
+      expect(await handlers.get(callChannel('app.info'))!(sender, {}), JSON.stringify(sender)).toMatchObject({ ok: false, error: { code: 'not-allowed' } });
+    }
     const info = (await handlers.get(callChannel('app.info'))!(trusted, {})) as { ok: boolean; result: { host: string; demo: boolean; initialRoot: string } };
     expect(info).toMatchObject({ ok: true, result: { host: 'electron', demo: true } });
     const opened = (await handlers.get(callChannel('install.open'))!(trusted, { root: info.result.initialRoot })) as { ok: boolean; result: { game: string } };

@@ -143,11 +143,11 @@ describe('workspace.* and mods.* over the mod workflow', () => {
     type Impact = { archive: string; stage: string; rank: number; hidden: { path: string; by: string | null }[]; wins: { path: string; over: string | null }[] };
     // Its own name sorts after ALPHA.UFO, which then hides the override...
     const own = ok<Impact>(await host.call('mods.impact', { root, archive: ws }));
-    expect(own).toMatchObject({ archive: 'mymod.ufo', stage: 'ufo', rank: 2 });
+    expect(own).toMatchObject({ archive: 'mymod.ufo', stage: 'ufo', rank: 3 });
     expect(own.hidden).toEqual([{ path: 'units/ARMCOM.FBI', by: 'alpha.ufo' }]);
     // ...while a name that sorts first wins over it: the answer follows the name typed for the export.
     const first = ok<Impact>(await host.call('mods.impact', { root, archive: ws, name: '0first.ufo' }));
-    expect(first).toMatchObject({ archive: '0first.ufo', stage: 'ufo', rank: 0 });
+    expect(first).toMatchObject({ archive: '0first.ufo', stage: 'ufo', rank: 1 });
     expect(first.wins).toEqual([{ path: 'units/ARMCOM.FBI', over: 'alpha.ufo' }]);
     for (const name of ['sub/x.ufo', '..\\x.ufo', '']) {
       expect(await host.call('mods.impact', { root, archive: ws, name }), name).toMatchObject({ ok: false });

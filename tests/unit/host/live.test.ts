@@ -34,15 +34,16 @@ describe('live calls through the real table', () => {
     const root = join(dir, 'install');
     const ws = join(dir, 'mod');
     await mkdir(root);
-    await mkdir(join(ws, 'units'), { recursive: true });
-    await writeFile(join(ws, 'units', 'A.FBI'), '[UNITINFO]{UnitName=A;}');
     const host = await createStudioHost({ facts: { version: '1', host: 'web', initialRoot: root, demo: false }, recentFile: null, warm: false });
     const statuses: Events['watch'][] = [];
     host.on((event, payload) => {
       if (event === 'watch') statuses.push(payload as Events['watch']);
     });
     try {
+      // A new folder: the host created the workspace, so it may write it.
       expect(await host.call('workspace.open', { dir: ws, root })).toMatchObject({ ok: true });
+      await mkdir(join(ws, 'units'), { recursive: true });
+      await writeFile(join(ws, 'units', 'A.FBI'), '[UNITINFO]{UnitName=A;}');
       const target = join(root, 'mod.ufo');
       expect(await host.call('watch.start', { dir: ws, target, debounceMs: 50 })).toMatchObject({ ok: true, result: { running: true } });
       await writeFile(join(ws, 'units', 'B.FBI'), '[UNITINFO]{UnitName=B;}');

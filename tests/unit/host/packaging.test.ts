@@ -12,6 +12,8 @@ import { buildStudio } from '../../../electron/main/bundle.js';
  * the renderer and package.json, and no node_modules. (AppImage, deb, NSIS and dmg need the real binary.)
  */
 const repo = join(import.meta.dirname, '..', '..', '..');
+/** Where Electron's fuse wire starts in its binary (what @electron/fuses looks for). */
+const FUSE_SENTINEL = 'dL7pKGdnNz796PbbjQWNKmHXBZaB9tsX';
 
 function run(command: string, args: string[]): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
@@ -27,7 +29,9 @@ describe('packaging', () => {
   it('electron-builder packs only out/ and package.json into the app', async () => {
     await buildStudio(repo);
     const standIn = await mkdtemp(join(tmpdir(), 'modpak-electron-dist-'));
-    await writeFile(join(standIn, 'electron'), '#!/bin/sh\nexit 0\n');
+    // A stand-in binary carrying Electron's fuse wire (sentinel, version 1, 8 fuses as Electron 45 ships
+    // them: RunAsNode, NODE_OPTIONS, --inspect and file:// privileges on), so the fuses are flipped in it.
+    await writeFile(join(standIn, 'electron'), `#!/bin/sh\nexit 0\n# ${FUSE_SENTINEL}\x01\x0810110001\n`, 'latin1');
     await chmod(join(standIn, 'electron'), 0o755);
     await writeFile(join(standIn, 'LICENSE'), '');
     await writeFile(join(standIn, 'version'), '45.5.0');
@@ -48,5 +52,18 @@ describe('packaging', () => {
     expect(files.filter((f) => f.endsWith('.map'))).toEqual([]);
     expect(files.every((f) => f === '/package.json' || f.startsWith('/out'))).toBe(true);
     expect((await stat(asarPath)).size).toBeLessThan(8 << 20);
+
+    // The fuses of electron-builder.yml, read back from the packaged binary (a fuse removed from the config stays on).
+    const fuses = createRequire(import.meta.url)('@electron/fuses') as { getCurrentFuseWire(path: string): Promise<Record<number, number>> };
+    const wire = await fuses.getCurrentFuseWire(join(app, 'modpak-studio'));
+    const on = (i: number) => wire[i] === 0x31;
+    expect({ runAsNode: on(0), cookieEncryption: on(1), nodeOptions: on(2), inspectArguments: on(3), asarIntegrity: on(4), onlyAsar: on(5) }).toEqual({
+      runAsNode: false,
+      cookieEncryption: true,
+      nodeOptions: false,
+      inspectArguments: false,
+      asarIntegrity: true,
+      onlyAsar: true,
+    });
   }, 120_000);
 });

@@ -57,12 +57,12 @@ describe('prebuilt worker bundles (what a packaged app runs)', () => {
       const indexOf = (path: string) => entries.findIndex((e) => e.path === path);
       const extractUrl = await bundledWorker(entryUrl('extract-worker'));
       expect(extractUrl.protocol).toBe('data:');
-      const extractor = new Worker(extractUrl, { workerData: { path: archive } });
+      const extractor = new Worker(extractUrl, { workerData: { path: archive, root: join(dir, 'x'), keepGoing: false } });
       try {
         await message(extractor, 'ready');
         const outs = [join(dir, 'x', 'units', 'armcom.fbi'), join(dir, 'x', 'anims', 'armcom.gaf')];
         extractor.postMessage({ type: 'batch', items: [{ index: indexOf('units/armcom.fbi'), out: outs[0] }, { index: indexOf('anims/armcom.gaf'), out: outs[1] }] });
-        const done = await message<{ type: string; files: [number, number][]; message?: string }>(extractor);
+        const done = await message<{ type: string; files: [number, unknown][]; message?: string }>(extractor);
         expect(done.type, done.message).toBe('batch-done');
         expect(new Uint8Array(await readFile(outs[0]!))).toEqual(text);
         expect(new Uint8Array(await readFile(outs[1]!))).toEqual(runs);

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtemp, mkdir, readFile, rm } from 'node:fs/promises';
+import { copyFile, mkdtemp, mkdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { generateDemoInstall } from '../../../electron/demo/demo-install.js';
-import { modpakBin, runCli } from '../../helpers/run-cli.js';
+import { modpakBin, runCli, samplesDir } from '../../helpers/run-cli.js';
 
 /**
  * `modpak mcp` as an assistant uses it: the SDK's client starts `bin/modpak mcp ROOT` over stdio, lists the
@@ -33,6 +33,8 @@ const cliJson = async (args: string[]) => JSON.parse((await runCli(args)).stdout
 beforeAll(async () => {
   base = await mkdtemp(join(tmpdir(), 'modpak-mcp-'));
   root = await generateDemoInstall(join(base, 'TA'));
+  await mkdir(join(root, 'scripts'));
+  await copyFile(join(samplesDir, 'ta', 'armimr', 'scripts', 'ARMIMR.cob'), join(root, 'scripts', 'ARMIMR.cob'));
   modDir = join(base, 'mymod');
   await mkdir(modDir);
   client = await connect([root]);
@@ -47,7 +49,7 @@ afterAll(async () => {
 describe('modpak mcp', () => {
   it('lists the read tools, each with a description; the write tools only with --allow-write', async () => {
     const names = (await client.listTools()).tools.map((t) => t.name);
-    expect(names).toEqual(['install_open', 'install_resolve', 'install_find', 'install_read_text', 'install_tdf', 'install_defs', 'install_conflicts', 'install_check', 'install_grep', 'archive_info', 'archive_list', 'archive_read_text', 'mod_diff', 'mod_impact']);
+    expect(names).toEqual(['install_open', 'install_resolve', 'install_find', 'install_read_text', 'install_tdf', 'install_defs', 'install_conflicts', 'install_check', 'install_grep', 'cob_decompile', 'archive_info', 'archive_list', 'archive_read_text', 'mod_diff', 'mod_impact']);
     const writeNames = (await writer.listTools()).tools.map((t) => t.name);
     expect(writeNames).toEqual([...names, 'mod_override', 'mod_write_text', 'mod_export']);
     for (const tool of (await writer.listTools()).tools) expect(tool.description!.length).toBeGreaterThan(20);
@@ -76,6 +78,12 @@ describe('modpak mcp', () => {
     expect(source).toBe((await readFile(join(root, 'units', 'CORCOM.fbi'))).toString('latin1'));
     const tdf = await json(client, 'install_tdf', { path: corcom.path });
     expect(tdf.sections[0].name.toUpperCase()).toBe('UNITINFO');
+  });
+
+  it('decompiles a unit script of the install as `modpak cob decompile` does', async () => {
+    const bos = text(await client.callTool({ name: 'cob_decompile', arguments: { path: 'scripts/armimr.cob' } }));
+    expect(bos).toBe((await runCli(['cob', 'decompile', join(root, 'scripts', 'ARMIMR.cob')])).stdout);
+    expect(bos).toMatch(/^piece /m);
   });
 
   it('lists and reads one archive of the install, as `modpak list --json` does', async () => {

@@ -82,7 +82,7 @@ describe('mod workflow through the CLI', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const impact = json<ExportImpact>(r.stdout);
-    expect(impact).toMatchObject({ archive: 'mymod.ufo', stage: 'ufo', rank: 0, pushesOut: null, replaces: null });
+    expect(impact).toMatchObject({ archive: 'mymod.ufo', stage: 'ufo', rank: 1, pushesOut: null, replaces: null });
     // The loose units/ARMFLASH.FBI beats every archive: the mod's copy would be hidden.
     expect(impact.hidden).toEqual([{ path: 'units/ARMFLASH.FBI', by: null }]);
     expect(impact.wins).toEqual(expect.arrayContaining([
@@ -131,7 +131,16 @@ describe('mod workflow through the CLI', () => {
     expect((await mods.diff(mod, fx.root)).map((d) => d.base?.archive ?? null)).toEqual(['totala1.hpi', 'totala1.hpi', null, null]);
     // A re-export's impact names the archive it replaces and keeps the rank.
     const again = json<ExportImpact>((await runCli(['mount', 'impact', fx.root, target, '--json'])).stdout);
-    expect(again).toMatchObject({ rank: 0, stage: 'ufo', replaces: 'mymod.ufo' });
+    expect(again).toMatchObject({ rank: 1, stage: 'ufo', replaces: 'mymod.ufo' });
+    // It wins what it wins over the archives below it, never over the copy of itself it replaces.
+    expect(again.wins.map((w) => [w.path, w.over]).sort()).toEqual([
+      ['unitpics/ARMCOM.PCX', 'totala1.hpi'],
+      ['units/ARMCOM.FBI', 'totala1.hpi'],
+      ['units/ARMNEW.FBI', null],
+    ]);
+    const againText = await runCli(['mount', 'impact', fx.root, target]);
+    expect(againText.stdout).toContain('mymod.ufo: rank 1 in the mount order, stage ufo, replacing mymod.ufo');
+    expect(againText.stdout).toContain(`wins ${again.wins.length} paths (2 over another archive)`);
   });
 
   it('fails with one line and exit 1 for a missing mod folder', async () => {

@@ -40,7 +40,7 @@ describe('export impact', () => {
     const archive = join(work, 'a00.hpi');
     await packFolder({ dir: mod, target: archive });
     const impact = await exportImpact(root, archive);
-    expect(impact).toMatchObject({ archive: 'a00.hpi', stage: 'hpi', rank: 0, pushesOut: 'b10.hpi', replaces: null, hidden: [] });
+    expect(impact).toMatchObject({ archive: 'a00.hpi', stage: 'hpi', rank: 1, pushesOut: 'b10.hpi', replaces: null, hidden: [] });
     expect(impact.wins).toEqual([
       { path: 'units/U10.FBI', over: 'b10.hpi' },
       { path: 'units/U3.FBI', over: 'b03.hpi' },
@@ -58,7 +58,7 @@ describe('export impact', () => {
     const archive = join(work, 'zz.hpi');
     await packFolder({ dir: mod, target: archive });
     const impact = await exportImpact(root, archive);
-    expect(impact).toMatchObject({ archive: 'zz.hpi', stage: 'disc', rank: 10, pushesOut: null });
+    expect(impact).toMatchObject({ archive: 'zz.hpi', stage: 'disc', rank: 11, pushesOut: null });
     expect(impact.hidden).toEqual([{ path: 'units/U1.FBI', by: 'b01.hpi' }]);
     expect(impact.wins).toEqual([]);
     expect(impact.definitions).toEqual([{ kind: 'units', name: 'U1', outcome: 'loses', against: 'b01.hpi' }]);
@@ -83,7 +83,7 @@ describe('export impact', () => {
     await writeFile(join(mod, 'units', 'U5.FBI'), unit('U5', 555));
     const service = new ModsService();
     const impact = await service.impact(root, mod);
-    expect(impact).toMatchObject({ archive: 'mymod.ufo', stage: 'ufo', rank: 0, wins: [{ path: 'units/U5.FBI', over: 'b05.hpi' }] });
+    expect(impact).toMatchObject({ archive: 'mymod.ufo', stage: 'ufo', rank: 1, wins: [{ path: 'units/U5.FBI', over: 'b05.hpi' }] });
     const asHpi = await service.impact(root, mod, { name: 'a0.hpi' });
     expect(asHpi).toMatchObject({ archive: 'a0.hpi', stage: 'hpi', pushesOut: 'b10.hpi' });
     const listing = await runCli(['mount', 'archives', root, '--json']);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mkdtemp, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -47,7 +48,8 @@ describe('workspace files', () => {
     const text = decodeTdf(bytes);
     expect(encodeTaText(text)).toEqual(bytes);
     const saved = await writeWorkspaceText(work, 'units/ARMCOM.FBI', '[UNITINFO]\r\n{\r\n\tName=Commandant ç €;\r\n}\r\n');
-    expect(saved).toEqual({ path: 'units/ARMCOM.FBI', bytes: 41 });
+    expect(saved).toMatchObject({ path: 'units/ARMCOM.FBI', bytes: 41 });
+    expect(saved.hash).toBe(createHash('sha256').update(await readFile(join(work, 'units', 'ARMCOM.FBI'))).digest('hex'));
     const raw = await readFile(join(work, 'units', 'ARMCOM.FBI'));
     expect(raw.includes(0xe7)).toBe(true);
     expect(raw.includes(0x80)).toBe(true);

@@ -87,7 +87,7 @@ describe('definition winners over the layers', () => {
     const rows = await sample().defs('units');
     expect(rows).toEqual([
       { name: 'ARMCOM', file: 'units/ARMCOM.FBI', archive: null, shadowed: [] },
-      { name: 'CORAK', file: 'units/CORAK.fbi', archive: 'rev31.gp3', shadowed: [{ file: 'units/CORAK2.fbi', archive: 'mod.ufo' }] },
+      { name: 'CORAK', file: 'units/CORAK.fbi', archive: 'rev31.gp3', shadowed: [{ file: 'units/CORAK2.fbi', archive: 'mod.ufo', hiddenBy: 'name' }] },
     ]);
   });
 

@@ -30,7 +30,7 @@ describe('modpak mount (JSON shapes)', () => {
     expect(out.gameReason).toBe('found rev31.gp3');
     expect(out.game).toBe('ta');
     expect(out.gameSource).toBe('detected');
-    expect(out.mounted[0]).toEqual({ archive: 'rev31.gp3', root: 'install', stage: 'gp3', files: 2 });
+    expect(out.mounted[0]).toEqual({ archive: 'rev31.gp3', root: 'install', stage: 'gp3', files: 3 });
     expect(out.mounted.map((m: { stage: string }) => m.stage)).toEqual(['gp3', 'ccx', 'ufo', 'ufo', 'ufo', ...Array(10).fill('hpi'), 'disc', 'disc', 'disc']);
     for (const i of out.ignored) expect(Object.keys(i).sort()).toEqual(['archive', 'reason', 'root']);
   });
@@ -49,15 +49,25 @@ describe('modpak mount (JSON shapes)', () => {
       winner: { archive: null, entry: 'units/CORCOM.fbi', size: expect.any(Number), method: 'loose' },
       shadowed: [{ archive: 'totala1.hpi', entry: 'units/CORCOM.fbi', size: expect.any(Number), method: 'lz77' }],
     });
-    expect(await json(['mount', 'resolve', root, 'no/such.file', '--json'])).toEqual({ path: 'no/such.file', winner: null, shadowed: [] });
+    const missing = await runCli(['mount', 'resolve', root, 'no/such.file', '--json']);
+    expect(missing.code).toBe(1);
+    expect(JSON.parse(missing.stdout)).toEqual({ path: 'no/such.file', winner: null, shadowed: [] });
+    const missingText = await runCli(['mount', 'resolve', root, 'no/such.file']);
+    expect(missingText.code).toBe(1);
+    expect(missingText.stderr).toContain(`modpak: ${root}: no file no/such.file in the install`);
     const textRun = await runCli(['mount', 'resolve', root, 'units/ARMCOM.fbi', '--game', 'ta']);
     expect(textRun.stdout).toMatch(/^winner: {3}rev31\.gp3: units\/ARMCOM\.fbi/m);
     expect(textRun.stdout).toMatch(/^shadowed: totala1\.hpi: units\/ARMCOM\.fbi/m);
   });
 
-  it('defs --json: [{name, file, archive, shadowed: [{file, archive}]}]', async () => {
+  it('defs --json: [{name, file, archive, shadowed: [{file, archive, hiddenBy}]}]', async () => {
     const rows = await json(['mount', 'defs', root, 'features', '--json']);
-    expect(rows).toContainEqual({ name: 'CarScar05', file: 'features/urban/cars2.tdf', archive: 'totala1.hpi', shadowed: [{ file: 'features/urban/cars.tdf', archive: 'totala1.hpi' }] });
+    expect(rows).toContainEqual({ name: 'CarScar05', file: 'features/urban/cars2.tdf', archive: 'totala1.hpi', shadowed: [{ file: 'features/urban/cars.tdf', archive: 'totala1.hpi', hiddenBy: 'name' }] });
+    // rev31.gp3's units/ARMCOM.fbi hides totala1.hpi's file of the same path: listed, labelled 'path'.
+    const units = await json(['mount', 'defs', root, 'units', '--json']);
+    expect(units.find((r: { name: string }) => r.name === 'ARMCOM').shadowed).toEqual([{ file: 'units/ARMCOM.fbi', archive: 'totala1.hpi', hiddenBy: 'path' }]);
+    const text = await runCli(['mount', 'defs', root, 'units']);
+    expect(text.stdout).toMatch(/ARMCOM +rev31\.gp3: units\/ARMCOM\.fbi\n +hides totala1\.hpi: units\/ARMCOM\.fbi \(by path\)/);
     for (const r of rows) expect(Object.keys(r).sort()).toEqual(['archive', 'file', 'name', 'shadowed']);
     const bad = await runCli(['mount', 'defs', root, 'maps']);
     expect(bad.code).toBe(2);

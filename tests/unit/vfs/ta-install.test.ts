@@ -33,7 +33,7 @@ describe('TA 3.1c mount order on a generated install', () => {
       'disc:totala3.hpi', 'disc:totala4.hpi', 'disc:worlds.hpi',
     ]);
     expect(report.mounted.every((m) => m.root === 'install')).toBe(true);
-    expect(report.mounted.find((m) => m.archive === 'totala1.hpi')?.files).toBe(12);
+    expect(report.mounted.find((m) => m.archive === 'totala1.hpi')?.files).toBe(16);
   });
 
   it('ignores what the game ignores, with the reason, and invalid archives take no slot', () => {
@@ -130,24 +130,30 @@ describe('definition winners on a generated install', () => {
   it('units: loose first, then mount order; units/old is not read', async () => {
     const rows = await vfs.defs('units');
     const by = Object.fromEntries(rows.map((r) => [r.name, r]));
-    expect(rows[0]).toEqual({ name: 'CORCOM', file: 'units/CORCOM.fbi', archive: null, shadowed: [] });
-    expect(by.ARMCOM).toMatchObject({ file: 'units/ARMCOM.fbi', archive: 'rev31.gp3', shadowed: [] });
-    expect(by.CORZETA).toEqual({ name: 'CORZETA', file: 'units/CORZETA.fbi', archive: 'zeta.ufo', shadowed: [{ file: 'units/ZETADUP.fbi', archive: '_extra.ufo' }] });
+    // The loose CORCOM.fbi hides totala1.hpi's copy of that path; rev31.gp3's ARMCOM.fbi hides
+    // totala1.hpi's (rev30.gp3 is never mounted): both are hidden by path, not by name.
+    expect(rows[0]).toEqual({ name: 'CORCOM', file: 'units/CORCOM.fbi', archive: null, shadowed: [{ file: 'units/CORCOM.fbi', archive: 'totala1.hpi', hiddenBy: 'path' }] });
+    expect(by.ARMCOM).toEqual({ name: 'ARMCOM', file: 'units/ARMCOM.fbi', archive: 'rev31.gp3', shadowed: [{ file: 'units/ARMCOM.fbi', archive: 'totala1.hpi', hiddenBy: 'path' }] });
+    expect(by.CORZETA).toEqual({ name: 'CORZETA', file: 'units/CORZETA.fbi', archive: 'zeta.ufo', shadowed: [{ file: 'units/ZETADUP.fbi', archive: '_extra.ufo', hiddenBy: 'name' }] });
     expect(by.ARMOLD).toBeUndefined();
     expect(by.CCBETA).toBeUndefined();
-    expect(by.CORAK).toMatchObject({ archive: 'totala2.hpi', shadowed: [] });
+    expect(by.CORAK).toMatchObject({ archive: 'totala2.hpi', shadowed: [{ file: 'units/CORAK.fbi', archive: 'totala3.hpi', hiddenBy: 'path' }] });
   });
 
   it('features: recursive, stored order decides between two files of one archive', async () => {
     const by = Object.fromEntries((await vfs.defs('features')).map((r) => [r.name, r]));
-    expect(by.CarScar05).toEqual({ name: 'CarScar05', file: 'features/urban/cars2.tdf', archive: 'totala1.hpi', shadowed: [{ file: 'features/urban/cars.tdf', archive: 'totala1.hpi' }] });
+    expect(by.CarScar05).toEqual({ name: 'CarScar05', file: 'features/urban/cars2.tdf', archive: 'totala1.hpi', shadowed: [{ file: 'features/urban/cars.tdf', archive: 'totala1.hpi', hiddenBy: 'name' }] });
     expect(by.Rock1).toMatchObject({ file: 'features/ccx/rocks.tdf', archive: 'btdata.ccx' });
-    expect(by.Tree1).toEqual({ name: 'Tree1', file: 'features/trees.tdf', archive: 'totala1.hpi', shadowed: [{ file: 'features/forest.tdf', archive: 'totala2.hpi' }] });
+    // totala2.hpi's features/trees.tdf is hidden by totala1.hpi's file of that path: it never loads.
+    expect(by.Tree1).toEqual({
+      name: 'Tree1', file: 'features/trees.tdf', archive: 'totala1.hpi',
+      shadowed: [{ file: 'features/forest.tdf', archive: 'totala2.hpi', hiddenBy: 'name' }, { file: 'features/trees.tdf', archive: 'totala2.hpi', hiddenBy: 'path' }],
+    });
   });
 
   it('weapons: top level only; a mod overrides by name', async () => {
     const by = Object.fromEntries((await vfs.defs('weapons')).map((r) => [r.name, r]));
-    expect(by.ARM_LIGHTLASER).toEqual({ name: 'ARM_LIGHTLASER', file: 'weapons/zeta.tdf', archive: 'zeta.ufo', shadowed: [{ file: 'weapons/weapons.tdf', archive: 'totala1.hpi' }] });
+    expect(by.ARM_LIGHTLASER).toEqual({ name: 'ARM_LIGHTLASER', file: 'weapons/zeta.tdf', archive: 'zeta.ufo', shadowed: [{ file: 'weapons/weapons.tdf', archive: 'totala1.hpi', hiddenBy: 'name' }] });
     expect(by.OLD_LASER).toBeUndefined();
     expect(Object.keys(by).sort()).toEqual(['ARM_LIGHTLASER', 'CORE_LIGHTLASER', 'FARK_WELDER']);
   });

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createHttpApi, ApiError, tokenFromLocation } from '../../../renderer/api/transport.js';
+import { createHttpApi, ApiError, HOST_STOPPED, tokenFromLocation } from '../../../renderer/api/transport.js';
+import type { HostConnection } from '../../../shared/contract.js';
 import { packFolder } from '../../../electron/mods/pack.js';
 import { serveForTest, NodeEventSource, type Served } from './helpers.js';
 import { mkdir } from 'node:fs/promises';
@@ -34,7 +35,7 @@ describe('renderer/api over HTTP', () => {
 
   it('a wrong token is refused with not-allowed', async () => {
     const api = createHttpApi({ base: base(), token: 'nope' });
-    await expect(api.call('app.info', {})).rejects.toMatchObject({ code: 'not-allowed', message: 'missing or wrong token' });
+    await expect(api.call('app.info', {})).rejects.toMatchObject({ code: 'not-allowed', message: expect.stringMatching(/^missing or wrong token: .*a restarted server makes a new one.*open the URL the running server printed/) });
   });
 
   it('an unreachable host is a readable failure', async () => {
@@ -66,6 +67,21 @@ describe('renderer/api over HTTP', () => {
     await expect.poll(() => seen.at(-1)).toMatchObject({ jobId: 'sse-job', done: 5, total: 5 });
     off();
     sources[0]!.close();
+  });
+});
+
+describe('a host that stops', () => {
+  it('the event stream closing says at once that the host stopped, and how to reconnect', async () => {
+    const own = await serveForTest();
+    const api = createHttpApi({ base: `http://127.0.0.1:${own.web.port}`, token: own.web.token, EventSource: NodeEventSource });
+    const seen: HostConnection[] = [];
+    api.onConnection!((c) => seen.push(c));
+    await expect.poll(() => seen.at(-1)?.state).toBe('connected');
+    await own.close();
+    await expect.poll(() => seen.at(-1)?.state).toBe('lost');
+    expect(seen.at(-1)?.message).toBe(HOST_STOPPED);
+    expect(HOST_STOPPED).toMatch(/^The studio's host stopped.*open the URL it prints/);
+    await expect(api.call('app.info', {})).rejects.toMatchObject({ code: 'failed', message: expect.stringContaining('start it again') });
   });
 });
 

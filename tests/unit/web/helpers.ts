@@ -81,9 +81,20 @@ export class NodeEventSource {
     let markOpen!: () => void;
     this.opened = new Promise((r) => (markOpen = r));
     void (async () => {
-      const res = await fetch(url, { signal: this.controller.signal });
+      let res: Response;
+      try {
+        res = await fetch(url, { signal: this.controller.signal });
+      } catch {
+        markOpen();
+        this.dispatch('error');
+        return;
+      }
       markOpen();
-      if (!res.body) return;
+      if (res.ok) this.dispatch('open');
+      if (!res.body || !res.ok) {
+        if (!res.ok) this.dispatch('error');
+        return;
+      }
       const decoder = new TextDecoder();
       let buffer = '';
       try {
@@ -103,9 +114,14 @@ export class NodeEventSource {
           }
         }
       } catch {
-        // aborted by close()
+        // aborted by close(), or the server went away
       }
+      // The stream ended: the browser's EventSource reports an error (and would retry).
+      if (!this.controller.signal.aborted) this.dispatch('error');
     })();
+  }
+  private dispatch(type: string): void {
+    for (const l of this.listeners.get(type) ?? []) l({ data: '' });
   }
   addEventListener(type: string, listener: (m: { data: string }) => void): void {
     this.listeners.set(type, [...(this.listeners.get(type) ?? []), listener]);

@@ -98,7 +98,7 @@ describe.each(['pak', 'sin', 'daikatana'] as const)('round trip through modpak p
     const bytes = new Uint8Array(await readFile(target));
     const view = new DataView(bytes.buffer, bytes.byteOffset);
     const entrySize = { pak: 64, sin: 128, daikatana: 72 }[format];
-    expect(new TextDecoder().decode(bytes.subarray(0, 4))).toBe('PACK');
+    expect(new TextDecoder().decode(bytes.subarray(0, 4))).toBe(format === 'sin' ? 'SPAK' : 'PACK');
     expect(view.getInt32(8, true)).toBe(files.size * entrySize);
     expect(view.getInt32(4, true) + files.size * entrySize).toBe(bytes.length);
     if (format === 'daikatana') {

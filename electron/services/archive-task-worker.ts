@@ -1,0 +1,34 @@
+/**
+ * The worker side of isolated archive work (see isolated-archive.ts): opens, lists or verifies one archive
+ * the user picked and answers with the result. A hostile archive that exhausts this worker's heap or time
+ * ends this thread only; the host answers an error and goes on.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { FormatError } from '../../shared/errors.js';
+import { archiveInfo, listArchive, verifyArchive } from './archive-service.js';
+import type { ArchiveTask, ArchiveTaskReply } from './isolated-archive.js';
+
+const port = parentPort!;
+const task = workerData as ArchiveTask;
+const post = (m: ArchiveTaskReply) => port.postMessage(m);
+
+try {
+  if (task.kind === 'open') {
+    const info = await archiveInfo(task.path);
+    const entries = await listArchive(task.path);
+    post({ type: 'done', result: { path: task.path, info, entries } });
+  } else {
+    const result = await verifyArchive(task.path, (done, total, label) => post({ type: 'progress', done, total, label }));
+    post({ type: 'done', result });
+  }
+} catch (err) {
+  const e = err as NodeJS.ErrnoException;
+  post({
+    type: 'error',
+    format: err instanceof FormatError ? { code: err.code, details: err.details } : null,
+    message: e?.message ?? String(err),
+    name: e?.name,
+    code: typeof e?.code === 'string' ? e.code : undefined,
+    path: e?.path,
+  });
+}

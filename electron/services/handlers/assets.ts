@@ -1,0 +1,46 @@
+import { basename } from 'node:path';
+import { fail } from '../../../shared/errors.js';
+import { assetDecoderFor } from '../../../shared/assets/registry.js';
+import { encodeAssetView } from '../../../shared/assets/wire.js';
+import type { AssetViewResult } from '../../../shared/contract.js';
+import { assetContext, openAsset } from '../asset-service.js';
+import type { OpenInstall } from '../install-service.js';
+import type { CallTable } from '../host/types.js';
+
+/**
+ * `asset.view`: a file decoded by its asset decoder (GAF, PAL, 3DO, ...) into the AssetView the studio's
+ * viewers show, in its wire form. An install path reads through the studio's cached mount (the winner, or
+ * the provider the Layering panel picked), so palettes and textures come from the same install without a
+ * second mount; an archive entry reads through the asset service.
+ */
+export function assetHandlers(opened: (root: string) => Promise<OpenInstall>): Pick<CallTable, 'asset.view'> {
+  return {
+    'asset.view': async ({ root, path, archive, file, entry }): Promise<AssetViewResult> => {
+      if ((root === undefined) === (file === undefined)) fail('refused', 'asset.view: give root and path (an install) or file and entry (an archive)');
+      let name: string;
+      let origin: string;
+      let bytes: Uint8Array;
+      let context;
+      if (root !== undefined) {
+        if (!path) fail('refused', 'asset.view: an install needs a path');
+        const install = await opened(root);
+        const winner = install.resolve(path).winner;
+        if (!winner) fail('not-found', `${path}: no such file in the install`);
+        const from = archive !== undefined ? archive : winner.archive;
+        bytes = await install.read(path, from);
+        name = basename(path);
+        origin = `${path} from ${from ?? 'a loose file'}`;
+        context = assetContext(install);
+      } else {
+        if (!entry) fail('refused', 'asset.view: an archive needs an entry');
+        const asset = await openAsset(file!, { entry });
+        ({ name, origin, bytes, context } = asset);
+        await asset.close();
+      }
+      const decoder = assetDecoderFor(name, bytes.subarray(0, 64));
+      if (!decoder) return { name, origin, size: bytes.length, decoder: null, view: null };
+      const view = await decoder.view(name, bytes, context);
+      return { name, origin, size: bytes.length, decoder: decoder.id, view: encodeAssetView(view) };
+    },
+  };
+}

@@ -1,0 +1,99 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { generateDemoInstall, demoSpriteGaf } from '../../../electron/demo/index.js';
+import { createStudioHost } from '../../../electron/services/handlers/index.js';
+import type { Envelope, StudioHost } from '../../../electron/services/host/host.js';
+import type { AssetViewResult } from '../../../shared/contract.js';
+import { decodeAssetView, encodeAssetView } from '../../../shared/assets/wire.js';
+import { readGaf } from '../../../shared/assets/ta/gaf.js';
+import { renderGafFrame } from '../../../shared/assets/ta/gaf-pixels.js';
+import { builtInTaPalette } from '../../../shared/assets/ta/palette.js';
+import type { AssetView } from '../../../shared/assets/view.js';
+
+let base: string;
+let root: string;
+let host: StudioHost;
+
+function ok<T>(answer: Envelope): T {
+  if (!answer.ok) throw new Error(`${answer.error.code}: ${answer.error.message}`);
+  return answer.result as T;
+}
+const images = (r: AssetViewResult) => {
+  const view = decodeAssetView(r.view!);
+  if (view.kind !== 'images') throw new Error(view.kind);
+  return view;
+};
+
+beforeAll(async () => {
+  base = await mkdtemp(join(tmpdir(), 'asset-view-'));
+  root = await generateDemoInstall(join(base, 'TA'));
+  host = await createStudioHost({ facts: { version: '1', host: 'web', initialRoot: root, demo: true }, recentFile: null, warm: false });
+});
+afterAll(async () => {
+  await host?.close();
+  await rm(base, { recursive: true, force: true });
+});
+
+describe('asset.view', () => {
+  it("the winner, decoded with the install's palette, in the wire form", async () => {
+    const result = ok<AssetViewResult>(await host.call('asset.view', { root, path: 'anims/demofx.gaf' }));
+    expect(result.decoder).toBe('gaf');
+    expect(result.origin).toBe('anims/demofx.gaf from rev31.gp3');
+    const view = images(result);
+    expect(view.palette).toBe('palettes/PALETTE.PAL from totala1.hpi');
+    expect(view.groups.map((g) => [g.name, g.frames.length])).toEqual([['demofx', 7], ['demofx_still', 1]]);
+    // The same pixels a direct decode of the generator's bytes gives (the demo palette is the standard one).
+    const bytes = demoSpriteGaf('demofx', 208);
+    const gaf = readGaf(bytes);
+    const last = renderGafFrame(bytes, gaf.variant, gaf.sequences[0]!.frames[6]!, builtInTaPalette());
+    expect(Buffer.from(view.groups[0]!.frames[6]!.image.rgba).equals(Buffer.from(last.rgba))).toBe(true);
+    expect(view.groups[0]!.frames[0]!.durationMs).toBe(67);
+  });
+
+  it('a shadowed provider by name, and an archive entry without an install', async () => {
+    const shadowed = images(ok<AssetViewResult>(await host.call('asset.view', { root, path: 'anims/DEMOFX.gaf', archive: 'totala1.hpi' })));
+    const winner = images(ok<AssetViewResult>(await host.call('asset.view', { root, path: 'anims/DEMOFX.gaf' })));
+    expect(Buffer.from(shadowed.groups[0]!.frames[0]!.image.rgba).equals(Buffer.from(winner.groups[0]!.frames[0]!.image.rgba))).toBe(false);
+    const entry = ok<AssetViewResult>(await host.call('asset.view', { file: join(root, 'totala1.hpi'), entry: 'palettes/PALETTE.PAL' }));
+    expect(entry.decoder).toBe('pal');
+    expect(entry.origin).toBe('palettes/PALETTE.PAL in totala1.hpi');
+  });
+
+  it('a file without an asset decoder has no view; bad requests and bad bytes are errors', async () => {
+    const text = ok<AssetViewResult>(await host.call('asset.view', { root, path: 'docs/readme.txt' }));
+    expect([text.decoder, text.view]).toEqual([null, null]);
+    const both = await host.call('asset.view', { root, path: 'x', file: join(root, 'totala1.hpi') });
+    expect(both.ok).toBe(false);
+    const missing = await host.call('asset.view', { root, path: 'anims/NOPE.gaf' });
+    expect(!missing.ok && missing.error.message).toMatch(/no such file in the install/);
+    const outside = await host.call('asset.view', { file: '/etc/passwd', entry: 'x' });
+    expect(!outside.ok && outside.error.code).toBe('not-allowed');
+  });
+});
+
+describe('the wire form', () => {
+  it('round-trips typed arrays of every view shape through JSON', () => {
+    const view: AssetView = {
+      kind: 'sections',
+      format: 'test',
+      facts: [{ label: 'a', value: 'b' }],
+      warnings: [],
+      sections: [
+        { title: 'pictures', view: { kind: 'images', format: 'x', facts: [], warnings: [], groups: [{ name: 'g', frames: [{ image: { width: 1, height: 1, rgba: new Uint8Array([1, 2, 3, 4]) }, durationMs: 5 }] }] } },
+        {
+          title: 'model',
+          view: {
+            kind: 'model', format: 'm', facts: [], warnings: [], missingTextures: ['t'],
+            mesh: { up: 'y', materials: [{ name: 'm', color: [1, 2, 3, 4] }], pieces: [{ name: 'p', parent: null, offset: [0, 1, 2], primitives: [{ material: 0, positions: new Float32Array([0.5, -1.25, 3e9]), uvs: new Float32Array([0, 1]) }] }] },
+          },
+        },
+      ],
+    };
+    const back = decodeAssetView(JSON.parse(JSON.stringify(encodeAssetView(view))));
+    expect(back).toEqual(view);
+    if (back.kind !== 'sections' || back.sections[1]!.view.kind !== 'model') throw new Error('shape');
+    expect(back.sections[1]!.view.mesh.pieces[0]!.primitives[0]!.positions).toBeInstanceOf(Float32Array);
+  });
+});

@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { modpakBin } from '../../helpers/run-cli.js';
+import { hpiV1Amplifier, hpiV1ChunkBomb, hpiV2DirectoryBomb, withTrailer } from './hostile.js';
+import { put, withScratch } from './build.js';
+import { mkdir } from 'node:fs/promises';
+
+/**
+ * The amplifier and bomb cases run through the real CLI in a child process under a 512 MB heap limit;
+ * the child reports its peak resident memory as it exits. Each must answer (not be killed by the safety
+ * timeout) and stay under 512 MB of RSS in all (heap and buffers).
+ */
+const LIMIT_MB = 512;
+const REPORT = "data:text/javascript,process.on('exit',()=>process.stderr.write('maxrss-kb='+process.resourceUsage().maxRSS+'\\n'))";
+
+interface Run {
+  code: number | null;
+  stdoutBytes: number;
+  stderr: string;
+  peakMb: number;
+}
+
+function runLimited(args: string[]): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [`--max-old-space-size=${LIMIT_MB}`, '--max-semi-space-size=1', '--import', REPORT, modpakBin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdoutBytes = 0;
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdoutBytes += c.length));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      const kb = Number(/maxrss-kb=(\d+)/.exec(stderr)?.[1] ?? NaN);
+      resolve({ code, stdoutBytes, stderr: stderr.replace(/maxrss-kb=\d+\n/, ''), peakMb: kb / 1024 });
+    });
+  });
+}
+
+const CHUNKS = 4096; // 256 MiB of zeros from about 400 KB of chunks
+
+describe('resource limits: hostile archives under a 512 MB limit (items 1, 2)', () => {
+  it('the v1 directory amplifier is refused by every command, quickly and in little memory', async () => {
+    await withScratch(async (dir) => {
+      const amp = await put(join(dir, 'amp.ufo'), withTrailer(hpiV1Amplifier(10_000, 10_000)));
+      expect((await stat(amp)).size).toBeLessThan(300_000);
+      for (const args of [['list', amp], ['verify', amp], ['extract', amp, '-t', join(dir, 'out')], ['mount', 'archives', dir, '--game', 'ta']]) {
+        const run = await runLimited(args);
+        expect(run.peakMb, args.join(' ')).toBeLessThan(LIMIT_MB);
+        if (args[0] === 'mount') {
+          expect(run.code, run.stderr).toBe(0);
+        } else {
+          expect(run.code, run.stderr).toBe(1);
+          expect(run.stderr.trim().split('\n')).toHaveLength(1);
+          expect(run.stderr).toMatch(/shares its entry list/);
+        }
+      }
+    });
+  }, 300_000);
+
+  it('a v1 entry of 256 MiB decoded from 400 KB is streamed by cat, verify and extract', async () => {
+    await withScratch(async (dir) => {
+      const bomb = await put(join(dir, 'bomb.hpi'), hpiV1ChunkBomb(CHUNKS));
+      expect((await stat(bomb)).size).toBeLessThan(1_000_000);
+      const cat = await runLimited(['cat', bomb, 'bomb.bin']);
+      expect(cat.code, cat.stderr).toBe(0);
+      expect(cat.stdoutBytes).toBe(CHUNKS * 65536);
+      const verify = await runLimited(['verify', bomb]);
+      expect(verify.code, verify.stderr).toBe(0);
+      await mkdir(join(dir, 'out'));
+      const extract = await runLimited(['extract', bomb, '-t', join(dir, 'out')]);
+      expect(extract.code, extract.stderr).toBe(0);
+      expect((await stat(join(dir, 'out', 'bomb.bin'))).size).toBe(CHUNKS * 65536);
+      for (const run of [cat, verify, extract]) expect(run.peakMb).toBeLessThan(LIMIT_MB / 2);
+    });
+  }, 300_000);
+
+  it('an HPI v2 directory block that inflates past what records can need is refused before inflating', async () => {
+    await withScratch(async (dir) => {
+      const bomb = await put(join(dir, 'dir-bomb.hpi'), hpiV2DirectoryBomb(64 << 20));
+      for (const args of [['info', bomb], ['list', bomb]]) {
+        const run = await runLimited(args);
+        expect(run.code, run.stderr).toBe(1);
+        expect(run.stderr).toMatch(/directory block at 32 declares 67108864 bytes once decoded, more than its records can need \(at most 25165824\)/);
+        expect(run.peakMb).toBeLessThan(LIMIT_MB / 2);
+      }
+    });
+  }, 300_000);
+});
