@@ -2,6 +2,9 @@ import type { RgbaImage } from './image.js';
 import type { Mesh, MeshMaterial } from './mesh.js';
 import { pieceOrigins, positionsAt, toYUp, yUpTransform } from './mesh-util.js';
 
+// TextEncoder is in Node and every browser, but shared/ compiles without DOM or Node types: name it here.
+const Utf8Encoder = (globalThis as unknown as { TextEncoder: new () => { encode(text: string): Uint8Array } }).TextEncoder;
+
 /**
  * A Mesh as binary glTF 2.0 (GLB) and as Wavefront OBJ + MTL text. The GLB keeps the piece hierarchy (a
  * node per piece, translated by its offset, under one root node that turns game axes into glTF's y-up),
@@ -148,7 +151,7 @@ export function encodeGlb(mesh: Mesh, options: ModelExportOptions = {}): Uint8Ar
     ...(images.length > 0 ? { images, textures, samplers: [{ magFilter: NEAREST, minFilter: NEAREST, wrapS: REPEAT, wrapT: REPEAT }] } : {}),
   };
   if (materials.length === 0) delete json.materials;
-  const jsonBytes = new TextEncoder().encode(JSON.stringify(json));
+  const jsonBytes = new Utf8Encoder().encode(JSON.stringify(json));
   const jsonPadded = new Uint8Array(jsonBytes.length + ((4 - (jsonBytes.length % 4)) % 4)).fill(0x20);
   jsonPadded.set(jsonBytes);
   const total = 12 + 8 + jsonPadded.length + (binary.length > 0 ? 8 + binary.length : 0);
