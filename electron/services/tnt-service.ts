@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { DefinitionSource, DefinitionWinner } from '../../shared/vfs-types.js';
+import type { DefinitionSource, DefinitionWinner, ShadowedDefinition } from '../../shared/vfs-types.js';
 import type { AssetContext, AssetDecoder } from '../../shared/assets/registry.js';
 import type { Palette } from '../../shared/assets/image.js';
 import type { ImagesView } from '../../shared/assets/view.js';
@@ -25,7 +25,7 @@ export interface TntFeatureInfo {
   /** Cells that place it. */
   cells: number;
   /** Only when looked up in an install: the winning definition, or null when no features/*.tdf defines it. */
-  definition?: (DefinitionSource & { shadowed: DefinitionSource[] }) | null;
+  definition?: (DefinitionSource & { shadowed: ShadowedDefinition[] }) | null;
 }
 
 export interface LoadedTnt {
@@ -91,7 +91,7 @@ async function besideTnt(name: string, map: TntMap, context: AssetContext, featu
     const row: TntFeatureInfo = { index: f.index, name: f.name, cells: summary.placed[i]! };
     if (byName) {
       const d = byName.get(upperAscii(f.name));
-      row.definition = d ? { file: d.file, archive: d.archive, shadowed: d.shadowed.map((s) => ({ file: s.file, archive: s.archive })) } : null;
+      row.definition = d ? { file: d.file, archive: d.archive, shadowed: d.shadowed.map((s) => ({ file: s.file, archive: s.archive, hiddenBy: s.hiddenBy })) } : null;
     }
     return row;
   });
