@@ -85,7 +85,7 @@ export async function createMcpServer(options: McpOptions): Promise<ModpakMcp> {
 }
 
 function toContent(result: ToolResult) {
-  if (result.image) return { content: [{ type: 'image' as const, data: result.image.data, mimeType: result.image.mimeType }] };
+  if (result.image) return { content: [{ type: 'image' as const, data: result.image.data, mimeType: result.image.mimeType }, ...(result.text ? [{ type: 'text' as const, text: result.text }] : [])] };
   if (result.text !== undefined) return { content: [{ type: 'text' as const, text: result.text }] };
   const json = result.json ?? null;
   return {

@@ -3,6 +3,16 @@ import picomatch from 'picomatch';
 import { requests, type CallName, type ResponseOf } from '../../shared/contract.js';
 import { decodeTdf, parseTdf } from '../../shared/tdf/parse.js';
 import { decompileCob } from '../../shared/assets/ta/cob/index.js';
+import { decodeAssetView } from '../../shared/assets/wire.js';
+import { encodePng } from '../../shared/assets/png.js';
+import type { AssetView, ImagesView } from '../../shared/assets/view.js';
+
+/** The picture views of an asset, sections included, in the order the studio shows them. */
+function imagesOf(view: AssetView): ImagesView[] {
+  if (view.kind === 'images') return [view];
+  if (view.kind === 'sections') return view.sections.flatMap((s) => imagesOf(s.view));
+  return [];
+}
 
 /**
  * The tools `modpak mcp` offers an assistant. Each is one contract call of the studio's host (so every
@@ -105,6 +115,31 @@ export const tools: ToolDefinition[] = [
   callTool('install_conflicts', 'install.conflicts', 'Paths provided by more than one archive, and definitions defined more than once.'),
   callTool('install_check', 'install.check', 'TA sanity checks: units sharing a UnitNumber, weapons sharing an ID, FBI references (model, weapons, corpse, sounds) to nothing.'),
   callTool('install_grep', 'install.grep', 'Search the text files the game loads (TDF, FBI, configs, scripts\' source) for a regular expression: path, winning archive, line.'),
+  {
+    name: 'asset_preview',
+    description: 'A picture of an asset of the install as PNG (a GAF frame, a palette, a PCX/LMP/WAL/SPR, a TNT map render or minimap, BSP textures), with its facts; choose a group (sequence, mip level) and frame.',
+    input: withoutRoot('asset.view', 'file', 'entry').extend({
+      path: requests['install.read'].shape.path,
+      group: z.union([z.number().int().min(0), z.string().min(1).max(256)]).optional(),
+      frame: z.number().int().min(0).optional(),
+    }),
+    run: async (host, args) => {
+      const answer = await host.call('asset.view', { root: host.root, path: args.path, ...(args.archive !== undefined ? { archive: args.archive } : {}) });
+      if (!answer.view) throw new Error(`${String(args.path)}: not an asset this program can show (read it with install_read_text)`);
+      const view = decodeAssetView(answer.view);
+      const facts = [`${view.format} · ${answer.origin}`, ...view.facts.map((f) => `${f.label}: ${f.value}`), ...view.warnings.map((w) => `warning: ${w}`)];
+      const groups = imagesOf(view).flatMap((v) => v.groups.map((g) => ({ group: g, palette: v.palette })));
+      if (groups.length === 0) return { text: [...facts, `(a ${view.kind} view: no picture to show here; the studio shows it)`].join('\n') };
+      const wanted = args.group;
+      const found = typeof wanted === 'string' ? groups.find((g) => g.group.name.toLowerCase() === wanted.toLowerCase()) : groups[typeof wanted === 'number' ? wanted : 0];
+      if (!found) throw new Error(`no picture group ${JSON.stringify(wanted)}; the groups are ${groups.map((g) => g.group.name).join(', ')}`);
+      const index = typeof args.frame === 'number' ? args.frame : 0;
+      const frame = found.group.frames[index];
+      if (!frame) throw new Error(`${found.group.name} has ${found.group.frames.length} frame(s); frame ${index} does not exist`);
+      const lines = [...facts, `group ${found.group.name}, frame ${index} of ${found.group.frames.length}, ${frame.image.width} × ${frame.image.height}${found.palette ? `, palette ${found.palette}` : ''}`, `groups: ${groups.map((g) => g.group.name).join(', ')}`];
+      return { text: lines.join('\n'), image: { data: Buffer.from(encodePng(frame.image)).toString('base64'), mimeType: 'image/png' } };
+    },
+  },
   {
     name: 'cob_decompile',
     description: 'A unit script (.cob) of the install decompiled to BOS source (the winner, or a given archive\'s copy).',

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyFile, mkdtemp, mkdir, readFile, rm } from 'node:fs/promises';
+import { copyFile, mkdtemp, mkdir, readFile, readdir, rm } from 'node:fs/promises';
+import { decodePng } from '../../../shared/assets/png.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -49,7 +50,7 @@ afterAll(async () => {
 describe('modpak mcp', () => {
   it('lists the read tools, each with a description; the write tools only with --allow-write', async () => {
     const names = (await client.listTools()).tools.map((t) => t.name);
-    expect(names).toEqual(['install_open', 'install_resolve', 'install_find', 'install_read_text', 'install_tdf', 'install_defs', 'install_conflicts', 'install_check', 'install_grep', 'cob_decompile', 'archive_info', 'archive_list', 'archive_read_text', 'mod_diff', 'mod_impact']);
+    expect(names).toEqual(['install_open', 'install_resolve', 'install_find', 'install_read_text', 'install_tdf', 'install_defs', 'install_conflicts', 'install_check', 'install_grep', 'asset_preview', 'cob_decompile', 'archive_info', 'archive_list', 'archive_read_text', 'mod_diff', 'mod_impact']);
     const writeNames = (await writer.listTools()).tools.map((t) => t.name);
     expect(writeNames).toEqual([...names, 'mod_override', 'mod_write_text', 'mod_export']);
     for (const tool of (await writer.listTools()).tools) expect(tool.description!.length).toBeGreaterThan(20);
@@ -78,6 +79,23 @@ describe('modpak mcp', () => {
     expect(source).toBe((await readFile(join(root, 'units', 'CORCOM.fbi'))).toString('latin1'));
     const tdf = await json(client, 'install_tdf', { path: corcom.path });
     expect(tdf.sections[0].name.toUpperCase()).toBe('UNITINFO');
+  });
+
+  it('previews a GAF of the install as a PNG, the same pixels as `modpak gaf export`', async () => {
+    const result = await client.callTool({ name: 'asset_preview', arguments: { path: 'anims/DEMOFX.gaf' } });
+    expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+    const [image, facts] = result.content as [{ type: string; data: string; mimeType: string }, { type: string; text: string }];
+    expect(image.type).toBe('image');
+    expect(image.mimeType).toBe('image/png');
+    expect(facts.text).toMatch(/from rev31\.gp3/);
+    const out = join(base, 'gaf-export');
+    const run = await runCli(['gaf', 'export', 'anims/DEMOFX.gaf', '--install', root, '-t', out]);
+    expect(run.code, run.stderr).toBe(0);
+    const first = (await readdir(out)).sort()[0]!;
+    const cli = decodePng(new Uint8Array(await readFile(join(out, first, '0.png'))));
+    expect(decodePng(new Uint8Array(Buffer.from(image.data, 'base64')))).toEqual(cli);
+    const missing = await client.callTool({ name: 'asset_preview', arguments: { path: 'anims/DEMOFX.gaf', frame: 999 } });
+    expect(missing.isError).toBe(true);
   });
 
   it('decompiles a unit script of the install as `modpak cob decompile` does', async () => {
