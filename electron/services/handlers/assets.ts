@@ -39,7 +39,8 @@ export function assetHandlers(opened: (root: string) => Promise<OpenInstall>): P
       }
       const decoder = assetDecoderFor(name, bytes.subarray(0, 64));
       if (!decoder) return { name, origin, size: bytes.length, decoder: null, view: null };
-      const view = await decoder.view(name, bytes, context);
+      // Decoders see the whole path: a TNT finds its sister .ota by it, Quake 2 pics/ draw index 255 as nothing.
+      const view = await decoder.view(root !== undefined ? path! : entry!, bytes, context);
       return { name, origin, size: bytes.length, decoder: decoder.id, view: encodeAssetView(view) };
     },
   };

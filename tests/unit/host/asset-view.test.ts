@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { samplesDir } from '../../helpers/run-cli.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateDemoInstall, demoSpriteGaf } from '../../../electron/demo/index.js';
@@ -95,5 +96,24 @@ describe('the wire form', () => {
     expect(back).toEqual(view);
     if (back.kind !== 'sections' || back.sections[1]!.view.kind !== 'model') throw new Error('shape');
     expect(back.sections[1]!.view.mesh.pieces[0]!.primitives[0]!.positions).toBeInstanceOf(Float32Array);
+  });
+});
+
+describe('Quake-family previews through the same call', () => {
+  it("a Quake 2 WAL of a game folder, decoded with the install's colormap.pcx palette, at its own size", async () => {
+    const q2 = join(base, 'quake2');
+    await mkdir(join(q2, 'baseq2', 'pics'), { recursive: true });
+    await mkdir(join(q2, 'baseq2', 'textures'), { recursive: true });
+    const samples = join(samplesDir, 'quake-assets', 'quake2');
+    await copyFile(join(samples, 'pics', 'colormap.pcx'), join(q2, 'baseq2', 'pics', 'colormap.pcx'));
+    await copyFile(join(samples, 'textures', 'lavatest.wal'), join(q2, 'baseq2', 'textures', 'lavatest.wal'));
+    ok(await host.call('install.open', { root: q2, game: 'quake2' }));
+    const result = ok<AssetViewResult>(await host.call('asset.view', { root: q2, path: 'textures/lavatest.wal' }));
+    expect(result.decoder).toBe('wal');
+    // The WAL header: a 32-byte name, then width and height (u32 LE).
+    const wal = await readFile(join(samples, 'textures', 'lavatest.wal'));
+    const view = images(result);
+    expect([view.groups[0]!.frames[0]!.image.width, view.groups[0]!.frames[0]!.image.height]).toEqual([wal.readUInt32LE(32), wal.readUInt32LE(36)]);
+    expect(view.palette).toMatch(/colormap\.pcx/);
   });
 });
