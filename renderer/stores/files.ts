@@ -10,6 +10,7 @@ import { useInstallStore } from './install';
 import { useJobsStore } from './jobs';
 import { useLayeringStore } from './layering';
 import { useFilesPreviewStore } from './preview';
+import { useNavigationStore } from './navigation';
 
 /**
  * The Files screen: the install's merged tree, the filter, the selected row and extraction. The tree's
@@ -132,6 +133,13 @@ export const useFilesStore = defineStore('files', () => {
     void useFilesPreviewStore().load({ kind: 'install', root, path: row.path }, tree.value.sizes[row.index]);
   }
 
+  /** Go to the Files screen and show a file there (from Definitions, Units, Search). */
+  async function showInFiles(path: string): Promise<void> {
+    useNavigationStore().go('files');
+    await ensureLoaded();
+    reveal(path);
+  }
+
   /** Clear the filter and show a file in the tree, its folders expanded. */
   function reveal(path: string): void {
     const index = tree.value?.paths.findIndex((p) => p.toLowerCase() === path.toLowerCase()) ?? -1;
@@ -192,6 +200,6 @@ export const useFilesStore = defineStore('files', () => {
 
   return {
     tree, treeRoot, loading, query, expanded, activeId, filterMs, matches, rows, activeRow, activeIndex, totalPaths, extractPaths,
-    load, refresh, ensureLoaded, toggle, select, reveal, extract,
+    load, refresh, ensureLoaded, toggle, select, reveal, showInFiles, extract,
   };
 });

@@ -1,7 +1,7 @@
-import { realpath } from 'node:fs/promises';
 import nodePath from 'node:path';
 import { homedir } from 'node:os';
 import { HostError } from './errors.js';
+import { realOrNearest } from '../../io/real-path.js';
 
 /**
  * The folders and files the renderer may reach: those the user opened, typed or picked (plus the demo
@@ -98,22 +98,5 @@ export class PathAllowlist {
 
   private key(p: string): string {
     return this.foldCase ? p.toLowerCase() : p;
-  }
-}
-
-/** The real path of `abs`, or of its nearest existing ancestor with the rest appended (targets not yet made). */
-async function realOrNearest(abs: string, path: typeof nodePath.posix): Promise<string> {
-  let head = abs;
-  const tail: string[] = [];
-  for (;;) {
-    try {
-      const real = await realpath(head);
-      return tail.length ? path.join(real, ...tail.reverse()) : real;
-    } catch {
-      const parent = path.dirname(head);
-      if (parent === head) return abs;
-      tail.push(path.basename(head));
-      head = parent;
-    }
   }
 }
