@@ -143,9 +143,12 @@ export class ModsService {
     }
   }
 
-  /** The impact against the install as the MountProvider has it (the studio's cached mount), unless a disc choice asks for another mount. */
+  /**
+   * The impact against the install as the MountProvider has it (the studio's cached mount), unless a disc
+   * or mod-folder choice asks for another mount than the provider's.
+   */
   private impactOf(root: string, archive: string, mount: ImpactOptions): Promise<ExportImpact> {
-    if (mount.disc !== undefined || mount.noDisc) return exportImpact(root, archive, mount);
+    if (mount.disc !== undefined || mount.noDisc || mount.mod !== undefined) return exportImpact(root, archive, mount);
     return this.withInstall(root, mount.game, (install) => exportImpact(root, archive, mount, install));
   }
 

@@ -68,7 +68,8 @@ afterAll(async () => {
 type Case = { [K in CallName]: { name: K; request: (t: string) => RequestOf<K>; expect: 'ok' | string } }[CallName];
 
 /** In the order a session makes them; `t` names the transport's own folders. */
-const ws = (t: string) => join(root, `ws-${t}`);
+// Workspaces and extraction targets lie beside the install: the host refuses them inside it.
+const ws = (t: string) => join(dir, `ws-${t}`);
 const cases: Case[] = [
   { name: 'app.info', request: () => ({}), expect: 'ok' },
   { name: 'install.open', request: () => ({ root }), expect: 'ok' },
@@ -82,16 +83,17 @@ const cases: Case[] = [
   { name: 'install.grep', request: () => ({ root, pattern: 'UnitName', globs: ['*.fbi'] }), expect: 'ok' },
   { name: 'install.check', request: () => ({ root }), expect: 'ok' },
   { name: 'install.units', request: () => ({ root }), expect: 'ok' },
-  { name: 'install.extract', request: (t) => ({ root, paths: ['units/U0.FBI'], target: join(root, `out-${t}`) }), expect: 'ok' },
+  { name: 'install.extract', request: (t) => ({ root, paths: ['units/U0.FBI'], target: join(dir, `out-${t}`) }), expect: 'ok' },
+  { name: 'asset.view', request: () => ({ root, path: 'units/U0.FBI' }), expect: 'ok' },
   { name: 'archive.open', request: () => ({ path: archive }), expect: 'ok' },
   { name: 'archive.read', request: () => ({ path: archive, entry: 'units/U2.FBI' }), expect: 'ok' },
-  { name: 'archive.extract', request: (t) => ({ path: archive, target: join(root, `x-${t}`), globs: ['*.fbi'] }), expect: 'ok' },
+  { name: 'archive.extract', request: (t) => ({ path: archive, target: join(dir, `x-${t}`), globs: ['*.fbi'] }), expect: 'ok' },
   { name: 'archive.verify', request: () => ({ path: archive }), expect: 'ok' },
   { name: 'dialog.pickFolder', request: () => ({}), expect: 'ok' },
   { name: 'dialog.pickFile', request: () => ({}), expect: 'ok' },
   { name: 'jobs.cancel', request: (t) => ({ jobId: `none-${t}` }), expect: 'ok' },
   { name: 'workspace.open', request: (t) => ({ dir: ws(t), root }), expect: 'ok' },
-  { name: 'workspace.fromArchive', request: (t) => ({ archive, dir: join(root, `from-${t}`), root }), expect: 'ok' },
+  { name: 'workspace.fromArchive', request: (t) => ({ archive, dir: join(dir, `from-${t}`), root }), expect: 'ok' },
   { name: 'workspace.override', request: (t) => ({ dir: ws(t), root, path: 'units/U1.FBI' }), expect: 'ok' },
   { name: 'workspace.writeText', request: (t) => ({ dir: ws(t), path: 'units/U1.FBI', text: '[UNITINFO]{UnitName=Renamed;}' }), expect: 'ok' },
   { name: 'workspace.readText', request: (t) => ({ dir: ws(t), path: 'units/U1.FBI' }), expect: 'ok' },
