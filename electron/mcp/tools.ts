@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import picomatch from 'picomatch';
-import { requests, type CallName, type ResponseOf } from '../../shared/contract.js';
+import { requests, type CallName, type FilePreview, type ResponseOf } from '../../shared/contract.js';
 import { decodeTdf, parseTdf } from '../../shared/tdf/parse.js';
 import { decompileCob } from '../../shared/assets/ta/cob/index.js';
 import { decodeAssetView } from '../../shared/assets/wire.js';
@@ -62,6 +62,9 @@ const decodeText = (base64: string) => decodeTdf(Buffer.from(base64, 'base64'));
 /** Text files larger than this are cut, with a note: an assistant's context is not the place for 16 MB. */
 const TEXT_LIMIT = 256 << 10;
 
+/** A file's text as read (Windows-1252), with a note when it was cut at TEXT_LIMIT. */
+const textOf = (file: FilePreview) => decodeText(file.data) + (file.truncated ? `\n[cut: the first ${TEXT_LIMIT} of ${file.size} bytes]` : '');
+
 const callTool = <K extends CallName>(name: string, call: K, description: string, extraDrop: string[] = []): ToolDefinition => ({
   name,
   description,
@@ -70,12 +73,7 @@ const callTool = <K extends CallName>(name: string, call: K, description: string
 });
 
 export const tools: ToolDefinition[] = [
-  {
-    name: 'install_open',
-    description: 'Open the install: the game detected, the mount order (highest priority first) and every ignored archive with its reason.',
-    input: withoutRoot('install.open'),
-    run: async (host, args) => ({ json: await host.call('install.open', { root: host.root, ...args }) }),
-  },
+  callTool('install_open', 'install.open', 'Open the install: the game detected, the mount order (highest priority first) and every ignored archive with its reason.'),
   callTool('install_resolve', 'install.resolve', 'Which archive wins a path (case-insensitive), and every provider it hides, in priority order.'),
   {
     name: 'install_find',
@@ -99,7 +97,7 @@ export const tools: ToolDefinition[] = [
     input: withoutRoot('install.read', 'maxBytes'),
     run: async (host, args) => {
       const file = await host.call('install.read', { root: host.root, ...args, maxBytes: TEXT_LIMIT });
-      return { text: decodeText(file.data) + (file.truncated ? `\n[cut: the first ${TEXT_LIMIT} of ${file.size} bytes]` : '') };
+      return { text: textOf(file) };
     },
   },
   {
@@ -177,7 +175,7 @@ export const tools: ToolDefinition[] = [
       await host.checkReadable(String(args.path));
       await host.call('archive.open', { path: args.path });
       const file = await host.call('archive.read', { ...args, maxBytes: TEXT_LIMIT });
-      return { text: decodeText(file.data) + (file.truncated ? `\n[cut: the first ${TEXT_LIMIT} of ${file.size} bytes]` : '') };
+      return { text: textOf(file) };
     },
   },
   {
