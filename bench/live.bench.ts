@@ -13,7 +13,6 @@ import { mkdir, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { spawn } from 'node:child_process';
 import { chromium } from '@playwright/test';
 import { buildRenderer } from '../electron/main/bundle.js';
 import { InstallService } from '../electron/services/install-service.js';
@@ -21,7 +20,7 @@ import { mountInstall } from '../electron/vfs/mount.js';
 import { writeHpi } from '../electron/demo/writer.js';
 import { unitFbi } from '../electron/demo/content.js';
 import { chromiumArgs, chromiumPath } from '../playwright.config.js';
-import { figure, fullInstall, scratch, timed } from './util.js';
+import { figure, fullInstall, scratch, startServe, timed } from './util.js';
 
 const repo = fileURLToPath(new URL('..', import.meta.url));
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -77,7 +76,7 @@ export async function run(): Promise<void> {
   await mkdir(join(ws, 'units'), { recursive: true });
   // The install has no such units yet: the first build makes them appear, the later ones change them.
   for (const p of paths) await writeFile(join(ws, p), unitFbi(p.slice(6, -4), 'Live'));
-  const serve = await startServe(root, join(work, 'state'));
+  const serve = await startServe([root, '--port', '0', '--state', join(work, 'state')]);
   const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
@@ -137,27 +136,3 @@ const IN_PAGE_WAIT = `function (before) {
   });
 }`;
 
-/** `modpak serve ROOT` as a child process; stopped by its pid. */
-async function startServe(root: string, state: string): Promise<{ url: string; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, [join(repo, 'bin', 'modpak'), 'serve', root, '--port', '0', '--state', state], { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /^(http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)$/m.exec(output);
-      if (match) resolve(match[1]!);
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`modpak serve exited with ${code}: ${output}`)));
-  });
-  return {
-    url,
-    stop: async () => {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
-}

@@ -12,10 +12,9 @@ import { performance } from 'node:perf_hooks';
 import { chromium, type Page } from '@playwright/test';
 import { buildRenderer } from '../electron/main/bundle.js';
 import { createStudioHost } from '../electron/services/handlers/index.js';
-import { spawn } from 'node:child_process';
 import { chromiumArgs, findChromium } from '../tests/e2e/browser.js';
 import { join } from 'node:path';
-import { figure, fullInstall, scratch, time } from './util.js';
+import { figure, fullInstall, scratch, startServe, time } from './util.js';
 
 const repo = fileURLToPath(new URL('..', import.meta.url));
 const GLOBS = ['*.fbi', 'units/**', 'features/**/*.tdf', '**/sub1/*.pcx', 'arm*'];
@@ -46,7 +45,7 @@ export async function run(): Promise<void> {
     const reopen: number[] = [];
     let filter: { glob: string; dom: number; painted: number; matches: string }[] = [];
     for (let attempt = 0; attempt < 3; attempt++) {
-      const serve = await startServe(join(await scratch('studio'), 'cache'));
+      const serve = await serveDemo(join(await scratch('studio'), 'cache'));
       try {
         const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
         const errors: string[] = [];
@@ -87,37 +86,15 @@ export async function run(): Promise<void> {
   }
 }
 
+/** `modpak serve` with no ROOT: the demo, generated into `cache`. */
+function serveDemo(cache: string) {
+  return startServe(['--port', '0', '--state', join(cache, 'state')], { ...process.env, XDG_CACHE_HOME: cache });
+}
+
 async function firstTreeRow(page: Page): Promise<void> {
   await page.getByRole('tree', { name: 'Files' }).getByRole('treeitem').first().waitFor({ state: 'visible', timeout: 60_000 });
 }
 
-/** `modpak serve` (no ROOT: the demo, generated into `cache`) as a child process; stopped by its pid. */
-async function startServe(cache: string): Promise<{ url: string; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, [join(repo, 'bin', 'modpak'), 'serve', '--port', '0', '--state', join(cache, 'state')], {
-    cwd: repo,
-    env: { ...process.env, XDG_CACHE_HOME: cache },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /^(http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)$/m.exec(output);
-      if (match) resolve(match[1]!);
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`modpak serve exited with ${code}: ${output}`)));
-  });
-  return {
-    url,
-    stop: async () => {
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
-}
 
 /**
  * Type each glob into "Search paths" inside the page and time, with the page's own clock, until Vue has
