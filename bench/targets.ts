@@ -1,0 +1,47 @@
+/**
+ * Issue-15 targets: each benchmark prints its figure beside a reference measured in the same run, with
+ * ✓ or ✗. Nothing fails on a ✗: CI times nothing, and a busy machine would make such a check flaky.
+ */
+import { spawnSync } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
+
+/** Prints `label  measured vs limit  ✓|✗`; `ratio` is the allowed multiple of the reference. */
+export function target(label: string, measuredMs: number, referenceLabel: string, referenceMs: number, ratio: number): boolean {
+  const ok = measuredMs <= referenceMs * ratio;
+  const x = (measuredMs / referenceMs).toFixed(2);
+  console.log(`${ok ? '✓' : '✗'} ${label.padEnd(42)} ${fmt(measuredMs).padStart(9)}  = ${x}× ${referenceLabel} (${fmt(referenceMs)}), target ≤ ${ratio}×`);
+  return ok;
+}
+
+/** Prints an absolute target: `label  measured  ✓|✗ (target ≤ limit unit)`. */
+export function limit(label: string, measured: number, max: number, unit: string): boolean {
+  const ok = measured <= max;
+  console.log(`${ok ? '✓' : '✗'} ${label.padEnd(42)} ${`${round(measured)} ${unit}`.padStart(12)}  target ≤ ${max} ${unit}`);
+  return ok;
+}
+
+const round = (n: number) => (n >= 100 ? n.toFixed(0) : n.toFixed(1));
+const fmt = (ms: number) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(0)} ms`);
+
+/** Wall time of a shell command (run through `sh -c`), the median of `runs`; throws if it fails. */
+export function shellMs(command: string, runs = 1): number {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const started = performance.now();
+    const result = spawnSync('sh', ['-c', command], { stdio: ['ignore', 'ignore', 'pipe'] });
+    times.push(performance.now() - started);
+    if (result.status !== 0) throw new Error(`${command}: exit ${result.status}: ${result.stderr.toString().trim()}`);
+  }
+  return times.sort((a, b) => a - b)[Math.floor(times.length / 2)]!;
+}
+
+const q = (path: string) => `'${path.replace(/'/g, `'\\''`)}'`;
+
+/** References the issue names: `gzip -6` of a folder's bytes, `gzip -dc` of them, `cp -r` of the tree. */
+export const references = {
+  /** tar's framing is cheap next to deflate; this is "gzip -6 of the same bytes". */
+  gzip6: (folder: string, out: string) => shellMs(`tar -cf - -C ${q(folder)} . | gzip -6 > ${q(out)}`),
+  gunzip: (gz: string) => shellMs(`gzip -dc ${q(gz)} > /dev/null`),
+  cpTree: (folder: string, target: string) => shellMs(`rm -rf ${q(target)} && cp -r ${q(folder)} ${q(target)}`),
+  nodeStart: () => shellMs(`${q(process.execPath)} -e 0`, 5),
+};
