@@ -21,6 +21,11 @@ async function open(studioPage: StudioPage): Promise<Page> {
 
 const screen = (page: Page, name: string) => page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name, exact: true }).click();
 
+/** The page's DataTransfer (this file is typechecked without the DOM library). */
+interface TransferLike {
+  items: { add(file: unknown): unknown };
+}
+
 async function serious(page: Page, selector: string): Promise<string[]> {
   const result = await new AxeBuilder({ page }).include(selector).analyze();
   return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
@@ -85,7 +90,7 @@ test('drops: files onto a workspace are added; an archive dropped on the window 
   await expect(zone).toBeVisible();
 
   const dropped = await page.evaluateHandle(() => {
-    const transfer = new DataTransfer();
+    const transfer = new (globalThis as unknown as { DataTransfer: new () => TransferLike }).DataTransfer();
     transfer.items.add(new File(['[UNITINFO]\n{\n\tUnitName=DROPPED;\n}\n'], 'DROPPED.FBI'));
     transfer.items.add(new File([new Uint8Array([0, 1, 2, 255])], 'bytes.bin'));
     return transfer;
@@ -104,7 +109,7 @@ test('drops: files onto a workspace are added; an archive dropped on the window 
   const bytes = (await readFile(join(studio.root, smallest))).toString('base64');
   const archive = await page.evaluateHandle(({ name, data }) => {
     const raw = atob(data);
-    const transfer = new DataTransfer();
+    const transfer = new (globalThis as unknown as { DataTransfer: new () => TransferLike }).DataTransfer();
     transfer.items.add(new File([Uint8Array.from(raw, (c) => c.charCodeAt(0))], name));
     return transfer;
   }, { name: smallest, data: bytes });
