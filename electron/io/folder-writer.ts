@@ -1,6 +1,7 @@
 import { constants } from 'node:fs';
-import { mkdir, open, rm } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { mkdir, open, readdir, rm, rmdir, stat } from 'node:fs/promises';
+import type { Dirent } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { refuseLinksBelow } from './real-path.js';
 
 /** What a file's bytes may arrive as: whole, or chunk by chunk (a large entry decoded as it is written). */
@@ -79,4 +80,33 @@ export async function forEachInFlight<T>(items: readonly T[], inFlight: number, 
     }
   };
   await Promise.all(Array.from({ length: Math.min(inFlight, items.length) }, lane));
+}
+
+/** The outermost folder of `path` (itself included) that does not exist yet: what writing there would create. */
+export async function firstMissingFolder(path: string): Promise<string | null> {
+  let missing: string | null = null;
+  for (let at = resolve(path); ; at = dirname(at)) {
+    try {
+      await stat(at);
+      return missing;
+    } catch {
+      missing = at;
+    }
+    if (dirname(at) === at) return missing;
+  }
+}
+
+/**
+ * Remove `dir` and the folders below it that hold no file (a failed extraction into a new folder leaves
+ * no empty tree behind). Files are never removed; a folder that still holds one stays.
+ */
+export async function removeEmptyFolders(dir: string): Promise<void> {
+  let names: Dirent[];
+  try {
+    names = await readdir(dir, { withFileTypes: true });
+  } catch {
+    return;
+  }
+  for (const d of names) if (d.isDirectory()) await removeEmptyFolders(join(dir, d.name));
+  await rmdir(dir).catch(() => undefined);
 }

@@ -117,7 +117,10 @@ export function registerArchiveCommands(program: Command, ctx: CliContext): void
         for (const e of result.errors) ctx.print(`error: ${e.path}: ${e.message}`);
         ctx.print(`${result.ok ? 'ok' : 'FAILED'}: ${result.files} files, ${result.bytes} bytes decoded, ${result.errors.length} errors, ${result.warnings.length} warnings`);
       }
-      if (!result.ok) throw new CliFailure(file, `${result.errors.length} files failed to verify`);
+      if (!result.ok) {
+        const first = result.errors[0];
+        throw new CliFailure(file, `${result.errors.length} of ${result.files + result.errors.length} files failed to verify${first ? ` (first: ${first.path}: ${first.message})` : ''}`);
+      }
     });
 
   program
