@@ -155,9 +155,14 @@ interface ExtractPlan {
   root: string;
 }
 
+/** `PATH: message`, unless the reader already named the entry. */
+export function namedOnce(path: string, message: string): string {
+  return message.startsWith(`${path}: `) ? message : `${path}: ${message}`;
+}
+
 /** A stopped extraction's one line: the entry that failed, and what was written before it. */
 export function stoppedMessage(path: string, message: string, written: number): string {
-  return `${path}: ${message} (stopped after ${written} file${written === 1 ? '' : 's'} written; --keep-going extracts every good entry)`;
+  return `${namedOnce(path, message)} (stopped after ${written} file${written === 1 ? '' : 's'} written; --keep-going extracts every good entry)`;
 }
 
 /** What to extract where; names that would climb out are refused (with a warning) here, once. */

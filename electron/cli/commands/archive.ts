@@ -4,7 +4,7 @@ import { terminalProgress } from '../progress.js';
 import { collect, oneOf, parseInteger } from '../options.js';
 import { CliFailure, UsageError } from '../errors.js';
 import { WarningTally } from '../warnings.js';
-import { archiveInfo, catEntryTo, extractArchive, listArchive, verifyArchive } from '../../services/archive-service.js';
+import { archiveInfo, catEntryTo, extractArchive, listArchive, verifyArchive, namedOnce } from '../../services/archive-service.js';
 import { packFolder } from '../../mods/pack.js';
 import { foreignPackOptions, packFormatFromExtension, packFormatLabel, type PackFormatId, type PackOptions } from '../../formats/index.js';
 import { reportLines } from '../../../shared/archive-facts.js';
@@ -119,7 +119,7 @@ export function registerArchiveCommands(program: Command, ctx: CliContext): void
       }
       if (!result.ok) {
         const first = result.errors[0];
-        throw new CliFailure(file, `${result.errors.length} of ${result.files + result.errors.length} files failed to verify${first ? ` (first: ${first.path}: ${first.message})` : ''}`);
+        throw new CliFailure(file, `${result.errors.length} of ${result.files + result.errors.length} files failed to verify${first ? ` (first: ${namedOnce(first.path, first.message)})` : ''}`);
       }
     });
 

@@ -2,7 +2,7 @@ import type { Archive, ArchiveEntry } from '../archive.js';
 import type { PangyaInfo } from '../../../shared/archive-info.js';
 import { countEntries } from '../archive.js';
 import type { ByteSource } from '../../io/byte-source.js';
-import { checkRange, fail } from '../../../shared/errors.js';
+import { FormatError, checkRange, fail } from '../../../shared/errors.js';
 import { ENTRY_HEADER_SIZE, KIND_DIR, KIND_LZ77X, KIND_STORED, MAX_NAME_LENGTH, TRAILER_SIZE, parseTrailer, walkTable, type RawEntry, type Trailer } from './layout.js';
 import { lz77Decode } from './lz77.js';
 import { decodeTable, type DecodedTable, type PangyaEntry } from './table.js';
@@ -60,15 +60,20 @@ export class PangyaArchive implements Archive {
     if (!this.known.has(entry)) throw new Error(`${entry.path} is not an entry of this archive`);
     const e = entry as PangyaEntry;
     if (e.kind === KIND_DIR) fail('unsupported', `${e.path} is a directory, not a file`);
-    // The data lies before the table; check the range before reading a byte of it. The callers (extract,
-    // verify, cat, the mount) name the entry in their message.
-    checkRange('entry data', e.offset, e.packedSize, this.trailer.tableOffset);
-    if (e.kind === KIND_STORED && e.size !== e.packedSize) {
-      fail('size-mismatch', `stored entry declares ${e.size} bytes but holds ${e.packedSize}`, { expected: e.size, actual: e.packedSize });
+    try {
+      // The data lies before the table; check the range before reading a byte of it.
+      checkRange('entry data', e.offset, e.packedSize, this.trailer.tableOffset);
+      if (e.kind === KIND_STORED && e.size !== e.packedSize) {
+        fail('size-mismatch', `stored entry declares ${e.size} bytes but holds ${e.packedSize}`, { expected: e.size, actual: e.packedSize });
+      }
+      const packed = await this.source.read(e.offset, e.packedSize);
+      if (e.kind === KIND_STORED) return packed;
+      return lz77Decode(packed, e.size, e.kind === KIND_LZ77X ? 3 : 1);
+    } catch (err) {
+      // Name the entry: an extract that stops on it should say which file is corrupt.
+      if (err instanceof FormatError) throw new FormatError(err.code, `${e.path}: ${err.message}`, err.details);
+      throw err;
     }
-    const packed = await this.source.read(e.offset, e.packedSize);
-    if (e.kind === KIND_STORED) return packed;
-    return lz77Decode(packed, e.size, e.kind === KIND_LZ77X ? 3 : 1);
   }
 
   async close(): Promise<void> {

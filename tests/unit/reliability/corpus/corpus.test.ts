@@ -5,6 +5,7 @@ import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../../../helpers/run-cli.js';
 import { archiveCases } from './archive-cases.js';
+import { assetCases } from './asset-cases.js';
 import type { CorpusCase } from './corpus-case.js';
 
 /**
@@ -12,7 +13,7 @@ import type { CorpusCase } from './corpus-case.js';
  * a child process per run would take seconds): exit 1, one stderr line `modpak: FILE: <its message>`, no
  * stack trace, nothing written into the output folder.
  */
-const cases: CorpusCase[] = [...archiveCases()];
+const cases: CorpusCase[] = [...archiveCases(), ...assetCases()];
 let dir: string;
 
 beforeAll(async () => {
