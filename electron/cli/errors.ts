@@ -34,6 +34,7 @@ export function describeError(err: unknown, file: string | null): string {
       ENOTDIR: 'not a folder',
       EEXIST: 'already exists',
       ENOSPC: 'no space left on the device',
+      EIO: 'input/output error (the disk or the device failed)',
       EMFILE: 'too many open files',
     };
     // The file the error is about (a source deleted mid-pack), not the command's target.
