@@ -44,11 +44,12 @@ async function writeWinners(install: MountedInstall, hits: readonly Hit[], targe
       const out = rel === null ? null : join(root, rel);
       if (out === null || !out.startsWith(root + sep)) refuse(path, 'it would land outside the target folder');
       else {
-        const data = await install.layers[hit.layer]!.read(hit.entry);
+        // Streamed as the archive-side extract does: a large (or bomb) entry is written a chunk at a time.
+        const layer = install.layers[hit.layer]!;
         try {
-          await writer.write(out, data);
+          const bytes = await writer.write(out, layer.stream ? layer.stream(hit.entry) : await layer.read(hit.entry));
           result.files++;
-          result.bytes += data.length;
+          result.bytes += bytes;
         } catch (err) {
           // A path that is a file in one layer and a folder in another cannot be both on disk; a link planted in the target is not followed.
           const reason = refusalReason(err);

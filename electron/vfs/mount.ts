@@ -3,6 +3,7 @@ import { basename, join, resolve } from 'node:path';
 import type { GameId } from '../../shared/vfs-types.js';
 import { pathKey } from '../../shared/paths.js';
 import type { Archive } from '../formats/index.js';
+import { entryChunks } from '../formats/archive.js';
 import { detectGame } from './detect.js';
 import { listTopLevel, listTree, looseLayer, requireFolder } from './folder.js';
 import type { Layer } from './layers.js';
@@ -72,6 +73,7 @@ function archiveLayer(planned: PlannedArchive, archive: Archive, release?: () =>
     stage: planned.stage,
     entries: archive.entries,
     read: (entry) => archive.read(entry),
+    stream: (entry) => entryChunks(archive, entry),
     close: release ?? (() => archive.close()),
   };
 }

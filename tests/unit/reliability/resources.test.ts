@@ -77,6 +77,19 @@ describe('resource limits: hostile archives under a 512 MB limit (items 1, 2)', 
     });
   }, 300_000);
 
+  it('the same entry in a mounted install is streamed by mount flatten (the mount-side extract)', async () => {
+    await withScratch(async (dir) => {
+      const root = join(dir, 'TA');
+      await mkdir(root);
+      await put(join(root, 'bomb.ufo'), withTrailer(hpiV1ChunkBomb(CHUNKS)));
+      const out = join(dir, 'flat');
+      const flatten = await runLimited(['mount', 'flatten', root, out, '--game', 'ta']);
+      expect(flatten.code, flatten.stderr).toBe(0);
+      expect((await stat(join(out, 'bomb.bin'))).size).toBe(CHUNKS * 65536);
+      expect(flatten.peakMb).toBeLessThan(LIMIT_MB / 2);
+    });
+  }, 300_000);
+
   it('an HPI v2 directory block that inflates past what records can need is refused before inflating', async () => {
     await withScratch(async (dir) => {
       const bomb = await put(join(dir, 'dir-bomb.hpi'), hpiV2DirectoryBomb(64 << 20));
