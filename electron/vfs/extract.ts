@@ -117,6 +117,13 @@ export async function flattenInstall(install: MountedInstall, out: string, optio
   const targetReal = await realOrNearest(target);
   if (isInside(installReal, targetReal) || isInside(install.root, target)) fail('refused', 'the folder is inside the install; flatten into a folder outside it');
   if (existing.length > 0) fail('refused', 'the folder is not empty; flatten needs a new or empty folder');
+  // An archive the disk failed to read would be missing from the copy without a word: stop, naming it.
+  const unreadable = install.unreadable[0];
+  if (unreadable) {
+    const err = unreadable.error;
+    if (!err.path) err.path = join(install.root, unreadable.archive);
+    throw err;
+  }
   await mkdir(target, { recursive: true });
   const hits = [...install.index.all()].map(([, h]) => h[0]!);
   return writeWinners(install, hits, target, options);

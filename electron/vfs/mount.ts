@@ -161,5 +161,10 @@ export async function mountInstall(rootIn: string, options: MountOptions = {}): 
   });
   const loose = looseLayer(root, tree);
   const layers = plan.looseFirst ? [loose, ...archives] : [...archives, loose];
-  return new MountedInstall(root, choice, discDir, plan, new MergedIndex(layers), placement);
+  const mounted = new MountedInstall(root, choice, discDir, plan, new MergedIndex(layers), placement);
+  for (const i of plan.ignored) {
+    const failure = results.get(key({ root: i.root, name: i.archive }))?.ioError;
+    if (failure) mounted.unreadable.push({ archive: i.archive, error: failure });
+  }
+  return mounted;
 }

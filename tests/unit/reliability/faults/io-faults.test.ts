@@ -120,39 +120,68 @@ describe('I/O faults: the N-th read or write fails, for every N (item F)', () =>
     });
   }, 120_000);
 
-  it('extract: one line, exit 1, the file that was there stays, no temporary or partial file, the archive unchanged', async () => {
-    await withScratch(async (scratch) => {
-      const seed = join(scratch, 'seed');
-      await writeSources(join(seed, 'src'));
-      const archive = join(scratch, 'mod.ufo');
-      const [built] = await runPlan(scratch, [{ dir: seed, fault: null, args: ['pack', join(seed, 'src'), '--target', archive, '--method', 'zlib'] }]);
-      expect(built!.code, built!.stderr).toBe(0);
-      const archiveBytes = await readFile(archive);
-      const whole = Object.fromEntries(Object.entries(sources).map(([p, d]) => [p, sha(typeof d === 'string' ? new TextEncoder().encode(d) : d)]));
-      const previous = 'the file that was there before';
-      const prepare = async (fault: string | null): Promise<Planned> => {
-        const dir = runDir(scratch, fault);
+  /**
+   * A command that writes the archive's files into the folder `out`: one holding a file of one of their
+   * names (`previous`), or none (flatten wants a new folder).
+   */
+  async function writesIntoFolder(scratch: string, withPrevious: boolean, command: (dir: string) => { setup: (archive: Uint8Array) => Promise<void>; args: string[] }) {
+    const seed = join(scratch, 'seed');
+    await writeSources(join(seed, 'src'));
+    const archive = join(scratch, 'mod.ufo');
+    const [built] = await runPlan(scratch, [{ dir: seed, fault: null, args: ['pack', join(seed, 'src'), '--target', archive, '--method', 'zlib'] }]);
+    expect(built!.code, built!.stderr).toBe(0);
+    const archiveBytes = await readFile(archive);
+    const whole = Object.fromEntries(Object.entries(sources).map(([p, d]) => [p, sha(typeof d === 'string' ? new TextEncoder().encode(d) : d)]));
+    const previous = 'the file that was there before';
+    const prepare = async (fault: string | null): Promise<Planned> => {
+      const dir = runDir(scratch, fault);
+      await mkdir(dir, { recursive: true });
+      if (withPrevious) {
         await mkdir(join(dir, 'out', 'units'), { recursive: true });
-        await writeFile(join(dir, 'archive.ufo'), archiveBytes);
         await writeFile(join(dir, 'out', 'units', 'ARMCOM.fbi'), previous);
-        return { dir, fault, args: ['extract', join(dir, 'archive.ufo'), '-t', join(dir, 'out')] };
-      };
-      const [clean] = await runPlan(scratch, [await prepare(null)]);
-      expect(clean!.code, clean!.stderr).toBe(0);
-      expect(await snapshot(join(runDir(scratch, null), 'out'))).toEqual(whole);
-      const faults = faultsFor(clean!.counts);
-      expect(faults.length).toBeGreaterThanOrEqual(6);
-      const runs = await runPlan(scratch, await Promise.all(faults.map(prepare)));
-      for (const [i, fault] of faults.entries()) {
-        const dir = runDir(scratch, fault);
-        expectOneClearLine(runs[i]!, fault);
-        // Every file left is whole (written before the fault) or the one that was there before.
-        for (const [path, hash] of Object.entries(await snapshot(join(dir, 'out')))) {
-          const was = path === join('units', 'ARMCOM.fbi') ? [whole[path], sha(new TextEncoder().encode(previous))] : [whole[path]];
-          expect(was, `${fault}: ${path}`).toContain(hash);
-        }
-        expect(sha(await readFile(join(dir, 'archive.ufo'))), fault).toBe(sha(archiveBytes));
       }
-    });
+      const { setup, args } = command(dir);
+      await setup(archiveBytes);
+      return { dir, fault, args };
+    };
+    const [clean] = await runPlan(scratch, [await prepare(null)]);
+    expect(clean!.code, clean!.stderr).toBe(0);
+    expect(await snapshot(join(runDir(scratch, null), 'out'))).toEqual(whole);
+    const faults = faultsFor(clean!.counts);
+    expect(faults.length).toBeGreaterThanOrEqual(6);
+    const runs = await runPlan(scratch, await Promise.all(faults.map(prepare)));
+    for (const [i, fault] of faults.entries()) {
+      const dir = runDir(scratch, fault);
+      expectOneClearLine(runs[i]!, fault);
+      // Every file left is whole (written before the fault) or the one that was there before; no temporaries.
+      const left = await snapshot(join(dir, 'out')).catch(() => ({}));
+      for (const [path, hash] of Object.entries(left)) {
+        const was = withPrevious && path === join('units', 'ARMCOM.fbi') ? [whole[path], sha(new TextEncoder().encode(previous))] : [whole[path]];
+        expect(was, `${fault}: ${path}`).toContain(hash);
+      }
+      const source = Object.keys(await snapshot(dir)).find((p) => p.endsWith('.ufo'))!;
+      expect(sha(await readFile(join(dir, source))), fault).toBe(sha(archiveBytes));
+    }
+  }
+
+  it('extract: one line, exit 1, the file that was there stays, no temporary or partial file, the archive unchanged', async () => {
+    await withScratch((scratch) =>
+      writesIntoFolder(scratch, true, (dir) => ({
+        setup: (archive) => writeFile(join(dir, 'archive.ufo'), archive),
+        args: ['extract', join(dir, 'archive.ufo'), '-t', join(dir, 'out')],
+      })),
+    );
+  }, 120_000);
+
+  it('mount flatten: the same, for the mount-side extraction of an install', async () => {
+    await withScratch((scratch) =>
+      writesIntoFolder(scratch, false, (dir) => ({
+        setup: async (archive) => {
+          await mkdir(join(dir, 'TA'), { recursive: true });
+          await writeFile(join(dir, 'TA', 'mod.ufo'), archive);
+        },
+        args: ['mount', 'flatten', join(dir, 'TA'), join(dir, 'out'), '--game', 'ta'],
+      })),
+    );
   }, 120_000);
 });
