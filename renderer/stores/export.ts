@@ -8,6 +8,7 @@ import { useInstallStore } from './install';
 import { useJobsStore } from './jobs';
 import { useWorkspaceStore } from './workspace';
 import { isTdfSyntax } from '../../shared/file-kinds';
+import { checkTdf } from '../../shared/tdf/parse';
 
 /**
  * Export: the target archive, its impact on the install worked out before anything is written (with a
@@ -120,7 +121,7 @@ export const useExportStore = defineStore('export', () => {
     }
   }
 
-  /** The workspace's TDF-syntax files that have errors (read from disk, checked by the host). */
+  /** The workspace's TDF-syntax files that have errors (read from disk, checked here by the shared parser). */
   async function brokenTdfFiles(): Promise<string[]> {
     const ws = useWorkspaceStore();
     const dir = ws.dir;
@@ -129,7 +130,7 @@ export const useExportStore = defineStore('export', () => {
     for (const file of ws.files.filter(isTdfSyntax)) {
       try {
         const { text } = await api.call('workspace.readText', { dir, path: file });
-        if (!(await api.call('workspace.checkTdf', { text })).ok) broken.push(file);
+        if (!checkTdf(text).ok) broken.push(file);
       } catch {
         // unreadable as text: the export reports it if it matters
       }

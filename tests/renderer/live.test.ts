@@ -245,7 +245,6 @@ describe('dead ends said before the user acts', () => {
     api.handlers['watch.status'] = ({ dir }) => ({ workspace: dir, target: '', running: false, state: 'idle', lastBuild: null });
     api.handlers['watch.start'] = ({ dir, target }) => ({ workspace: dir, target, running: true, state: 'idle', lastBuild: null });
     api.handlers['workspace.readText'] = ({ path }) => ({ path, text: files[path] ?? '', hash: 'h' });
-    api.handlers['workspace.checkTdf'] = ({ text: t }) => ({ ok: !t.includes('BROKEN'), problems: [] });
     api.handlers['mods.export'] = ({ target }) => ({ target, files: 1, bytes: 10, size: 100, durationMs: 5 });
     api.handlers['mods.impact'] = ({ name }) => ({
       archive: name ?? 'mod.ufo', stage: 'ufo', rank: 3, pushesOut: null, wins: [],
