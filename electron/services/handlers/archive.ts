@@ -1,4 +1,5 @@
-import { catEntryHead, extractArchive } from '../archive-service.js';
+import { entryHead, extractArchive } from '../archive-service.js';
+import { OpenArchiveCache } from '../open-archives.js';
 import { DEFAULT_ISOLATION, openArchiveIsolated, verifyArchiveIsolated, type IsolationLimits } from '../isolated-archive.js';
 import type { ArchiveListing } from '../../../shared/contract.js';
 import type { CallContext, CallTable } from '../host/types.js';
@@ -6,13 +7,15 @@ import { DEFAULT_PREVIEW_BYTES, toPreview } from './preview.js';
 import { refuseDotFolders, refuseExtractionIntoInstall, KnownInstalls } from '../host/reach.js';
 
 /** The Archive screen: one archive of any supported format, through the same service as the CLI. */
-export function archiveHandlers(isolation: IsolationLimits = DEFAULT_ISOLATION, installs = new KnownInstalls()): Pick<CallTable, 'archive.open' | 'archive.read' | 'archive.extract' | 'archive.verify'> {
+/** `open`: the archives the main process keeps open for previews (`archive.read`), by path, time and size. */
+export function archiveHandlers(isolation: IsolationLimits = DEFAULT_ISOLATION, installs = new KnownInstalls(), open = new OpenArchiveCache()): Pick<CallTable, 'archive.open' | 'archive.read' | 'archive.extract' | 'archive.verify'> {
   return {
     // Opening and verifying a picked archive run in a worker with heap and time limits: a hostile file
     // fails that call, never the host.
     'archive.open': async ({ path }, ctx): Promise<ArchiveListing> => openArchiveIsolated(path, isolation, ctx.signal),
     'archive.read': async ({ path, entry, maxBytes }) => {
-      const head = await catEntryHead(path, entry, maxBytes ?? DEFAULT_PREVIEW_BYTES);
+      // Each preview click reads through the archive kept open: its directory is parsed once per file version.
+      const head = await open.use(path, (archive) => entryHead(archive, entry, maxBytes ?? DEFAULT_PREVIEW_BYTES));
       return toPreview(entry, head.bytes, path, maxBytes, head.size);
     },
     'archive.extract': async ({ path, target, globs }, ctx) => {

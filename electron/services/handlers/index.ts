@@ -15,6 +15,7 @@ import { ModsService, freshMount, type MountProvider } from '../mods-service.js'
 import type { EventName, Events } from '../../../shared/contract.js';
 import { KnownInstalls, WritableWorkspaces } from '../host/reach.js';
 import { LiveFolders } from '../live-install.js';
+import { OpenArchiveCache } from '../open-archives.js';
 
 /**
  * The composition root shared by both shells: builds the services, the call table (one handler per
@@ -45,6 +46,8 @@ export interface StudioServices {
   known: KnownInstalls;
   /** Follows the open install and workspace on disk (re-mounts, edits from elsewhere). */
   live: LiveFolders;
+  /** Archives kept open for the Archive screen's previews. */
+  archives: OpenArchiveCache;
 }
 
 /** Events from services that run outside any call (watch builds) go through `emit`. */
@@ -75,6 +78,7 @@ export function createServices(options: StudioOptions, emit: EventSink): StudioS
     writable: new WritableWorkspaces(),
     known: new KnownInstalls(),
     live,
+    archives: new OpenArchiveCache(),
   };
 }
 
@@ -85,7 +89,7 @@ export function createCallTable(options: StudioOptions, services: StudioServices
   return {
     ...appHandlers(options.facts, recent, options.dialogs ?? null, services.writable),
     ...jobHandlers(jobs),
-    ...archiveHandlers({ ...DEFAULT_ISOLATION, ...options.isolation }, services.known),
+    ...archiveHandlers({ ...DEFAULT_ISOLATION, ...options.isolation }, services.known, services.archives),
     ...installHandlers(installs, services.opener, recent, services.known, services.live),
     ...searchHandlers(installs, services.opener),
     ...modsHandlers(mods, services.writable, services.known, services.live),
@@ -106,6 +110,7 @@ export async function createStudioHost(options: StudioOptions): Promise<StudioHo
   host.onClose(() => services.live.close());
   host.onClose(() => services.mods.close());
   host.onClose(() => services.installs.closeAll());
+  host.onClose(() => services.archives.close());
   // The initial install is mounted while the page loads, so the renderer's first install.open finds it.
   if (options.facts.initialRoot && options.warm !== false) void services.opener.warm(options.facts.initialRoot);
   return host;
