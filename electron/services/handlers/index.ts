@@ -6,7 +6,7 @@ import { appHandlers, RecentInstalls, type AppFacts, type Dialogs } from './app.
 import { archiveHandlers } from './archive.js';
 import { DEFAULT_ISOLATION, type IsolationLimits } from '../isolated-archive.js';
 import { jobHandlers } from './jobs.js';
-import { installHandlers, InstallOpener, openedInstall } from './install.js';
+import { installHandlers, openedInstall } from './install.js';
 import { InstallService } from '../install-service.js';
 import { modsHandlers } from './mods.js';
 import { assetHandlers } from './assets.js';
@@ -37,7 +37,6 @@ export interface StudioOptions {
 export interface StudioServices {
   jobs: JobRegistry;
   installs: InstallService;
-  opener: InstallOpener;
   mods: ModsService;
   recent: RecentInstalls;
   /** Workspaces this host created or the user picked: the only ones it writes. */
@@ -55,16 +54,14 @@ export function createServices(options: StudioOptions, emit: EventSink): StudioS
   const installs = new InstallService();
   // The mod workflow reuses the studio's mount of an install when there is one (no second mount of
   // 60,000 entries per diff); otherwise it mounts afresh and closes afterwards, as the CLI does.
+  // A hypothetical mount (impact) takes the archives from the cached mount's pool: only its own is opened.
   const mount: MountProvider = async (root, options) => {
-    const cached = await installs.get(root).catch(() => null);
-    return cached && (options.game === undefined || options.game === cached.game)
-      ? { install: cached.mounted, release: async () => {} }
-      : freshMount(root, options);
+    const cached = await installs.cachedFor(root, options);
+    return cached ? { install: cached.install, pool: cached.pool, release: async () => {} } : freshMount(root, options);
   };
-  const opener = new InstallOpener(installs);
   const mods = new ModsService({ mount, onWatchStatus: (status) => emit('watch', status) });
   const live = new LiveFolders({
-    remount: (root, o) => opener.open(root, o, true),
+    remount: (root, o) => installs.open(root, { ...o, refresh: true }),
     emit,
     // Another install takes the screens: the old one's watch-and-repack stops with it.
     onSwitch: () => mods.watches.closeAll(),
@@ -72,7 +69,6 @@ export function createServices(options: StudioOptions, emit: EventSink): StudioS
   return {
     jobs: new JobRegistry(),
     installs,
-    opener,
     mods,
     recent: new RecentInstalls(options.recentFile),
     writable: new WritableWorkspaces(),
@@ -90,10 +86,10 @@ export function createCallTable(options: StudioOptions, services: StudioServices
     ...appHandlers(options.facts, recent, options.dialogs ?? null, services.writable),
     ...jobHandlers(jobs),
     ...archiveHandlers({ ...DEFAULT_ISOLATION, ...options.isolation }, services.known, services.archives),
-    ...installHandlers(installs, services.opener, recent, services.known, services.live),
-    ...searchHandlers(installs, services.opener),
+    ...installHandlers(installs, recent, services.known, services.live),
+    ...searchHandlers(installs),
     ...modsHandlers(mods, services.writable, services.known, services.live),
-    ...assetHandlers(openedInstall(installs, services.opener)),
+    ...assetHandlers(openedInstall(installs)),
   };
 }
 
@@ -112,6 +108,6 @@ export async function createStudioHost(options: StudioOptions): Promise<StudioHo
   host.onClose(() => services.installs.closeAll());
   host.onClose(() => services.archives.close());
   // The initial install is mounted while the page loads, so the renderer's first install.open finds it.
-  if (options.facts.initialRoot && options.warm !== false) void services.opener.warm(options.facts.initialRoot);
+  if (options.facts.initialRoot && options.warm !== false) void services.installs.warm(options.facts.initialRoot);
   return host;
 }

@@ -33,11 +33,11 @@ describe('the TDF tokeniser (shared/tdf/tokens.ts, the studio\'s colours)', () =
       const walk = (sections: typeof doc.sections) => {
         for (const s of sections) {
           // Entries and sub-sections interleave in the text; order them by line, entries before a header on the same line.
-          const items = [...s.entries.map((e) => ({ line: e.line, keys: [e.key] })), ...s.sections.map((sub) => ({ line: sub.line, keys: [] as string[], sub }))];
+          const items: { line: number; keys: string[]; sub?: (typeof doc.sections)[number] }[] = [...s.entries.map((e) => ({ line: e.line, keys: [e.key] })), ...s.sections.map((sub) => ({ line: sub.line, keys: [], sub }))];
           items.sort((a, b) => a.line - b.line);
           for (const item of items) {
             parsed.push(...item.keys);
-            if ('sub' in item && item.sub) walk([item.sub]);
+            if (item.sub) walk([item.sub]);
           }
         }
       };
