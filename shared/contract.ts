@@ -74,8 +74,9 @@ export const requests = {
   // `name`: the file name a workspace folder would be exported under (its rank depends on it).
   'mods.impact': z.object({ root: path, archive: path, name: fileName.optional(), mod: modFolder.optional() }),
   // `replaceOriginal`: the user confirmed replacing a file the install held before the studio wrote it (a backup NAME.bak is kept).
-  'mods.export': z.object({ dir: path, target: path, orderFrom: path.optional(), replaceOriginal: z.boolean().optional(), jobId }),
-  'watch.start': z.object({ dir: path, target: path, debounceMs: z.number().int().min(0).max(60_000).optional(), replaceOriginal: z.boolean().optional() }),
+  /** `game`: the install's game, so a Daikatana `.pak` is written in Daikatana's layout. */
+  'mods.export': z.object({ dir: path, target: path, orderFrom: path.optional(), replaceOriginal: z.boolean().optional(), game: gameId.optional(), jobId }),
+  'watch.start': z.object({ dir: path, target: path, debounceMs: z.number().int().min(0).max(60_000).optional(), replaceOriginal: z.boolean().optional(), game: gameId.optional() }),
   'watch.stop': z.object({ dir: path }),
   'watch.status': z.object({ dir: path }),
 } as const;

@@ -175,8 +175,8 @@ export class ModsService {
     return result;
   }
 
-  watchStart(dir: string, target: string, debounceMs?: number): Promise<WatchStatus> {
-    return this.watches.start(dir, target, debounceMs);
+  watchStart(dir: string, target: string, debounceMs?: number, game?: GameId): Promise<WatchStatus> {
+    return this.watches.start(dir, target, debounceMs, game);
   }
 
   watchStop(dir: string): Promise<WatchStatus> {

@@ -2,6 +2,7 @@ import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
 import type { ResponseOf } from '../../shared/contract';
 import type { ExportImpact } from '../../shared/mods-types';
+import type { GameId } from '../../shared/vfs-types';
 import { api } from '../api';
 import { useErrorsStore } from './errors';
 import { useInstallStore } from './install';
@@ -163,11 +164,17 @@ export const useExportStore = defineStore('export', () => {
     const replace = replaceFlag();
     const result = await useJobsStore().run(
       `Exporting ${t.split(/[\\/]/).pop()}`,
-      (jobId) => api.call('mods.export', { dir, target: t, jobId, ...replace }),
+      (jobId) => api.call('mods.export', { dir, target: t, jobId, ...replace, ...gameOfInstall() }),
       (r) => `${r.files} files written to ${r.target} (${r.size} bytes) in ${Math.round(r.durationMs)} ms`,
     );
     if (result) lastExport.value = result;
     return result !== null;
+  }
+
+  /** The open install's game, which decides a `.pak`'s layout (Daikatana's own, else Quake's). */
+  function gameOfInstall(): { game?: GameId } {
+    const game = useInstallStore().opened?.game;
+    return game ? { game } : {};
   }
 
   /** The workspace changed: what the export would do must be worked out again. */
@@ -177,6 +184,6 @@ export const useExportStore = defineStore('export', () => {
 
   return {
     target, impact, impactLoading, impactNote, lastExport, confirmBroken, confirmReplace, replacesOriginal, blockedByOriginal, replaceFlag, targetName, exportsIntoInstall, needsImpactFirst,
-    impactNameDiffers, summary, winsNothing, reset, previewImpact, confirmed, exportNow, invalidate,
+    impactNameDiffers, summary, winsNothing, reset, previewImpact, confirmed, exportNow, invalidate, gameOfInstall,
   };
 });

@@ -217,6 +217,40 @@ describe('one install at a time, and Quake-family game folders', () => {
     expect([install.dataFolder, install.nextPak]).toEqual(['id1', 'pak2.pak']);
   });
 
+  it('a Daikatana install: Export and watch ask for the game\'s own PAK (game: daikatana) as the mod folder\'s next pakN.pak', async () => {
+    api.handlers['install.open'] = ({ root, mod }) => ({
+      root,
+      game: 'daikatana',
+      gameSource: 'detected',
+      mounted: [
+        { archive: `${mod}/pak0.pak`, root: 'install', stage: 'pak', files: 1 },
+        { archive: 'data/pak2.pak', root: 'install', stage: 'pak', files: 1 },
+        { archive: 'data/pak0.pak', root: 'install', stage: 'pak', files: 3 },
+      ],
+      ignored: [],
+      stats: { game: 'daikatana', archives: 3, ignored: 0, paths: 4, entries: 5, looseFiles: 0, shadowedPaths: 1, bytes: 100 },
+    });
+    const install = useInstallStore();
+    expect(await install.open('/games/dk', { mod: 'mymod' })).toBe(true);
+    api.handlers['workspace.open'] = ({ dir, root }) => ({ dir, root, files: ['maps/e1m1.bsp'] });
+    api.handlers['workspace.readText'] = ({ path }) => ({ path, text: '', hash: 'h' });
+    api.handlers['watch.status'] = ({ dir }) => ({ workspace: dir, target: '', running: false, state: 'idle', lastBuild: null });
+    api.handlers['watch.start'] = ({ dir, target }) => ({ workspace: dir, target, running: true, state: 'idle', lastBuild: null });
+    api.handlers['mods.impact'] = ({ name }) => ({ archive: `mymod/${name}`, stage: 'pak', rank: 1, pushesOut: null, hidden: [], wins: [{ path: 'maps/e1m1.bsp', over: 'data/pak2.pak' }], definitions: [] });
+    api.handlers['mods.export'] = ({ target }) => ({ target, files: 1, bytes: 10, size: 100, durationMs: 5 });
+    initModsStore();
+    expect(await useWorkspaceStore().open('/mods/dkmod')).toBe(true);
+    const { useExportStore } = await import('../../renderer/stores/export');
+    const { useWatchStore } = await import('../../renderer/stores/watch');
+    const exporting = useExportStore();
+    expect(exporting.target).toBe('/games/dk/mymod/pak1.pak');
+    await exporting.previewImpact();
+    expect(await exporting.exportNow()).toBe(true);
+    expect(api.callsOf('mods.export').at(-1)).toMatchObject({ dir: '/mods/dkmod', target: '/games/dk/mymod/pak1.pak', game: 'daikatana' });
+    await useWatchStore().toggle(true);
+    expect(api.callsOf('watch.start').at(-1)).toMatchObject({ target: '/games/dk/mymod/pak1.pak', game: 'daikatana' });
+  });
+
   it('TA-only screens are hidden for Quake; opening another install closes the old workspace', async () => {
     const { mount } = await import('@vue/test-utils');
     const { default: App } = await import('../../renderer/App.vue');
