@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ArchiveReport } from './archive-info.js';
 import type {
-  ConflictReport, DefinitionWinner, GameId, MergedTree, MountReport, MountStats, ResolveResult,
+  ConflictReport, DefinitionWinner, GameId, MergedTree, ModFolders, MountReport, MountStats, ResolveResult,
 } from './vfs-types.js';
 import type { ExportImpact, OverrideDiff, WatchStatus } from './mods-types.js';
 import type { WireAssetView } from './assets/wire.js';
@@ -44,6 +44,8 @@ export const requests = {
   'install.check': z.object({ root: path }),
   /** The units the game loads, with their main FBI fields. */
   'install.units': z.object({ root: path }),
+  /** Quake family: the mod folders beside the base folder of an open game folder (the mod-folder picker). */
+  'install.modFolders': z.object({ root: path, game: gameId.optional() }),
   /** A single archive of any format. */
   'archive.open': z.object({ path }),
   'archive.read': z.object({ path, entry: z.string(), maxBytes: z.number().int().positive().max(64 << 20).optional() }),
@@ -131,6 +133,7 @@ export interface Responses {
   'install.grep': GrepResult;
   'install.check': InstallProblem[];
   'install.units': UnitRow[];
+  'install.modFolders': ModFolders;
   'archive.open': ArchiveListing;
   'archive.read': FilePreview;
   'archive.extract': { files: number; bytes: number; refused: string[] };

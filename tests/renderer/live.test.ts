@@ -217,6 +217,31 @@ describe('one install at a time, and Quake-family game folders', () => {
     expect([install.dataFolder, install.nextPak]).toEqual(['id1', 'pak2.pak']);
   });
 
+  it('the mod folder is a picker of the folders the host lists; picking one opens the game folder with it', async () => {
+    quakeOpen();
+    api.handlers['install.modFolders'] = () => ({ game: 'quake', base: 'id1', folders: [{ name: 'ctf', paks: 0, looseFiles: 2 }, { name: 'mymod', paks: 1, looseFiles: 0 }] });
+    const { mount } = await import('@vue/test-utils');
+    const { default: HomeView } = await import('../../renderer/views/HomeView.vue');
+    const install = useInstallStore();
+    expect(await install.open('/games/quake')).toBe(true);
+    const w = mount(HomeView);
+    await settle(2);
+    expect(api.callsOf('install.modFolders').at(-1)).toEqual({ root: '/games/quake', game: 'quake' });
+    const picker = w.get('select[aria-label="Mod folder"]');
+    expect(picker.findAll('option').map((o) => [o.attributes('value'), o.text()])).toEqual([
+      ['', 'none: id1/ alone'],
+      ['ctf', 'ctf (2 loose files)'],
+      ['mymod', 'mymod (1 pak)'],
+    ]);
+    expect(w.find('input[aria-label="Mod folder"]').exists()).toBe(false);
+    await picker.setValue('mymod');
+    await settle(2);
+    expect(api.callsOf('install.open').at(-1)).toEqual({ root: '/games/quake', mod: 'mymod' });
+    expect(install.dataFolder).toBe('mymod');
+    expect(install.opened?.mounted[0]?.archive).toBe('mymod/pak0.pak');
+    w.unmount();
+  });
+
   it('a Daikatana install: Export and watch ask for the game\'s own PAK (game: daikatana) as the mod folder\'s next pakN.pak', async () => {
     api.handlers['install.open'] = ({ root, mod }) => ({
       root,

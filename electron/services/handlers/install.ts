@@ -5,6 +5,7 @@ import type { RecentInstalls } from './app.js';
 import { toPreview } from './preview.js';
 import { refuseDotFolders, refuseExtractionIntoInstall, requireInstall, KnownInstalls } from '../host/reach.js';
 import type { LiveFolders } from '../live-install.js';
+import { listModFolders } from '../mod-folders.js';
 
 /**
  * The Home, Files and Definitions screens: a game install through the layered filesystem. `install.open`
@@ -15,7 +16,7 @@ import type { LiveFolders } from '../live-install.js';
  */
 export type InstallCalls =
   | 'install.open' | 'install.stats' | 'install.tree' | 'install.resolve' | 'install.defs' | 'install.conflicts'
-  | 'install.read' | 'install.extract';
+  | 'install.read' | 'install.extract' | 'install.modFolders';
 
 /** The cached mount of an allowed install, mounted with default options if it was not opened yet. */
 export const openedInstall = (installs: InstallService) => (root: string): Promise<MountedInstall> => installs.get(root).catch(() => installs.open(root));
@@ -34,6 +35,7 @@ export function installHandlers(installs: InstallService, recent: RecentInstalls
       return { ...install.report(), root: install.root, stats: install.stats() };
     },
     'install.stats': async ({ root }) => (await opened(root)).stats(),
+    'install.modFolders': async ({ root, game }) => listModFolders(root, game),
     'install.tree': async ({ root }) => (await opened(root)).tree(),
     'install.resolve': async ({ root, path }) => (await opened(root)).resolve(path),
     'install.defs': async ({ root, kind }) => (await opened(root)).defs(kind),
