@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readdir, rm, stat, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { ResponseOf, TdfCheck } from '../../shared/contract.js';
@@ -51,6 +51,8 @@ export interface ModsServiceOptions {
 }
 
 const DIFF_READS_IN_FLIGHT = 8;
+/** Tried in turn before an archive's own name: each sorts ahead of more names in upper-case ASCII ('!' < '0' < 'A'). */
+const WINNING_PREFIXES = ['', '0', '00', '!'];
 
 export class ModsService {
   private readonly mount: MountProvider;
@@ -79,9 +81,41 @@ export class ModsService {
     // An archive of the install re-exported under its own name replaces it and wins what it won; under
     // another name (the folder's) it would lose every path to the original, which still ranks above it.
     const inInstall = dirname(resolve(archive)) === resolve(root);
-    const exportName = inInstall ? basename(archive) : null;
+    const exportName = inInstall ? basename(archive) : await this.winningName(root, archive);
     if (inInstall) await writeRecord(opened.dir, { ...((await readRecord(opened.dir)) ?? { version: 1 }), target: resolve(archive) });
     return { dir: opened.dir, root: resolve(root), files: opened.files, exportName };
+  }
+
+  /**
+   * For an archive from outside the install: the name to export it under so that it wins its paths. Its
+   * own name first (replacing an archive of that name, as a re-export does), then names that sort ahead
+   * of it in its stage (TA ranks same-stage archives by upper-case name, the first one found winning);
+   * the first under which nothing hides it, else the one that wins the most. Null when no name wins
+   * anything (a rev31.gp3 hides it all) or for a game whose archives are named by number (the studio
+   * proposes the next pakN.pak).
+   */
+  private async winningName(root: string, archive: string): Promise<string | null> {
+    const own = basename(archive);
+    if (!/\.(ufo|hpi|ccx|gp3)$/i.test(own)) return null;
+    const scratch = await mkdtemp(join(tmpdir(), 'modpak-name-'));
+    try {
+      return await this.withInstall(root, {}, async (install, pool) => {
+        if (install.game !== 'ta' && install.game !== 'tak') return null;
+        let best: { name: string; wins: number } | null = null;
+        for (const prefix of WINNING_PREFIXES) {
+          const name = `${prefix}${own}`;
+          const staged = join(scratch, name);
+          // A link, not a copy: only the directory is read, and the archive may be large.
+          await symlink(resolve(archive), staged).catch(() => copyFile(archive, staged));
+          const impact = await exportImpact(root, staged, {}, install, pool);
+          if (impact.rank >= 0 && impact.hidden.length === 0) return name;
+          if (impact.wins.length > (best?.wins ?? 0)) best = { name, wins: impact.wins.length };
+        }
+        return best?.name ?? null;
+      });
+    } finally {
+      await rm(scratch, { recursive: true, force: true });
+    }
   }
 
   async files(dir: string): Promise<string[]> {
