@@ -20,7 +20,8 @@ import { mountInstall } from '../electron/vfs/mount.js';
 import { writeHpi } from '../electron/demo/writer.js';
 import { unitFbi } from '../electron/demo/content.js';
 import { chromiumArgs, chromiumPath } from '../playwright.config.js';
-import { figure, fullInstall, scratch, startServe, timed } from './util.js';
+import { figure, fullInstall, scratch, timed } from './util.js';
+import { serveAndWait } from '../tests/helpers/serve.js';
 
 const repo = fileURLToPath(new URL('..', import.meta.url));
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -76,7 +77,7 @@ export async function run(): Promise<void> {
   await mkdir(join(ws, 'units'), { recursive: true });
   // The install has no such units yet: the first build makes them appear, the later ones change them.
   for (const p of paths) await writeFile(join(ws, p), unitFbi(p.slice(6, -4), 'Live'));
-  const serve = await startServe([root, '--port', '0', '--state', join(work, 'state')]);
+  const serve = await serveAndWait([root, '--port', '0', '--state', join(work, 'state')]);
   const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });

@@ -14,7 +14,8 @@ import { buildRenderer } from '../electron/main/bundle.js';
 import { createStudioHost } from '../electron/services/handlers/index.js';
 import { chromiumArgs, findChromium } from '../tests/e2e/browser.js';
 import { join } from 'node:path';
-import { figure, fullInstall, scratch, startServe, time } from './util.js';
+import { figure, fullInstall, scratch, time } from './util.js';
+import { serveAndWait } from '../tests/helpers/serve.js';
 
 const repo = fileURLToPath(new URL('..', import.meta.url));
 const GLOBS = ['*.fbi', 'units/**', 'features/**/*.tdf', '**/sub1/*.pcx', 'arm*'];
@@ -88,7 +89,7 @@ export async function run(): Promise<void> {
 
 /** `modpak serve` with no ROOT: the demo, generated into `cache`. */
 function serveDemo(cache: string) {
-  return startServe(['--port', '0', '--state', join(cache, 'state')], { ...process.env, XDG_CACHE_HOME: cache });
+  return serveAndWait(['--port', '0', '--state', join(cache, 'state')], { ...process.env, XDG_CACHE_HOME: cache });
 }
 
 async function firstTreeRow(page: Page): Promise<void> {

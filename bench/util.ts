@@ -3,7 +3,6 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { generateFullInstall } from '../electron/demo/full-install.js';
 import { fileURLToPath } from 'node:url';
-import { spawn } from 'node:child_process';
 
 /** Shared helpers for benchmarks: timing, a scratch folder, and a figure printer. */
 export const scratchDir = fileURLToPath(new URL('../.bench/', import.meta.url));
@@ -67,32 +66,3 @@ export function promoteInputs(): void {
   gc?.({ type: 'minor' });
 }
 
-const repoDir = fileURLToPath(new URL('..', import.meta.url));
-
-/**
- * `modpak serve ARGS…` as a child process, as a user starts it: resolves with the URL it prints (with its
- * token); `stop()` ends it and waits for it to exit.
- */
-export async function startServe(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ url: string; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, [join(repoDir, 'bin', 'modpak'), 'serve', ...args], { cwd: repoDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /^(http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)$/m.exec(output);
-      if (match) resolve(match[1]!);
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`modpak serve exited with ${code}: ${output}`)));
-  });
-  return {
-    url,
-    stop: async () => {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
-}

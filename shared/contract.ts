@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ArchiveReport } from './archive-info.js';
 import type {
-  ConflictReport, DefinitionWinner, GameId, MergedTree, MountReport, MountStats, ResolveResult,
+  ConflictReport, DefinitionWinner, GameId, MergedTree, ModFolders, MountReport, MountStats, ResolveResult,
 } from './vfs-types.js';
 import type { ExportImpact, OverrideDiff, WatchStatus } from './mods-types.js';
 import type { WireAssetView } from './assets/wire.js';
@@ -47,6 +47,8 @@ export const requests = {
   'install.check': z.object({ root: path }),
   /** The units the game loads, with their main FBI fields. */
   'install.units': z.object({ root: path }),
+  /** Quake family: the mod folders beside the base folder of an open game folder (the mod-folder picker). */
+  'install.modFolders': z.object({ root: path, game: gameId.optional() }),
   /** A single archive of any format. */
   'archive.open': z.object({ path }),
   'archive.read': z.object({ path, entry: z.string(), maxBytes: z.number().int().positive().max(64 << 20).optional() }),
@@ -94,8 +96,9 @@ export const requests = {
   // `name`: the file name a workspace folder would be exported under (its rank depends on it).
   'mods.impact': z.object({ root: path, archive: path, name: fileName.optional(), mod: modFolder.optional() }),
   // `replaceOriginal`: the user confirmed replacing a file the install held before the studio wrote it (a backup NAME.bak is kept).
-  'mods.export': z.object({ dir: path, target: path, orderFrom: path.optional(), replaceOriginal: z.boolean().optional(), jobId }),
-  'watch.start': z.object({ dir: path, target: path, debounceMs: z.number().int().min(0).max(60_000).optional(), replaceOriginal: z.boolean().optional() }),
+  /** `game`: the install's game, so a Daikatana `.pak` is written in Daikatana's layout. */
+  'mods.export': z.object({ dir: path, target: path, orderFrom: path.optional(), replaceOriginal: z.boolean().optional(), game: gameId.optional(), jobId }),
+  'watch.start': z.object({ dir: path, target: path, debounceMs: z.number().int().min(0).max(60_000).optional(), replaceOriginal: z.boolean().optional(), game: gameId.optional() }),
   'watch.stop': z.object({ dir: path }),
   'watch.status': z.object({ dir: path }),
 } as const;
@@ -162,6 +165,7 @@ export interface Responses {
   'install.grep': GrepResult;
   'install.check': InstallProblem[];
   'install.units': UnitRow[];
+  'install.modFolders': ModFolders;
   'archive.open': ArchiveListing;
   'archive.read': FilePreview;
   'archive.extract': { files: number; bytes: number; refused: string[] };

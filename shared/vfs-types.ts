@@ -86,6 +86,16 @@ export interface ConflictReport {
   definitions: { kind: DefinitionKind; name: string; providers: DefinitionSource[] }[];
 }
 
+/** The mod folders of a Quake-family game folder, for the studio's picker (`install.modFolders`). */
+export interface ModFolders {
+  /** The game whose base folder was found (null: not a Quake-family game folder). */
+  game: GameId | null;
+  /** The base data folder as spelled on disk (id1, baseq2, data, valve). */
+  base: string | null;
+  /** Folders beside it holding paks (at their top) or loose game files, by name. */
+  folders: { name: string; paks: number; looseFiles: number }[];
+}
+
 export interface MountStats {
   game: GameId;
   archives: number;

@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { packFormatFromExtension, type PackFile, type PackFormatId, type PackOptions } from '../formats/index.js';
 import type { ChunkCache } from '../formats/archive.js';
+import type { GameId } from '../../shared/vfs-types.js';
 import { isTemporaryFileOf } from '../io/byte-sink.js';
 import { RebuildChunkCache } from './chunk-cache.js';
 import { orderLike, storedOrder, writeArchive } from './pack.js';
@@ -22,6 +23,8 @@ export interface ExportRequest {
   /** Keep this archive's stored order for the paths it shares with the workspace. */
   orderFrom?: string;
   format?: PackFormatId;
+  /** The game the archive is for, when the format is not given: a Daikatana `.pak` is written in Daikatana's layout. */
+  game?: GameId;
   method?: PackOptions['method'];
   signal?: AbortSignal;
   /** Chunks of unchanged files from the previous build (watch and repack): see PackOptions.chunkCache. */
@@ -63,12 +66,22 @@ export async function exportOrder(
   return { files: order ? orderLike(files, order) : files };
 }
 
+/**
+ * The archive format an export to `target` is written in: the target's extension says it (.ufo .hpi .ccx
+ * .gp3 → HPI, .pak → Quake's PAK), except that a `.pak` for Daikatana takes Daikatana's own layout (72-byte
+ * entries), the only one its engine reads.
+ */
+export function exportFormatFor(target: string, game?: GameId): PackFormatId | null {
+  const byName = packFormatFromExtension(target);
+  return byName === 'pak' && game === 'daikatana' ? 'daikatana' : byName;
+}
+
 export async function exportWorkspace(request: ExportRequest): Promise<ExportResult> {
   const started = performance.now();
   const target = resolve(request.target);
   const { files, carry } = await exportOrder(request.dir, target, request.orderFrom, request.onWarning);
   request.signal?.throwIfAborted();
-  const format = request.format ?? packFormatFromExtension(target);
+  const format = request.format ?? exportFormatFor(target, request.game);
   // The folder the user chose for the archive may not exist yet.
   await mkdir(dirname(target), { recursive: true });
   const { size } = await writeArchive({

@@ -4,6 +4,7 @@ import type { DefinitionKind, DefinitionWinner, GameId } from '../../shared/vfs-
 import { pathKey } from '../../shared/paths.js';
 import { mountInstall } from '../vfs/mount.js';
 import type { MountedInstall } from '../vfs/mounted-install.js';
+import type { ArchivePool } from '../vfs/archive-pool.js';
 import { DEFINITION_KINDS, definedNamesIn, isDefinitionFile } from '../tdf/definitions.js';
 
 /**
@@ -23,14 +24,15 @@ export interface ImpactOptions {
 
 /**
  * `current`: the install as it is, mounted already (the studio's cached mount), so only the hypothetical
- * mount is made here; without it both are.
+ * mount is made here; without it both are. `pool`: the archives `current` holds open, so the hypothetical
+ * mount opens only the archive being added.
  */
-export async function exportImpact(rootIn: string, archivePath: string, options: ImpactOptions = {}, current?: MountedInstall): Promise<ExportImpact> {
+export async function exportImpact(rootIn: string, archivePath: string, options: ImpactOptions = {}, current?: MountedInstall, pool?: ArchivePool): Promise<ExportImpact> {
   const root = resolve(rootIn);
   const name = basename(archivePath);
   const before = current ?? (await mountInstall(root, options));
   try {
-    const after = await mountInstall(root, { ...options, extra: resolve(archivePath) });
+    const after = await mountInstall(root, { ...options, extra: resolve(archivePath), pool });
     try {
       return await compare(before, after, name);
     } finally {

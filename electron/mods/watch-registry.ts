@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import type { WatchStatus } from '../../shared/mods-types.js';
+import type { GameId } from '../../shared/vfs-types.js';
 import { repackBuilder } from './export.js';
 import { RepackWatcher } from './watch.js';
 
@@ -13,7 +14,7 @@ export class WatchRegistry {
 
   constructor(private readonly onStatus: (status: WatchStatus) => void = () => {}, private readonly onLog: (line: string) => void = () => {}) {}
 
-  async start(dir: string, target: string, debounceMs?: number): Promise<WatchStatus> {
+  async start(dir: string, target: string, debounceMs?: number, game?: GameId): Promise<WatchStatus> {
     const key = resolve(dir);
     const running = this.watchers.get(key);
     if (running) {
@@ -24,7 +25,7 @@ export class WatchRegistry {
       dir: key,
       target,
       debounceMs,
-      build: repackBuilder({ dir: key, target }),
+      build: repackBuilder({ dir: key, target, game }),
       onStatus: this.onStatus,
       onLog: this.onLog,
     });

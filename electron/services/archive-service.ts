@@ -97,20 +97,23 @@ export async function catEntry(path: string, entryPath: string, maxBytes = Infin
 }
 
 export async function catEntryHead(path: string, entryPath: string, maxBytes: number): Promise<{ bytes: Uint8Array; size: number }> {
-  return withArchive(path, async (archive) => {
-    const entry = findEntry(archive, entryPath);
-    if (!entry) fail('not-found', `no file ${entryPath} in the archive`);
-    const parts: Uint8Array[] = [];
-    let held = 0;
-    for await (const chunk of entryChunks(archive, entry)) {
-      const take = Math.min(chunk.length, maxBytes - held);
-      parts.push(take === chunk.length ? chunk : chunk.subarray(0, take));
-      held += take;
-      if (held >= maxBytes) break;
-    }
-    const bytes = parts.length === 1 ? parts[0]! : Buffer.concat(parts, held);
-    return { bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), size: held >= maxBytes ? entry.size : held };
-  });
+  return withArchive(path, (archive) => entryHead(archive, entryPath, maxBytes));
+}
+
+/** `catEntryHead` on an archive already open (the host's open-archive cache). */
+export async function entryHead(archive: Archive, entryPath: string, maxBytes: number): Promise<{ bytes: Uint8Array; size: number }> {
+  const entry = findEntry(archive, entryPath);
+  if (!entry) fail('not-found', `no file ${entryPath} in the archive`);
+  const parts: Uint8Array[] = [];
+  let held = 0;
+  for await (const chunk of entryChunks(archive, entry)) {
+    const take = Math.min(chunk.length, maxBytes - held);
+    parts.push(take === chunk.length ? chunk : chunk.subarray(0, take));
+    held += take;
+    if (held >= maxBytes) break;
+  }
+  const bytes = parts.length === 1 ? parts[0]! : Buffer.concat(parts, held);
+  return { bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), size: held >= maxBytes ? entry.size : held };
 }
 
 /** An entry's bytes written piece by piece to `write` (the CLI's `cat`): never held whole. */

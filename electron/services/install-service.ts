@@ -1,16 +1,15 @@
-import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type {
-  ConflictReport, DefinitionKind, DefinitionWinner, GameId, MergedTree, MountReport, MountStats, ResolveResult,
-} from '../../shared/vfs-types.js';
+import type { GameId } from '../../shared/vfs-types.js';
 import { fail } from '../../shared/errors.js';
-import { ArchivePool, extractPaths, flattenInstall, mountInstall, type MountedInstall, type WriteOptions, type WriteResult } from '../vfs/index.js';
+import { pathKey } from '../../shared/paths.js';
+import { ArchivePool, mountInstall, type MountedInstall } from '../vfs/index.js';
 import type { Placement } from '../vfs/index.js';
+import { installSignature } from './handlers/install-signature.js';
 
 /**
  * Game installs as the CLI (`modpak mount …`) and the studio host see them. `open` mounts an install once
- * and caches it by folder; the other calls answer in the shared result types. Mounting again with other
- * options (another game, disc), or after the folder's top level changed, replaces the cached mount.
+ * and caches it by folder. Mounting again with other options (another game, disc, mod folder), or after
+ * the folder changed (its signature: see install-signature.ts), replaces the cached mount.
  */
 export interface InstallOptions {
   game?: GameId;
@@ -24,60 +23,9 @@ export interface InstallOptions {
   onProgress?: (done: number, total: number) => void;
 }
 
-/** One opened install: every answer about it in the shared types. */
-export class OpenInstall {
-  constructor(readonly mounted: MountedInstall) {}
-
-  get root(): string {
-    return this.mounted.root;
-  }
-  get game(): GameId {
-    return this.mounted.game;
-  }
-  /** Why the game was chosen when it was detected (null when given). */
-  get detectedBecause(): string | null {
-    return this.mounted.choice.reason;
-  }
-  /** Soft problems met while answering (unreadable definition files, ...). */
-  get warnings(): readonly string[] {
-    return this.mounted.warnings;
-  }
-
-  report(): MountReport {
-    return this.mounted.report();
-  }
-  stats(): MountStats {
-    return this.mounted.stats();
-  }
-  tree(): MergedTree {
-    return this.mounted.tree();
-  }
-  resolve(path: string): ResolveResult {
-    return this.mounted.resolve(path);
-  }
-  defs(kind: DefinitionKind): Promise<DefinitionWinner[]> {
-    return this.mounted.defs(kind);
-  }
-  conflicts(): Promise<ConflictReport> {
-    return this.mounted.conflicts();
-  }
-  /** The winner's bytes, or a given provider's (`archive` null = the loose file). */
-  read(path: string, archive?: string | null): Promise<Uint8Array> {
-    return this.mounted.read(path, archive);
-  }
-  /** The winners of these paths (a folder path brings everything under it) as loose files under `target`. */
-  async extract(paths: readonly string[], target: string, options: WriteOptions = {}): Promise<WriteResult> {
-    return extractPaths(this.mounted, paths, target, options);
-  }
-  /** Every winner as a loose file under `out` (new or empty, outside the install). */
-  flatten(out: string, options: WriteOptions = {}): Promise<WriteResult> {
-    return flattenInstall(this.mounted, out, options);
-  }
-}
-
 /** A mount of an install with one hypothetical archive added (see `InstallService.withExtraArchive`). */
 export interface HypotheticalMount {
-  install: OpenInstall;
+  install: MountedInstall;
   placement: Placement;
 }
 
@@ -86,14 +34,24 @@ export interface HypotheticalMount {
  * extraction started before a mod was exported into the install).
  */
 const RETIRE_AFTER_MS = 60_000;
-function retire(install: Promise<OpenInstall>): void {
-  setTimeout(() => void install.then((i) => i.mounted.close()).catch(() => {}), RETIRE_AFTER_MS).unref();
+function retire(install: Promise<MountedInstall>): void {
+  setTimeout(() => void install.then((i) => i.close()).catch(() => {}), RETIRE_AFTER_MS).unref();
 }
 
 const optionsKey = (o: Pick<InstallOptions, 'game' | 'disc' | 'noDisc' | 'mod'>) => JSON.stringify([o.game ?? null, o.disc ? resolve(o.disc) : null, Boolean(o.noDisc), o.mod ?? null]);
 
+type MountChoice = Pick<InstallOptions, 'game' | 'disc' | 'noDisc' | 'mod'>;
+
+interface CachedMount {
+  key: string;
+  options: MountChoice;
+  /** What the folder looked like when it was mounted. */
+  signature: Promise<string>;
+  install: Promise<MountedInstall>;
+}
+
 export class InstallService {
-  private readonly cache = new Map<string, { key: string; stamp: number; install: Promise<OpenInstall> }>();
+  private readonly cache = new Map<string, CachedMount>();
   /** Per install, the archives its mounts hold open: a re-mount re-opens only what changed. */
   private readonly pools = new Map<string, ArchivePool>();
 
@@ -103,29 +61,56 @@ export class InstallService {
   }
 
   /**
-   * Mount `root`, or return the cached mount made with the same options while the folder's top level is
-   * unchanged (its modification time moves when an archive is added, removed or replaced by a rename).
+   * Mount `root`, or return the cached mount made with the same options while the folder is unchanged
+   * (the one check of the cache: its signature, taken as the mount starts).
    */
-  async open(root: string, options: InstallOptions = {}): Promise<OpenInstall> {
+  async open(root: string, options: InstallOptions = {}): Promise<MountedInstall> {
     const abs = resolve(root);
     const key = optionsKey(options);
-    const stamp = await stat(abs).then((s) => s.mtimeMs, () => -1);
+    const signature = installSignature(abs, options.noDisc ? undefined : options.disc);
     const cached = this.cache.get(abs);
-    if (cached && cached.key === key && cached.stamp === stamp && !options.refresh) return cached.install;
-    if (cached) retire(cached.install);
+    if (cached && cached.key === key && !options.refresh && (await cached.signature) === (await signature)) return cached.install;
+    // Another open may have replaced the entry while the signatures were read: the newest one stands.
+    const current = this.cache.get(abs);
+    if (current && current !== cached && current.key === key && !options.refresh && (await current.signature) === (await signature)) return current.install;
+    if (current) retire(current.install);
     let pool = this.pools.get(abs);
     if (!pool) this.pools.set(abs, (pool = new ArchivePool()));
     const { refresh: _refresh, onProgress, ...mount } = options;
-    const install = mountInstall(abs, { ...mount, pool, onProgress }).then((m) => new OpenInstall(m));
-    this.cache.set(abs, { key, stamp, install });
+    const install = mountInstall(abs, { ...mount, pool, onProgress });
+    this.cache.set(abs, { key, options: mount, signature, install });
     install.catch(() => {
       if (this.cache.get(abs)?.install === install) this.cache.delete(abs);
     });
     return install;
   }
 
+  /** Mount the initial install in the background; a failure is reported when the renderer opens it. */
+  warm(root: string): Promise<MountedInstall | null> {
+    return this.open(root).catch(() => null);
+  }
+
+  /**
+   * The cached mount of `root` if it was made for these choices (a game not given matches the detected
+   * one), with the archives its mounts share; else null. The mod workflow reads through it instead of
+   * mounting again.
+   */
+  async cachedFor(root: string, wanted: MountChoice): Promise<{ install: MountedInstall; pool: ArchivePool | undefined } | null> {
+    const abs = resolve(root);
+    const cached = this.cache.get(abs);
+    if (!cached) return null;
+    const install = await cached.install.catch(() => null);
+    if (!install) return null;
+    const o = cached.options;
+    const same = (wanted.game === undefined || wanted.game === install.game)
+      && pathKey(wanted.mod ?? '') === pathKey(o.mod ?? '')
+      && Boolean(wanted.noDisc) === Boolean(o.noDisc)
+      && (wanted.disc ? resolve(wanted.disc) : null) === (o.disc ? resolve(o.disc) : null);
+    return same ? { install, pool: this.pools.get(abs) } : null;
+  }
+
   /** The cached mount of `root`; FormatError('not-found') when it was never opened. */
-  async get(root: string): Promise<OpenInstall> {
+  async get(root: string): Promise<MountedInstall> {
     const cached = this.cache.get(resolve(root));
     if (!cached) fail('not-found', `${root} is not open; open the install first`);
     return cached.install;
@@ -138,8 +123,8 @@ export class InstallService {
    * `install` answers resolve/defs/conflicts with it in place (compare with `open(root)` for what changes).
    */
   async withExtraArchive(root: string, archive: string, options: InstallOptions = {}): Promise<HypotheticalMount> {
-    const mounted = await mountInstall(resolve(root), { ...options, extra: archive });
-    return { install: new OpenInstall(mounted), placement: mounted.placement! };
+    const install = await mountInstall(resolve(root), { ...options, extra: archive });
+    return { install, placement: install.placement! };
   }
 
   async close(root: string): Promise<void> {
@@ -147,7 +132,7 @@ export class InstallService {
     const cached = this.cache.get(abs);
     this.cache.delete(abs);
     this.pools.delete(abs);
-    if (cached) await (await cached.install.catch(() => null))?.mounted.close();
+    if (cached) await (await cached.install.catch(() => null))?.close();
   }
 
   async closeAll(): Promise<void> {

@@ -2,7 +2,8 @@ import { resolve } from 'node:path';
 import { REMOUNT_JOB, type EventName, type Events } from '../../shared/contract.js';
 import { pathKey } from '../../shared/paths.js';
 import { FolderWatcher } from './folder-watcher.js';
-import type { InstallOptions, OpenInstall } from './install-service.js';
+import type { InstallOptions } from './install-service.js';
+import type { MountedInstall } from '../vfs/index.js';
 import { workspaceFileHash } from '../mods/workspace.js';
 
 /**
@@ -18,7 +19,7 @@ type Emit = <E extends EventName>(event: E, payload: Events[E]) => void;
 
 export interface LiveOptions {
   /** Mount the install again (refreshing the cached mount). */
-  remount(root: string, options: InstallOptions): Promise<OpenInstall>;
+  remount(root: string, options: InstallOptions): Promise<MountedInstall>;
   emit: Emit;
   /** Called when another install takes over the screens (with the old root). */
   onSwitch?(previous: string): Promise<void> | void;

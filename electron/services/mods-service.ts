@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readdir, rm, stat, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { ResponseOf, TdfCheck } from '../../shared/contract.js';
@@ -9,8 +9,9 @@ import { pathKey } from '../../shared/paths.js';
 import { checkTdf } from '../../shared/tdf/parse.js';
 import { mountInstall } from '../vfs/mount.js';
 import type { MountedInstall } from '../vfs/mounted-install.js';
+import type { ArchivePool } from '../vfs/archive-pool.js';
 import { diffOverride, type OverrideBase } from '../mods/diff.js';
-import { exportWorkspace, type ExportResult } from '../mods/export.js';
+import { exportFormatFor, exportWorkspace, type ExportResult } from '../mods/export.js';
 import { exportImpact, type ImpactOptions } from '../mods/impact.js';
 import { WatchRegistry } from '../mods/watch-registry.js';
 import {
@@ -29,9 +30,12 @@ import { forEachInFlight } from '../io/folder-writer.js';
 
 export interface MountLease {
   install: MountedInstall;
+  /** The archives the install's mounts share: a hypothetical mount (impact) opens only its own. */
+  pool?: ArchivePool;
   release(): Promise<void>;
 }
-export type MountProvider = (root: string, options: { game?: GameId }) => Promise<MountLease>;
+/** The install as mounted with these choices (a game not given: the one detected). */
+export type MountProvider = (root: string, options: Pick<ImpactOptions, 'game' | 'mod' | 'disc' | 'noDisc'>) => Promise<MountLease>;
 
 /** Mount afresh for each request and close afterwards (the CLI's way). */
 export const freshMount: MountProvider = async (root, options) => {
@@ -47,6 +51,8 @@ export interface ModsServiceOptions {
 }
 
 const DIFF_READS_IN_FLIGHT = 8;
+/** Tried in turn before an archive's own name: each sorts ahead of more names in upper-case ASCII ('!' < '0' < 'A'). */
+const WINNING_PREFIXES = ['', '0', '00', '!'];
 
 export class ModsService {
   private readonly mount: MountProvider;
@@ -57,10 +63,10 @@ export class ModsService {
     this.watches = new WatchRegistry(options.onWatchStatus, options.onWatchLog);
   }
 
-  private async withInstall<T>(root: string, game: GameId | undefined, fn: (install: MountedInstall) => Promise<T>): Promise<T> {
-    const lease = await this.mount(root, { game });
+  private async withInstall<T>(root: string, choice: Parameters<MountProvider>[1], fn: (install: MountedInstall, pool: ArchivePool | undefined) => Promise<T>): Promise<T> {
+    const lease = await this.mount(root, choice);
     try {
-      return await fn(lease.install);
+      return await fn(lease.install, lease.pool);
     } finally {
       await lease.release();
     }
@@ -75,9 +81,41 @@ export class ModsService {
     // An archive of the install re-exported under its own name replaces it and wins what it won; under
     // another name (the folder's) it would lose every path to the original, which still ranks above it.
     const inInstall = dirname(resolve(archive)) === resolve(root);
-    const exportName = inInstall ? basename(archive) : null;
+    const exportName = inInstall ? basename(archive) : await this.winningName(root, archive);
     if (inInstall) await writeRecord(opened.dir, { ...((await readRecord(opened.dir)) ?? { version: 1 }), target: resolve(archive) });
     return { dir: opened.dir, root: resolve(root), files: opened.files, exportName };
+  }
+
+  /**
+   * For an archive from outside the install: the name to export it under so that it wins its paths. Its
+   * own name first (replacing an archive of that name, as a re-export does), then names that sort ahead
+   * of it in its stage (TA ranks same-stage archives by upper-case name, the first one found winning);
+   * the first under which nothing hides it, else the one that wins the most. Null when no name wins
+   * anything (a rev31.gp3 hides it all) or for a game whose archives are named by number (the studio
+   * proposes the next pakN.pak).
+   */
+  private async winningName(root: string, archive: string): Promise<string | null> {
+    const own = basename(archive);
+    if (!/\.(ufo|hpi|ccx|gp3)$/i.test(own)) return null;
+    const scratch = await mkdtemp(join(tmpdir(), 'modpak-name-'));
+    try {
+      return await this.withInstall(root, {}, async (install, pool) => {
+        if (install.game !== 'ta' && install.game !== 'tak') return null;
+        let best: { name: string; wins: number } | null = null;
+        for (const prefix of WINNING_PREFIXES) {
+          const name = `${prefix}${own}`;
+          const staged = join(scratch, name);
+          // A link, not a copy: only the directory is read, and the archive may be large.
+          await symlink(resolve(archive), staged).catch(() => copyFile(archive, staged));
+          const impact = await exportImpact(root, staged, {}, install, pool);
+          if (impact.rank >= 0 && impact.hidden.length === 0) return name;
+          if (impact.wins.length > (best?.wins ?? 0)) best = { name, wins: impact.wins.length };
+        }
+        return best?.name ?? null;
+      });
+    } finally {
+      await rm(scratch, { recursive: true, force: true });
+    }
   }
 
   async files(dir: string): Promise<string[]> {
@@ -86,7 +124,7 @@ export class ModsService {
 
   /** Copy the install's winning bytes of `path` into the workspace. */
   async override(dir: string, root: string, path: string, game?: GameId): Promise<ResponseOf<'workspace.override'>> {
-    return this.withInstall(root, game, async (install) => overrideIntoWorkspace(dir, path, await winnerOf(install, path)));
+    return this.withInstall(root, { game }, async (install) => overrideIntoWorkspace(dir, path, await winnerOf(install, path)));
   }
 
   readText(dir: string, path: string): Promise<ResponseOf<'workspace.readText'>> {
@@ -109,7 +147,7 @@ export class ModsService {
   async diff(dir: string, root: string, game?: GameId, except?: string | null): Promise<OverrideDiff[]> {
     const files = await workspaceFiles(dir);
     const own = except === undefined ? await this.ownArchive(dir, root) : except;
-    return this.withInstall(root, game, async (install) => {
+    return this.withInstall(root, { game }, async (install) => {
       const out: OverrideDiff[] = new Array(files.length);
       await forEachInFlight(files.map((file, i) => ({ file, i })), DIFF_READS_IN_FLIGHT, async ({ file, i }) => {
         out[i] = diffOverride(file.path, await winnerOf(install, file.path, own), await file.read());
@@ -126,30 +164,27 @@ export class ModsService {
   async impact(root: string, archive: string, options: ImpactOptions & { name?: string } = {}): Promise<ExportImpact> {
     const { name: as, ...mount } = options;
     const info = await stat(archive);
-    if (!info.isDirectory()) return this.impactOf(root, archive, mount);
     // A name only: the staged copy is written under it in a private folder, which it must not leave.
-    if (as !== undefined && (as !== basename(as) || as.includes('\\') || as === '.' || as === '..' || as === '')) {
+    if (info.isDirectory() && as !== undefined && (as !== basename(as) || as.includes('\\') || as === '.' || as === '..' || as === '')) {
       throw new FormatError('bad-name', `${JSON.stringify(as)} is not a file name: give the name alone, without folders`);
     }
-    const name = as ?? (await this.exportName(archive));
-    const scratch = await mkdtemp(join(tmpdir(), 'modpak-impact-'));
-    try {
-      const staged = join(scratch, name);
-      // Only the directory matters to the impact: the staged copy is stored, not compressed.
-      await exportWorkspace({ dir: archive, target: staged, method: 'none' });
-      return await this.impactOf(root, staged, mount);
-    } finally {
-      await rm(scratch, { recursive: true, force: true });
-    }
-  }
-
-  /**
-   * The impact against the install as the MountProvider has it (the studio's cached mount), unless a disc
-   * or mod-folder choice asks for another mount than the provider's.
-   */
-  private impactOf(root: string, archive: string, mount: ImpactOptions): Promise<ExportImpact> {
-    if (mount.disc !== undefined || mount.noDisc || mount.mod !== undefined) return exportImpact(root, archive, mount);
-    return this.withInstall(root, mount.game, (install) => exportImpact(root, archive, mount, install));
+    // The install as the MountProvider has it (the studio's cached mount, when it was made with these
+    // choices); the hypothetical mount takes its unchanged archives from the same pool.
+    return this.withInstall(root, mount, async (install, pool) => {
+      if (!info.isDirectory()) return exportImpact(root, archive, mount, install, pool);
+      const name = as ?? (await this.exportName(archive));
+      const scratch = await mkdtemp(join(tmpdir(), 'modpak-impact-'));
+      try {
+        const staged = join(scratch, name);
+        // Only the directory matters to the impact: the staged copy is in the game's layout, an HPI stored
+        // rather than compressed (the PAK writers take no method).
+        const format = exportFormatFor(staged, install.game);
+        await exportWorkspace({ dir: archive, target: staged, game: install.game, ...(format === 'hpi' ? { method: 'none' as const } : {}) });
+        return await exportImpact(root, staged, mount, install, pool);
+      } finally {
+        await rm(scratch, { recursive: true, force: true });
+      }
+    });
   }
 
   /** The workspace's last export, by its name in the install, if it was written into `root`. */
@@ -167,15 +202,15 @@ export class ModsService {
   }
 
   /** Write the workspace as an archive (atomically); remembers the target for the next impact. */
-  async export(request: { dir: string; target: string; orderFrom?: string; signal?: AbortSignal; onProgress?: (done: number, total: number) => void }): Promise<ExportResult> {
+  async export(request: { dir: string; target: string; orderFrom?: string; game?: GameId; signal?: AbortSignal; onProgress?: (done: number, total: number) => void }): Promise<ExportResult> {
     const result = await exportWorkspace(request);
     const record = (await readRecord(request.dir)) ?? { version: 1 as const };
     if (record.target !== result.target) await writeRecord(request.dir, { ...record, target: result.target });
     return result;
   }
 
-  watchStart(dir: string, target: string, debounceMs?: number): Promise<WatchStatus> {
-    return this.watches.start(dir, target, debounceMs);
+  watchStart(dir: string, target: string, debounceMs?: number, game?: GameId): Promise<WatchStatus> {
+    return this.watches.start(dir, target, debounceMs, game);
   }
 
   watchStop(dir: string): Promise<WatchStatus> {

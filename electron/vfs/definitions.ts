@@ -2,6 +2,7 @@ import type { ConflictReport, DefinitionKind, DefinitionWinner } from '../../sha
 import { FormatError } from '../../shared/errors.js';
 import { DEFINITION_KINDS, definedNamesIn, definitionWinners, isDefinitionFile, type DefinitionFile } from '../tdf/definitions.js';
 import type { Layer } from './layers.js';
+import { forEachInFlight } from '../io/folder-writer.js';
 import type { Hit, MergedIndex } from './merged-index.js';
 
 /**
@@ -45,22 +46,16 @@ function hiddenCopies(install: DefinitionSource, kind: DefinitionKind): Hit[] {
 /** Read each hit's definition names (a few reads in flight; results keep their input position). */
 async function readNames(install: DefinitionSource, kind: DefinitionKind, hits: readonly Hit[]): Promise<(DefinitionFile | null)[]> {
   const files: (DefinitionFile | null)[] = new Array(hits.length).fill(null);
-  let next = 0;
-  const worker = async () => {
-    while (next < hits.length) {
-      const i = next++;
-      const hit = hits[i]!;
-      const layer = install.layers[hit.layer]!;
-      try {
-        const bytes = await layer.read(hit.entry);
-        files[i] = { file: hit.entry.path, archive: layer.archive, names: definedNamesIn(kind, bytes) };
-      } catch (err) {
-        if (!(err instanceof FormatError)) throw err;
-        install.warnings.push(`${layer.archive ?? 'loose file'}: ${hit.entry.path}: ${err.message} (its definitions are skipped)`);
-      }
+  await forEachInFlight(hits.map((hit, i) => ({ hit, i })), READ_AHEAD, async ({ hit, i }) => {
+    const layer = install.layers[hit.layer]!;
+    try {
+      const bytes = await layer.read(hit.entry);
+      files[i] = { file: hit.entry.path, archive: layer.archive, names: definedNamesIn(kind, bytes) };
+    } catch (err) {
+      if (!(err instanceof FormatError)) throw err;
+      install.warnings.push(`${layer.archive ?? 'loose file'}: ${hit.entry.path}: ${err.message} (its definitions are skipped)`);
     }
-  };
-  await Promise.all(Array.from({ length: Math.min(READ_AHEAD, hits.length) }, worker));
+  });
   return files;
 }
 

@@ -6,6 +6,7 @@ import { api, ApiError } from '../api';
 import { useErrorsStore } from './errors';
 import { useWorkspaceStore } from './workspace';
 import { isTdfSyntax } from '../../shared/file-kinds';
+import { checkTdf } from '../../shared/tdf/parse';
 
 /** How long typing must pause before the text is checked. */
 export const CHECK_DELAY_MS = 200;
@@ -34,7 +35,6 @@ export const useEditorStore = defineStore('editor', () => {
   const saving = ref(false);
   const conflict = ref<EditorConflict | null>(null);
   let checkTimer: ReturnType<typeof setTimeout> | null = null;
-  let checkSeq = 0;
   const savedListeners = new Set<() => void>();
 
   const dirty = computed(() => path.value !== null && text.value !== savedText.value);
@@ -58,7 +58,7 @@ export const useEditorStore = defineStore('editor', () => {
       hash.value = read.hash;
       check.value = null;
       conflict.value = null;
-      if (isTdfSyntax(file)) await runCheck();
+      if (isTdfSyntax(file)) runCheck();
     } catch (error) {
       report(error, `Opening ${file}`);
     }
@@ -71,19 +71,13 @@ export const useEditorStore = defineStore('editor', () => {
     if (checkTimer) clearTimeout(checkTimer);
     checkTimer = setTimeout(() => {
       checkTimer = null;
-      void runCheck();
+      runCheck();
     }, CHECK_DELAY_MS);
   }
 
-  async function runCheck(): Promise<void> {
-    const seq = ++checkSeq;
-    try {
-      const result = await api.call('workspace.checkTdf', { text: text.value });
-      // A slower answer for older text never replaces the answer for newer text.
-      if (seq === checkSeq) check.value = result;
-    } catch (error) {
-      report(error, 'Checking TDF syntax');
-    }
+  /** The parser is pure (shared/tdf), so the check runs here: no round trip per pause in typing. */
+  function runCheck(): void {
+    check.value = checkTdf(text.value);
   }
 
   /** Save; refused (false, `conflict` set) when the file changed on disk since it was loaded. */

@@ -2,12 +2,14 @@ import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
 import type { ResponseOf } from '../../shared/contract';
 import type { ExportImpact } from '../../shared/mods-types';
+import type { GameId } from '../../shared/vfs-types';
 import { api } from '../api';
 import { useErrorsStore } from './errors';
 import { useInstallStore } from './install';
 import { useJobsStore } from './jobs';
 import { useWorkspaceStore } from './workspace';
 import { isTdfSyntax } from '../../shared/file-kinds';
+import { checkTdf } from '../../shared/tdf/parse';
 
 /**
  * Export: the target archive, its impact on the install worked out before anything is written (with a
@@ -120,7 +122,7 @@ export const useExportStore = defineStore('export', () => {
     }
   }
 
-  /** The workspace's TDF-syntax files that have errors (read from disk, checked by the host). */
+  /** The workspace's TDF-syntax files that have errors (read from disk, checked here by the shared parser). */
   async function brokenTdfFiles(): Promise<string[]> {
     const ws = useWorkspaceStore();
     const dir = ws.dir;
@@ -129,7 +131,7 @@ export const useExportStore = defineStore('export', () => {
     for (const file of ws.files.filter(isTdfSyntax)) {
       try {
         const { text } = await api.call('workspace.readText', { dir, path: file });
-        if (!(await api.call('workspace.checkTdf', { text })).ok) broken.push(file);
+        if (!checkTdf(text).ok) broken.push(file);
       } catch {
         // unreadable as text: the export reports it if it matters
       }
@@ -162,11 +164,17 @@ export const useExportStore = defineStore('export', () => {
     const replace = replaceFlag();
     const result = await useJobsStore().run(
       `Exporting ${t.split(/[\\/]/).pop()}`,
-      (jobId) => api.call('mods.export', { dir, target: t, jobId, ...replace }),
+      (jobId) => api.call('mods.export', { dir, target: t, jobId, ...replace, ...gameOfInstall() }),
       (r) => `${r.files} files written to ${r.target} (${r.size} bytes) in ${Math.round(r.durationMs)} ms`,
     );
     if (result) lastExport.value = result;
     return result !== null;
+  }
+
+  /** The open install's game, which decides a `.pak`'s layout (Daikatana's own, else Quake's). */
+  function gameOfInstall(): { game?: GameId } {
+    const game = useInstallStore().opened?.game;
+    return game ? { game } : {};
   }
 
   /** The workspace changed: what the export would do must be worked out again. */
@@ -176,6 +184,6 @@ export const useExportStore = defineStore('export', () => {
 
   return {
     target, impact, impactLoading, impactNote, lastExport, confirmBroken, confirmReplace, replacesOriginal, blockedByOriginal, replaceFlag, targetName, exportsIntoInstall, needsImpactFirst,
-    impactNameDiffers, summary, winsNothing, reset, previewImpact, confirmed, exportNow, invalidate,
+    impactNameDiffers, summary, winsNothing, reset, previewImpact, confirmed, exportNow, invalidate, gameOfInstall,
   };
 });

@@ -1,7 +1,7 @@
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
 import { REMOUNT_JOB, type Events, type ResponseOf } from '../../shared/contract';
-import type { GameId } from '../../shared/vfs-types';
+import type { GameId, ModFolders } from '../../shared/vfs-types';
 import { api } from '../api';
 import { useErrorsStore } from './errors';
 
@@ -67,6 +67,25 @@ export const useInstallStore = defineStore('install', () => {
     return `pak${highest + 1}.pak`;
   });
 
+  /** Quake family: the mod folders the open game folder offers (the Home screen's picker). */
+  const modFolders = ref<ModFolders | null>(null);
+
+  async function loadModFolders(): Promise<void> {
+    const o = opened.value;
+    const at = root.value;
+    if (!o || !at || o.game === 'ta' || o.game === 'tak') {
+      modFolders.value = null;
+      return;
+    }
+    try {
+      const listed = await api.call('install.modFolders', { root: at, game: o.game });
+      // A newer open may have replaced the install meanwhile.
+      if (root.value === at) modFolders.value = listed;
+    } catch (error) {
+      useErrorsStore().report(error, 'Listing the mod folders');
+    }
+  }
+
   async function open(path: string, openOptions: { game?: GameId; mod?: string } = {}): Promise<boolean> {
     const trimmed = path.trim();
     if (!trimmed) {
@@ -82,7 +101,9 @@ export const useInstallStore = defineStore('install', () => {
       opened.value = result;
       root.value = result.root;
       generation.value++;
+      modFolders.value = null;
       void loadRecent();
+      void loadModFolders();
       return true;
     } catch (error) {
       openError.value = useErrorsStore().report(error, `Opening ${trimmed}`, { inline: true }).message;
@@ -125,7 +146,7 @@ export const useInstallStore = defineStore('install', () => {
 
   return {
     root, opened, options, recent, opening, openError, generation, revision, lastChange, remounting, gameName, hasDefinitions, dataFolder, nextPak,
-    open, onChanged, onRemountProgress, loadRecent, pickAndOpen,
+    modFolders, open, loadModFolders, onChanged, onRemountProgress, loadRecent, pickAndOpen,
   };
 });
 

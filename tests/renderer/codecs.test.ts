@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodePcx, readPcxHeader } from '../../shared/assets/pcx';
 import { parseWavHeader } from '../../shared/assets/wav';
-import { tokenizeTdf } from '../../renderer/codecs/tdf-tokens';
+import { tokenizeTdf } from '../../shared/tdf/tokens';
 import { FormatError } from '../../shared/errors';
 import { encodePcx24, encodePcx8, encodeWav, testPalette } from './pcx-fixture';
 

@@ -191,6 +191,7 @@ export class FakeStudioApi implements StudioApi {
   readonly handlers: { [K in CallName]?: Handler<K> } = {
     'app.info': () => ({ version: '0.1.0', host: 'web', initialRoot: this.options.initialRoot, demo: true, cli: '/opt/modpak/bin/modpak', capabilities: { pickFolder: this.options.pickFolder, pickFile: this.options.pickFolder, desktop: this.options.desktop } }),
     'install.recent': () => [DEMO_ROOT, '/games/Kingdoms'],
+    'install.modFolders': () => ({ game: null, base: null, folders: [] }),
     'install.open': ({ root }) => {
       if (root !== DEMO_ROOT) throw new ApiError({ code: 'not-found', message: `${root}: no game install found (no .hpi, .ufo or .pak files)` });
       return {

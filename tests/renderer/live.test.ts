@@ -217,6 +217,65 @@ describe('one install at a time, and Quake-family game folders', () => {
     expect([install.dataFolder, install.nextPak]).toEqual(['id1', 'pak2.pak']);
   });
 
+  it('the mod folder is a picker of the folders the host lists; picking one opens the game folder with it', async () => {
+    quakeOpen();
+    api.handlers['install.modFolders'] = () => ({ game: 'quake', base: 'id1', folders: [{ name: 'ctf', paks: 0, looseFiles: 2 }, { name: 'mymod', paks: 1, looseFiles: 0 }] });
+    const { mount } = await import('@vue/test-utils');
+    const { default: HomeView } = await import('../../renderer/views/HomeView.vue');
+    const install = useInstallStore();
+    expect(await install.open('/games/quake')).toBe(true);
+    const w = mount(HomeView);
+    await settle(2);
+    expect(api.callsOf('install.modFolders').at(-1)).toEqual({ root: '/games/quake', game: 'quake' });
+    const picker = w.get('select[aria-label="Mod folder"]');
+    expect(picker.findAll('option').map((o) => [o.attributes('value'), o.text()])).toEqual([
+      ['', 'none: id1/ alone'],
+      ['ctf', 'ctf (2 loose files)'],
+      ['mymod', 'mymod (1 pak)'],
+    ]);
+    expect(w.find('input[aria-label="Mod folder"]').exists()).toBe(false);
+    await picker.setValue('mymod');
+    await settle(2);
+    expect(api.callsOf('install.open').at(-1)).toEqual({ root: '/games/quake', mod: 'mymod' });
+    expect(install.dataFolder).toBe('mymod');
+    expect(install.opened?.mounted[0]?.archive).toBe('mymod/pak0.pak');
+    w.unmount();
+  });
+
+  it('a Daikatana install: Export and watch ask for the game\'s own PAK (game: daikatana) as the mod folder\'s next pakN.pak', async () => {
+    api.handlers['install.open'] = ({ root, mod }) => ({
+      root,
+      game: 'daikatana',
+      gameSource: 'detected',
+      mounted: [
+        { archive: `${mod}/pak0.pak`, root: 'install', stage: 'pak', files: 1 },
+        { archive: 'data/pak2.pak', root: 'install', stage: 'pak', files: 1 },
+        { archive: 'data/pak0.pak', root: 'install', stage: 'pak', files: 3 },
+      ],
+      ignored: [],
+      stats: { game: 'daikatana', archives: 3, ignored: 0, paths: 4, entries: 5, looseFiles: 0, shadowedPaths: 1, bytes: 100 },
+    });
+    const install = useInstallStore();
+    expect(await install.open('/games/dk', { mod: 'mymod' })).toBe(true);
+    api.handlers['workspace.open'] = ({ dir, root }) => ({ dir, root, files: ['maps/e1m1.bsp'] });
+    api.handlers['workspace.readText'] = ({ path }) => ({ path, text: '', hash: 'h' });
+    api.handlers['watch.status'] = ({ dir }) => ({ workspace: dir, target: '', running: false, state: 'idle', lastBuild: null });
+    api.handlers['watch.start'] = ({ dir, target }) => ({ workspace: dir, target, running: true, state: 'idle', lastBuild: null });
+    api.handlers['mods.impact'] = ({ name }) => ({ archive: `mymod/${name}`, stage: 'pak', rank: 1, pushesOut: null, hidden: [], wins: [{ path: 'maps/e1m1.bsp', over: 'data/pak2.pak' }], definitions: [] });
+    api.handlers['mods.export'] = ({ target }) => ({ target, files: 1, bytes: 10, size: 100, durationMs: 5 });
+    initModsStore();
+    expect(await useWorkspaceStore().open('/mods/dkmod')).toBe(true);
+    const { useExportStore } = await import('../../renderer/stores/export');
+    const { useWatchStore } = await import('../../renderer/stores/watch');
+    const exporting = useExportStore();
+    expect(exporting.target).toBe('/games/dk/mymod/pak1.pak');
+    await exporting.previewImpact();
+    expect(await exporting.exportNow()).toBe(true);
+    expect(api.callsOf('mods.export').at(-1)).toMatchObject({ dir: '/mods/dkmod', target: '/games/dk/mymod/pak1.pak', game: 'daikatana' });
+    await useWatchStore().toggle(true);
+    expect(api.callsOf('watch.start').at(-1)).toMatchObject({ target: '/games/dk/mymod/pak1.pak', game: 'daikatana' });
+  });
+
   it('TA-only screens are hidden for Quake; opening another install closes the old workspace', async () => {
     const { mount } = await import('@vue/test-utils');
     const { default: App } = await import('../../renderer/App.vue');
@@ -245,7 +304,6 @@ describe('dead ends said before the user acts', () => {
     api.handlers['watch.status'] = ({ dir }) => ({ workspace: dir, target: '', running: false, state: 'idle', lastBuild: null });
     api.handlers['watch.start'] = ({ dir, target }) => ({ workspace: dir, target, running: true, state: 'idle', lastBuild: null });
     api.handlers['workspace.readText'] = ({ path }) => ({ path, text: files[path] ?? '', hash: 'h' });
-    api.handlers['workspace.checkTdf'] = ({ text: t }) => ({ ok: !t.includes('BROKEN'), problems: [] });
     api.handlers['mods.export'] = ({ target }) => ({ target, files: 1, bytes: 10, size: 100, durationMs: 5 });
     api.handlers['mods.impact'] = ({ name }) => ({
       archive: name ?? 'mod.ufo', stage: 'ufo', rank: 3, pushesOut: null, wins: [],

@@ -1,10 +1,10 @@
 // @vitest-environment happy-dom
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createPinia, setActivePinia } from 'pinia';
 import { setApi } from '../../renderer/api';
 import { initModsStore } from '../../renderer/stores/mods';
 import { useWorkspaceStore } from '../../renderer/stores/workspace';
-import { useEditorStore } from '../../renderer/stores/editor';
+import { CHECK_DELAY_MS, useEditorStore } from '../../renderer/stores/editor';
 import { useExportStore } from '../../renderer/stores/export';
 import { useWatchStore } from '../../renderer/stores/watch';
 import { useInstallStore } from '../../renderer/stores/install';
@@ -13,7 +13,7 @@ import type { WatchStatus } from '../../shared/mods-types';
 
 /**
  * The store's ordering rules with a scripted host: answers and events that cross each other, and TDF
- * checks that come back out of order. (The whole screen against the real host is in mods-view.test.ts.)
+ * checks run in the studio. (The whole screen against the real host is in mods-view.test.ts.)
  */
 type Handler = (request: unknown) => Promise<unknown>;
 function scriptedApi(handlers: Partial<Record<CallName, Handler>>) {
@@ -81,26 +81,30 @@ describe('mods store', () => {
     stop();
   });
 
-  it('shows the check of the latest text even when an older check answers last', async () => {
-    const pending: ((v: unknown) => void)[] = [];
+  it('checks TDF syntax in the studio itself once typing pauses: no host call (the scripted host has no workspace.checkTdf)', async () => {
+    const asked: string[] = [];
     await openWorkspace({
       'workspace.readText': async () => ({ path: 'units/A.FBI', text: '[A]{x=1;}', hash: 'h1' }),
-      'workspace.checkTdf': (request) => new Promise((resolve) => pending.push(() => resolve({ ok: !(request as { text: string }).text.includes('BROKEN'), problems: [] }))),
+      'workspace.checkTdf': async () => {
+        asked.push('workspace.checkTdf');
+        return { ok: true, problems: [] };
+      },
     });
     const editor = useEditorStore();
-    const opening = editor.openFile('units/A.FBI');
-    await new Promise((r) => setTimeout(r, 0));
-    pending.shift()!(null);
-    await opening;
-    editor.text = '[A]{ BROKEN';
-    const older = editor.runCheck();
-    editor.text = '[A]{x=2;}';
-    const newer = editor.runCheck();
-    pending[1]!(null);
-    await newer;
-    pending[0]!(null);
-    await older;
-    expect(editor.check?.ok).toBe(true);
+    await editor.openFile('units/A.FBI');
+    expect(editor.check).toMatchObject({ ok: true, problems: [] });
+    vi.useFakeTimers();
+    try {
+      editor.edit('[A]\n{\nx=2;\n');
+      expect(editor.check?.ok).toBe(true);
+      vi.advanceTimersByTime(CHECK_DELAY_MS);
+    } finally {
+      vi.useRealTimers();
+    }
+    // The section opened on line 1 never closes: an error the shared parser reports with its line.
+    expect(editor.check?.ok).toBe(false);
+    expect(editor.check?.problems).toContainEqual(expect.objectContaining({ severity: 'error', line: 4, message: expect.stringContaining('opened on line 1') }));
+    expect(asked).toEqual([]);
     expect(editor.dirty).toBe(true);
   });
 

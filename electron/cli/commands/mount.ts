@@ -5,7 +5,8 @@ import { oneOf } from '../options.js';
 import { CliFailure } from '../errors.js';
 import { terminalProgress } from '../progress.js';
 import { pathMatcher } from '../../services/globs.js';
-import { InstallService, type InstallOptions, type OpenInstall } from '../../services/install-service.js';
+import { InstallService, type InstallOptions } from '../../services/install-service.js';
+import { flattenInstall, type MountedInstall } from '../../vfs/index.js';
 import { GAME_IDS, type DefinitionKind, type GameId, type Provider } from '../../../shared/vfs-types.js';
 
 /**
@@ -44,10 +45,11 @@ export function installOptionsFrom(opts: MountCliOptions): InstallOptions {
 }
 
 /** Open the install named by ROOT; say on stderr which game was chosen when it was detected. */
-export async function openForCli(ctx: CliContext, service: InstallService, root: string, opts: MountCliOptions): Promise<OpenInstall> {
+export async function openForCli(ctx: CliContext, service: InstallService, root: string, opts: MountCliOptions): Promise<MountedInstall> {
   ctx.file = root;
   const install = await service.open(root, installOptionsFrom(opts));
-  if (install.detectedBecause) ctx.stderr.write(`modpak: game: ${install.game} (detected: ${escapeControls(install.detectedBecause)}; choose with --game)\n`);
+  const because = install.choice.reason;
+  if (because) ctx.stderr.write(`modpak: game: ${install.game} (detected: ${escapeControls(because)}; choose with --game)\n`);
   return install;
 }
 
@@ -57,7 +59,7 @@ export function registerMountCommands(program: Command, ctx: CliContext, service
   const group = mountGroup(program);
 
   const open = (root: string, opts: MountCliOptions) => openForCli(ctx, service, root, opts);
-  const flushWarnings = (install: OpenInstall) => {
+  const flushWarnings = (install: MountedInstall) => {
     for (const w of install.warnings) ctx.warn(w);
   };
   const sub = (name: string) => withMountOptions(group.command(name)).exitOverride();
@@ -160,7 +162,7 @@ export function registerMountCommands(program: Command, ctx: CliContext, service
       ctx.file = out;
       const bar = terminalProgress('flatten');
       try {
-        const result = await install.flatten(out, { onProgress: (d, t) => bar.update(d, t), onWarning: (m) => ctx.warn(m) });
+        const result = await flattenInstall(install, out, { onProgress: (d, t) => bar.update(d, t), onWarning: (m) => ctx.warn(m) });
         bar.done();
         ctx.stderr.write(`flattened ${result.files} files (${result.bytes} bytes) into ${out}${result.refused.length ? `, ${result.refused.length} refused` : ''}\n`);
       } finally {

@@ -166,18 +166,19 @@ export function readLayout(dir: Uint8Array, fileSize: number, layout: PackLayout
   return { records };
 }
 
-/** A name as the bytes a directory stores (latin1), or a reason it cannot be stored in `layout`. */
-export function encodeName(name: string, layout: PackLayout): Uint8Array | string {
-  if (name.length === 0) return 'an empty name cannot be stored';
+/** A name as the bytes a directory stores (latin1); FormatError('bad-name') when `layout` cannot store it. */
+export function encodeName(name: string, layout: PackLayout): Uint8Array {
+  const refuse = (why: string): never => fail('bad-name', `cannot write ${layout.label}: ${why}`);
+  if (name.length === 0) refuse('an empty name cannot be stored');
   const bytes = new Uint8Array(name.length);
   for (let i = 0; i < name.length; i++) {
     const c = name.charCodeAt(i);
-    if (c > 0xff) return `${JSON.stringify(name)} has a character outside latin1, which ${layout.label} names cannot hold`;
-    if (c < 0x20 || c === 0x7f) return `${JSON.stringify(name)} has control character 0x${c.toString(16)}`;
+    if (c > 0xff) refuse(`${JSON.stringify(name)} has a character outside latin1, which ${layout.label} names cannot hold`);
+    if (c < 0x20 || c === 0x7f) refuse(`${JSON.stringify(name)} has control character 0x${c.toString(16)}`);
     bytes[i] = c;
   }
   if (bytes.length > layout.nameSize - 1) {
-    return `${JSON.stringify(name)} is ${bytes.length} bytes long; ${layout.label} names hold at most ${layout.nameSize - 1} (a ${layout.nameSize}-byte field with its NUL)`;
+    refuse(`${JSON.stringify(name)} is ${bytes.length} bytes long; ${layout.label} names hold at most ${layout.nameSize - 1} (a ${layout.nameSize}-byte field with its NUL)`);
   }
   return bytes;
 }

@@ -18,11 +18,7 @@ const storeAsIs: PackEncoder = (_file, data) => ({ stored: data, compressed: fal
 const MAX_OFFSET = 0x7fffffff;
 
 export async function writePack(files: readonly PackFile[], sink: ByteSink, options: PackOptions, layout: PackLayout, encode: PackEncoder = storeAsIs): Promise<void> {
-  const names = files.map((f) => {
-    const name = encodeName(f.path, layout);
-    if (typeof name === 'string') fail('refused', `cannot write ${layout.label}: ${name}`);
-    return name;
-  });
+  const names = files.map((f) => encodeName(f.path, layout));
   const start = sink.position;
   await sink.write(packHeaderBytes({ dirOffset: 0, dirLength: 0 }, layout.magic));
   const records: Omit<PackRecord, 'name'>[] = [];

@@ -1,4 +1,5 @@
 import iconv from 'iconv-lite';
+import { fail } from '../../../shared/errors.js';
 
 /**
  * Pangya names are CP949 (Korean Windows): ASCII plus two-byte Hangul and Hanja, including the UHC
@@ -27,12 +28,12 @@ export function decodeName(bytes: Uint8Array): DecodedName {
   return { text, cp949: !text.includes('\uFFFD') };
 }
 
-/** `name` in CP949, or null when it has a character CP949 cannot represent. */
-export function encodeName(name: string): Uint8Array | null {
+/** `name` in CP949; FormatError('bad-name') naming `shown` when it has a character CP949 cannot represent. */
+export function encodeName(name: string, shown = name): Uint8Array {
   const buf = iconv.encode(name, 'cp949');
   const bytes = new Uint8Array(buf.buffer, buf.byteOffset, buf.length);
   // iconv-lite substitutes '?' for what it cannot encode: a round trip tells a real '?' from a lost one.
-  if (decodeName(bytes).text !== name) return null;
+  if (decodeName(bytes).text !== name) fail('bad-name', `${shown}: the name has characters CP949 cannot store`);
   return bytes;
 }
 

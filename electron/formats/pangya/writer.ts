@@ -36,8 +36,7 @@ function plan(files: readonly PackFile[], cipher: MetadataCipher): Planned[] {
   const folders = new Set<string>();
   const named = (path: string, file: PackFile | null): Planned => {
     const stored = path.split('/').join(SEPARATOR);
-    const name = encodeName(stored);
-    if (!name) fail('bad-name', `${path}: the name has characters CP949 cannot store`);
+    const name = encodeName(stored, path);
     const limit = cipher === 'xtea' ? MAX_NAME_LENGTH - (MAX_NAME_LENGTH % 8) : MAX_NAME_LENGTH;
     if (storedNameLength(name.length, cipher) > limit) fail('bad-name', `${path}: the name takes ${name.length} bytes, Pangya allows at most ${limit}`);
     return { path, name, file };

@@ -1,4 +1,5 @@
-import { catEntryHead, extractArchive } from '../archive-service.js';
+import { entryHead, extractArchive } from '../archive-service.js';
+import { OpenArchiveCache } from '../open-archives.js';
 import { DEFAULT_ISOLATION, openArchiveIsolated, verifyArchiveIsolated, type IsolationLimits } from '../isolated-archive.js';
 import type { ArchiveListing } from '../../../shared/contract.js';
 import type { CallContext, CallTable } from '../host/types.js';
@@ -11,10 +12,16 @@ import { writeFileAtomically } from '../../io/byte-sink.js';
 
 /** The Archive screen: one archive of any supported format, through the same service as the CLI. */
 /**
+ * `open`: the archives the main process keeps open for previews (`archive.read`), by path, time and size.
  * `dropped`: where archive.openBytes keeps the copies of archives dropped in the browser (a folder of the
  * host's own, made on first use, removed when the host closes).
  */
-export function archiveHandlers(isolation: IsolationLimits = DEFAULT_ISOLATION, installs = new KnownInstalls(), dropped?: { temp: string; scratch: Set<string> }): Pick<CallTable, 'archive.open' | 'archive.read' | 'archive.extract' | 'archive.verify' | 'archive.openBytes'> {
+export function archiveHandlers(
+  isolation: IsolationLimits = DEFAULT_ISOLATION,
+  installs = new KnownInstalls(),
+  open = new OpenArchiveCache(),
+  dropped?: { temp: string; scratch: Set<string> },
+): Pick<CallTable, 'archive.open' | 'archive.read' | 'archive.extract' | 'archive.verify' | 'archive.openBytes'> {
   return {
     // The copy is granted as a file of its own: read, extracted and verified like a picked archive.
     'archive.openBytes': async ({ name, data }, ctx): Promise<ArchiveListing> => {
@@ -32,7 +39,8 @@ export function archiveHandlers(isolation: IsolationLimits = DEFAULT_ISOLATION, 
     // fails that call, never the host.
     'archive.open': async ({ path }, ctx): Promise<ArchiveListing> => openArchiveIsolated(path, isolation, ctx.signal),
     'archive.read': async ({ path, entry, maxBytes }) => {
-      const head = await catEntryHead(path, entry, maxBytes ?? DEFAULT_PREVIEW_BYTES);
+      // Each preview click reads through the archive kept open: its directory is parsed once per file version.
+      const head = await open.use(path, (archive) => entryHead(archive, entry, maxBytes ?? DEFAULT_PREVIEW_BYTES));
       return toPreview(entry, head.bytes, path, maxBytes, head.size);
     },
     'archive.extract': async ({ path, target, globs, overwrite }, ctx) => {

@@ -4,7 +4,7 @@ import { assetDecoderFor } from '../../../shared/assets/registry.js';
 import { encodeAssetView } from '../../../shared/assets/wire.js';
 import type { AssetViewResult } from '../../../shared/contract.js';
 import { assetContext, openAsset } from '../asset-service.js';
-import type { OpenInstall } from '../install-service.js';
+import type { MountedInstall } from '../../vfs/index.js';
 import type { CallTable } from '../host/types.js';
 
 /**
@@ -13,7 +13,7 @@ import type { CallTable } from '../host/types.js';
  * the provider the Layering panel picked), so palettes and textures come from the same install without a
  * second mount; an archive entry reads through the asset service.
  */
-export function assetHandlers(opened: (root: string) => Promise<OpenInstall>): Pick<CallTable, 'asset.view'> {
+export function assetHandlers(opened: (root: string) => Promise<MountedInstall>): Pick<CallTable, 'asset.view'> {
   return {
     'asset.view': async ({ root, path, archive, file, entry }): Promise<AssetViewResult> => {
       if ((root === undefined) === (file === undefined)) fail('refused', 'asset.view: give root and path (an install) or file and entry (an archive)');

@@ -4,7 +4,7 @@ import type { FolderListing } from '../../../shared/contract.js';
 import type { CallTable } from '../host/types.js';
 import { HostError } from '../host/errors.js';
 import { dotFolderIn, requireBrowsable, type KnownInstalls } from '../host/reach.js';
-import type { OpenInstall } from '../install-service.js';
+import { extractPaths, type MountedInstall } from '../../vfs/index.js';
 
 /**
  * The folder browser (the browser's stand-in for native pickers), extraction's default target, and what
@@ -95,7 +95,7 @@ export function desktopHandlers(options: {
   where: DesktopPlaces;
   installs: KnownInstalls;
   desktop: Desktop | null;
-  opened: (root: string) => Promise<OpenInstall>;
+  opened: (root: string) => Promise<MountedInstall>;
   /** Temporary folders made for drags, removed when the host closes. */
   scratch: Set<string>;
 }): Pick<CallTable, 'folders.list' | 'extract.defaultTarget' | 'shell.reveal' | 'shell.dragOut'> {
@@ -115,7 +115,7 @@ export function desktopHandlers(options: {
       if (!desktop) throw desktopOnly('Dragging files out');
       const temp = await mkdtemp(join(where.temp, 'modpak-drag-'));
       options.scratch.add(temp);
-      const result = await (await options.opened(root)).extract(paths, temp, { signal: ctx.signal, onProgress: ctx.progress });
+      const result = await extractPaths(await options.opened(root), paths, temp, { signal: ctx.signal, onProgress: ctx.progress });
       const dragged: string[] = [];
       for (const p of folder !== undefined ? [folder] : paths) {
         const full = join(temp, ...p.split('/').filter(Boolean));

@@ -6,7 +6,7 @@ import { appHandlers, RecentInstalls, type AppFacts, type Dialogs } from './app.
 import { archiveHandlers } from './archive.js';
 import { DEFAULT_ISOLATION, type IsolationLimits } from '../isolated-archive.js';
 import { jobHandlers } from './jobs.js';
-import { installHandlers, InstallOpener, openedInstall } from './install.js';
+import { installHandlers, openedInstall } from './install.js';
 import { InstallService } from '../install-service.js';
 import { modsHandlers } from './mods.js';
 import { assetHandlers } from './assets.js';
@@ -18,6 +18,7 @@ import { LiveFolders } from '../live-install.js';
 import { desktopHandlers, removeScratch, type Desktop, type DesktopPlaces } from './desktop.js';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { OpenArchiveCache } from '../open-archives.js';
 
 /**
  * The composition root shared by both shells: builds the services, the call table (one handler per
@@ -43,7 +44,6 @@ export interface StudioOptions {
 export interface StudioServices {
   jobs: JobRegistry;
   installs: InstallService;
-  opener: InstallOpener;
   mods: ModsService;
   recent: RecentInstalls;
   /** Workspaces this host created or the user picked: the only ones it writes. */
@@ -54,6 +54,8 @@ export interface StudioServices {
   live: LiveFolders;
   /** Temporary folders (dropped archives, drags), removed when the host closes. */
   scratch: Set<string>;
+  /** Archives kept open for the Archive screen's previews. */
+  archives: OpenArchiveCache;
 }
 
 /** Events from services that run outside any call (watch builds) go through `emit`. */
@@ -61,16 +63,14 @@ export function createServices(options: StudioOptions, emit: EventSink): StudioS
   const installs = new InstallService();
   // The mod workflow reuses the studio's mount of an install when there is one (no second mount of
   // 60,000 entries per diff); otherwise it mounts afresh and closes afterwards, as the CLI does.
+  // A hypothetical mount (impact) takes the archives from the cached mount's pool: only its own is opened.
   const mount: MountProvider = async (root, options) => {
-    const cached = await installs.get(root).catch(() => null);
-    return cached && (options.game === undefined || options.game === cached.game)
-      ? { install: cached.mounted, release: async () => {} }
-      : freshMount(root, options);
+    const cached = await installs.cachedFor(root, options);
+    return cached ? { install: cached.install, pool: cached.pool, release: async () => {} } : freshMount(root, options);
   };
-  const opener = new InstallOpener(installs);
   const mods = new ModsService({ mount, onWatchStatus: (status) => emit('watch', status) });
   const live = new LiveFolders({
-    remount: (root, o) => opener.open(root, o, true),
+    remount: (root, o) => installs.open(root, { ...o, refresh: true }),
     emit,
     // Another install takes the screens: the old one's watch-and-repack stops with it.
     onSwitch: () => mods.watches.closeAll(),
@@ -78,13 +78,13 @@ export function createServices(options: StudioOptions, emit: EventSink): StudioS
   return {
     jobs: new JobRegistry(),
     installs,
-    opener,
     mods,
     recent: new RecentInstalls(options.recentFile),
     writable: new WritableWorkspaces(),
     known: new KnownInstalls(),
     live,
     scratch: new Set(),
+    archives: new OpenArchiveCache(),
   };
 }
 
@@ -98,13 +98,13 @@ export function placesOf(options: StudioOptions): DesktopPlaces {
 export function createCallTable(options: StudioOptions, services: StudioServices): CallTable {
   const { jobs, recent, mods, installs } = services;
   const where = placesOf(options);
-  const opened = openedInstall(installs, services.opener);
+  const opened = openedInstall(installs);
   return {
     ...appHandlers(options.facts, recent, options.dialogs ?? null, services.writable, options.desktop != null),
     ...jobHandlers(jobs),
-    ...archiveHandlers({ ...DEFAULT_ISOLATION, ...options.isolation }, services.known, { temp: where.temp, scratch: services.scratch }),
-    ...installHandlers(installs, services.opener, recent, services.known, services.live),
-    ...searchHandlers(installs, services.opener),
+    ...archiveHandlers({ ...DEFAULT_ISOLATION, ...options.isolation }, services.known, services.archives, { temp: where.temp, scratch: services.scratch }),
+    ...installHandlers(installs, recent, services.known, services.live),
+    ...searchHandlers(installs),
     ...modsHandlers(mods, services.writable, services.known, services.live, where.home),
     ...assetHandlers(opened),
     ...desktopHandlers({ where, installs: services.known, desktop: options.desktop ?? null, opened, scratch: services.scratch }),
@@ -125,7 +125,8 @@ export async function createStudioHost(options: StudioOptions): Promise<StudioHo
   host.onClose(() => services.mods.close());
   host.onClose(() => services.installs.closeAll());
   host.onClose(() => removeScratch(services.scratch));
+  host.onClose(() => services.archives.close());
   // The initial install is mounted while the page loads, so the renderer's first install.open finds it.
-  if (options.facts.initialRoot && options.warm !== false) void services.opener.warm(options.facts.initialRoot);
+  if (options.facts.initialRoot && options.warm !== false) void services.installs.warm(options.facts.initialRoot);
   return host;
 }

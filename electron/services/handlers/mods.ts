@@ -110,15 +110,15 @@ export function modsHandlers(mods: ModsService, writable: WritableWorkspaces, in
     },
     'mods.diff': async ({ dir, root, game }) => mods.diff(dir, root, game),
     'mods.impact': async ({ root, archive, name, mod }) => mods.impact(root, archive, { ...(name === undefined ? {} : { name }), ...(mod === undefined ? {} : { mod }) }),
-    'mods.export': async ({ dir, target, orderFrom, replaceOriginal }, ctx) => {
+    'mods.export': async ({ dir, target, orderFrom, replaceOriginal, game }, ctx) => {
       await guardTarget(dir, target, replaceOriginal);
       written.add(resolve(target));
-      return mods.export({ dir, target, orderFrom, signal: ctx.signal, onProgress: abortable(ctx) });
+      return mods.export({ dir, target, orderFrom, game, signal: ctx.signal, onProgress: abortable(ctx) });
     },
-    'watch.start': async ({ dir, target, debounceMs, replaceOriginal }) => {
+    'watch.start': async ({ dir, target, debounceMs, replaceOriginal, game }) => {
       await guardTarget(dir, target, replaceOriginal);
       written.add(resolve(target));
-      return mods.watchStart(dir, target, debounceMs);
+      return mods.watchStart(dir, target, debounceMs, game);
     },
     'watch.stop': async ({ dir }) => mods.watchStop(dir),
     'watch.status': async ({ dir }) => mods.watchStatus(dir),

@@ -4,11 +4,11 @@ import type { InstallService } from '../install-service.js';
 import { grepInstall } from '../install-grep.js';
 import { checkInstall } from '../install-checks.js';
 import { unitTable } from '../unit-table.js';
-import { openedInstall, type InstallOpener } from './install.js';
+import { openedInstall } from './install.js';
 
 /** Search inside an install's files, its sanity checks and its unit table (the Search and Units screens, MCP). */
-export function searchHandlers(installs: InstallService, opener: InstallOpener): Pick<CallTable, 'install.grep' | 'install.check' | 'install.units'> {
-  const opened = openedInstall(installs, opener);
+export function searchHandlers(installs: InstallService): Pick<CallTable, 'install.grep' | 'install.check' | 'install.units'> {
+  const opened = openedInstall(installs);
   return {
     'install.grep': async ({ root, pattern, ignoreCase, globs, limit }, ctx) => {
       let regex: RegExp;

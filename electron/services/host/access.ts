@@ -27,6 +27,7 @@ export const pathFields: Record<CallName, Readonly<Record<string, FieldAccess>>>
   'install.grep': { root: 'use' },
   'install.check': { root: 'use' },
   'install.units': { root: 'use' },
+  'install.modFolders': { root: 'use' },
   'archive.open': { path: 'open-file' },
   'archive.read': { path: 'use' },
   'archive.extract': { path: 'use', target: 'target-folder' },

@@ -20,6 +20,7 @@ const calls: Record<CallName, true> = {
   'install.grep': true,
   'install.check': true,
   'install.units': true,
+  'install.modFolders': true,
   'archive.open': true,
   'archive.read': true,
   'archive.extract': true,

@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { packFolder } from '../../../electron/mods/pack.js';
 import { InstallService } from '../../../electron/services/install-service.js';
-import { InstallOpener } from '../../../electron/services/handlers/install.js';
 import { createStudioHost } from '../../../electron/services/handlers/index.js';
 
 async function makeInstall(): Promise<string> {
@@ -18,41 +17,40 @@ async function makeInstall(): Promise<string> {
   return root;
 }
 
-describe('install.open reuses a mount while the folder is unchanged', () => {
+describe('InstallService.open reuses a mount while the folder is unchanged (one check: the folder\'s signature)', () => {
   it('same folder: same mount; a new archive, a re-written one or a new loose file: a new mount', async () => {
     const root = await makeInstall();
     const installs = new InstallService();
-    const opener = new InstallOpener(installs);
     try {
-      const first = await opener.open(root, {});
-      expect(await opener.open(root, {})).toBe(first);
+      const first = await installs.open(root);
+      expect(await installs.open(root)).toBe(first);
 
       // Another archive at the top: mounted on the next open.
       const src = join(root, '..', 'src2');
       await mkdir(join(src, 'units'), { recursive: true });
       await writeFile(join(src, 'units', 'B.FBI'), '[UNITINFO]{UnitName=B;}');
       await packFolder({ dir: src, target: join(root, 'beta.ufo') });
-      const second = await opener.open(root, {});
+      const second = await installs.open(root);
       expect(second).not.toBe(first);
       expect(second.report().mounted.map((m) => m.archive)).toEqual(['alpha.ufo', 'beta.ufo']);
-      expect(await opener.open(root, {})).toBe(second);
+      expect(await installs.open(root)).toBe(second);
 
       // The same archive re-written (another time stamp): a new mount.
       await utimes(join(root, 'beta.ufo'), new Date(), new Date(Date.now() + 5000));
-      const third = await opener.open(root, {});
+      const third = await installs.open(root);
       expect(third).not.toBe(second);
 
       // A loose file added in a folder: a new mount that sees it.
       await mkdir(join(root, 'units'));
-      const fourth = await opener.open(root, {});
+      const fourth = await installs.open(root);
       await writeFile(join(root, 'units', 'C.FBI'), '[UNITINFO]{UnitName=C;}');
       await utimes(join(root, 'units'), new Date(), new Date(Date.now() + 10_000));
-      const fifth = await opener.open(root, {});
+      const fifth = await installs.open(root);
       expect(fifth).not.toBe(fourth);
       expect(fifth.resolve('units/C.FBI').winner).toMatchObject({ archive: null });
 
       // Other options: a new mount.
-      expect(await opener.open(root, { game: 'ta' })).not.toBe(fifth);
+      expect(await installs.open(root, { game: 'ta' })).not.toBe(fifth);
     } finally {
       await installs.closeAll();
     }
@@ -61,11 +59,10 @@ describe('install.open reuses a mount while the folder is unchanged', () => {
   it('warm() mounts in the background; the first open gets that mount', async () => {
     const root = await makeInstall();
     const installs = new InstallService();
-    const opener = new InstallOpener(installs);
     try {
-      const warming = opener.warm(root);
+      const warming = installs.warm(root);
       // Opened while the warm-up is still under way: the same mount, not a second one.
-      const opened = await opener.open(root, {});
+      const opened = await installs.open(root);
       expect(opened).toBe(await warming);
       expect(await installs.get(root)).toBe(opened);
     } finally {

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { writeRecord } from '../../../electron/mods/workspace.js';
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { createCallTable, createServices, createStudioHost } from '../../../electron/services/handlers/index.js';
 import { StudioHost } from '../../../electron/services/host/host.js';
 import { PathAllowlist } from '../../../electron/services/host/allowlist.js';
@@ -223,11 +223,37 @@ describe('a workspace opened from an archive of the install', () => {
       const folderName = await ok<{ wins: unknown[]; hidden: { by: string | null }[] }>(host.call('mods.impact', { root, archive: opened.dir, name: 'zmod.ufo' }));
       expect(folderName.wins).toEqual([]);
       expect(folderName.hidden.every((h) => h.by === 'zeta.ufo')).toBe(true);
-      // An archive from elsewhere: no proposal (the folder's name is used).
+      // An archive from elsewhere whose paths nobody else has: its own name wins them.
       const elsewhere = join(base, 'elsewhere.ufo');
       await writeHpi(elsewhere, [{ path: 'units/X.fbi', data: unitFbi('X', 'X') }]);
       await host.grant(elsewhere, 'file');
-      expect((await ok<{ exportName: string | null }>(host.call('workspace.fromArchive', { archive: elsewhere, dir: join(base, 'emod'), root }))).exportName).toBeNull();
+      expect((await ok<{ exportName: string | null }>(host.call('workspace.fromArchive', { archive: elsewhere, dir: join(base, 'emod'), root }))).exportName).toBe('elsewhere.ufo');
+    } finally {
+      await host.close();
+    }
+  });
+
+  it('an archive from outside the install: proposes a name that wins its paths, not its own name that sorts after the original', async () => {
+    const root = await generateDemoInstall(join(base, 'TA7'));
+    const host = await createStudioHost({ facts: { version: '1', host: 'web', initialRoot: root, demo: false }, recentFile: null, warm: false });
+    try {
+      await ok(host.call('install.open', { root }));
+      // zeta.ufo's paths under a name that TA reads after zeta.ufo: as it is, zeta.ufo hides every one.
+      const outside = join(base, 'downloads', 'zzz.ufo');
+      await mkdir(dirname(outside), { recursive: true });
+      await copyFile(join(root, 'zeta.ufo'), outside);
+      await host.grant(outside, 'file');
+      const own = await ok<{ wins: unknown[]; hidden: { by: string | null }[] }>(host.call('mods.impact', { root, archive: outside }));
+      expect(own.wins).toEqual([]);
+      expect(own.hidden.length).toBe(3);
+      const opened = await ok<{ exportName: string | null; dir: string }>(host.call('workspace.fromArchive', { archive: outside, dir: join(base, 'zzzmod'), root }));
+      expect(opened.exportName).not.toBeNull();
+      expect(opened.exportName).not.toBe('zzz.ufo');
+      expect(opened.exportName!.toLowerCase().endsWith('zzz.ufo')).toBe(true);
+      const proposed = await ok<{ wins: { path: string }[]; hidden: unknown[]; replaces: string | null }>(host.call('mods.impact', { root, archive: opened.dir, name: opened.exportName! }));
+      expect(proposed.hidden).toEqual([]);
+      expect(proposed.replaces).toBeNull();
+      expect(proposed.wins.map((w) => w.path).sort()).toEqual(['gamedata/mods.txt', 'units/CORZETA.fbi', 'weapons/zeta.tdf']);
     } finally {
       await host.close();
     }

@@ -59,16 +59,16 @@ describe('InstallService', () => {
     const install = await service.open(root, { game: 'ta' });
     const target = join(base, 'out');
     const progress: number[] = [];
-    const result = await install.extract(['units/CORCOM.fbi', 'features'], target, { onProgress: (d) => progress.push(d) });
+    const result = await extractPaths(install, ['units/CORCOM.fbi', 'features'], target, { onProgress: (d) => progress.push(d) });
     expect(result.refused).toEqual([]);
     expect(result.files).toBe(6);
     expect(progress.at(-1)).toBe(6);
     expect(await readFile(join(target, 'units/CORCOM.fbi'), 'latin1')).toContain('Loose commander');
     expect((await readdir(join(target, 'features', 'urban'))).sort()).toEqual(['cars.tdf', 'cars2.tdf']);
-    await expect(install.extract(['no/such/thing'], join(base, 'out2'))).rejects.toThrow(/no file or folder no\/such\/thing/);
+    await expect(extractPaths(install, ['no/such/thing'], join(base, 'out2'))).rejects.toThrow(/no file or folder no\/such\/thing/);
     const aborted = new AbortController();
     aborted.abort();
-    await expect(install.extract(['units'], join(base, 'out3'), { signal: aborted.signal })).rejects.toThrow();
+    await expect(extractPaths(install, ['units'], join(base, 'out3'), { signal: aborted.signal })).rejects.toThrow();
   });
 
   it('withExtraArchive: the hypothetical mount with its placement, not cached', async () => {
@@ -80,7 +80,7 @@ describe('InstallService', () => {
       expect(install.resolve('units/ARMCOM.fbi').winner?.archive).toBe('rev31.gp3');
       expect(install.resolve('units/ARMCOM.fbi').shadowed.map((s) => s.archive)).toEqual(['mymod.ufo', 'totala1.hpi']);
     } finally {
-      await install.mounted.close();
+      await install.close();
     }
     expect((await service.open(root)).resolve('units/ARMCOM.fbi').shadowed.map((s) => s.archive)).toEqual(['totala1.hpi']);
   });

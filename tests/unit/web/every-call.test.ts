@@ -85,6 +85,7 @@ const cases: Case[] = [
   { name: 'install.grep', request: () => ({ root, pattern: 'UnitName', globs: ['*.fbi'] }), expect: 'ok' },
   { name: 'install.check', request: () => ({ root }), expect: 'ok' },
   { name: 'install.units', request: () => ({ root }), expect: 'ok' },
+  { name: 'install.modFolders', request: () => ({ root }), expect: 'ok' },
   { name: 'install.extract', request: (t) => ({ root, paths: ['units/U0.FBI'], target: join(dir, `out-${t}`) }), expect: 'ok' },
   { name: 'asset.view', request: () => ({ root, path: 'units/U0.FBI' }), expect: 'ok' },
   { name: 'archive.open', request: () => ({ path: archive }), expect: 'ok' },

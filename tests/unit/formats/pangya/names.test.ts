@@ -8,20 +8,21 @@ import { buildArchive, hex } from './fixtures.js';
 
 describe('Pangya CP949 names', () => {
   it('encodes Korean to CP949 bytes and decodes them back', () => {
-    const bytes = encodeName('data\\한글.txt')!;
+    const bytes = encodeName('data\\한글.txt');
     expect(hex(bytes)).toBe('646174615cc7d1b1db2e747874');
     expect(decodeName(bytes)).toEqual({ text: 'data\\한글.txt', cp949: true });
   });
 
   it('round-trips Hangul from the UHC extension (outside EUC-KR proper)', () => {
     const name = '똠방각하.txt';
-    const bytes = encodeName(name)!;
+    const bytes = encodeName(name);
     expect(decodeName(bytes).text).toBe(name);
   });
 
-  it('returns null for characters CP949 cannot store, rather than a silent "?"', () => {
-    expect(encodeName('smile😀.txt')).toBeNull();
-    expect(hex(encodeName('what?.txt')!)).toBe(hex(new TextEncoder().encode('what?.txt')));
+  it('refuses characters CP949 cannot store with a FormatError, rather than a silent "?"', () => {
+    expect(() => encodeName('smile😀.txt')).toThrow(FormatError);
+    expect(() => encodeName('smile😀.txt')).toThrow('smile😀.txt: the name has characters CP949 cannot store');
+    expect(hex(encodeName('what?.txt'))).toBe(hex(new TextEncoder().encode('what?.txt')));
   });
 
   it('flags bytes that are not CP949', () => {
