@@ -6,7 +6,7 @@ import { palDecoder } from './ta/pal.js';
 import { gafDecoder } from './ta/gaf-view.js';
 import { bspDecoder, lmpDecoder, sprDecoder, walDecoder } from './quake/views.js';
 import { pcxDecoder } from './pcx.js';
-import { cobDecoderWith } from './ta/cob/decoder.js';
+import { cobDecoder } from './ta/cob/decoder.js';
 import { tntDecoder } from './ta/tnt-view.js';
 
 /**
@@ -49,7 +49,7 @@ export const assetDecoders: AssetDecoder[] = [
   sprDecoder,
   pcxDecoder,
   bspDecoder,
-  cobDecoderWith(assetDecoderFor),
+  cobDecoder,
   tntDecoder,
 ];
 
