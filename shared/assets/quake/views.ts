@@ -81,7 +81,7 @@ export function wadLumpDecoder(version: WadVersion, type: string | null): AssetD
 
 function paletteView(name: string, bytes: Uint8Array): ImagesView {
   const palette = decodePaletteLmp(bytes, name);
-  return imagesView('Quake palette', [{ name: 'palette', frames: [{ image: paletteSwatches(palette) }] }], palette, [{ label: 'Colours', value: '256' }]);
+  return imagesView('Quake palette', [{ name: 'palette', frames: [{ image: paletteSwatches(palette), paletteGrid: 16 }] }], palette, [{ label: 'Colours', value: '256' }]);
 }
 
 async function concharsView(name: string, bytes: Uint8Array, context: AssetContext): Promise<ImagesView> {
