@@ -30,7 +30,7 @@ export const pathFields: Record<CallName, Readonly<Record<string, FieldAccess>>>
   'archive.extract': { path: 'use', target: 'target-folder' },
   'archive.verify': { path: 'use' },
   // `path` is a path inside the install, not on disk.
-  'asset.view': { root: 'use', file: 'use' },
+  'asset.view': { root: 'use', file: 'use', paletteRoot: 'use' },
   'dialog.pickFolder': {},
   'dialog.pickFile': {},
   'jobs.cancel': {},
