@@ -3,8 +3,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { packBytes, writeArchive, writeHpi, type DemoFile } from '../../electron/demo/writer.js';
 import { demoTntSpec, writeOta, writeTnt } from '../../electron/demo/tnt-map.js';
-import { makeMdl } from './model-fixtures.js';
-import { daikatanaWal, pixels, quakeSprite } from '../unit/assets/quake/craft.js';
+import { makeMd2Like, makeMdl } from './model-fixtures.js';
+import { daikatanaWal, pixels, q1bsp, quakeSprite } from '../unit/assets/quake/craft.js';
+import { lumpBytes, readDirectory } from '../unit/formats/wad/wad-directory.js';
 
 /**
  * Installs made of the real sample assets (../shared/samples), for the browser tests and the viewer
@@ -53,7 +54,8 @@ const grey = Uint8Array.from({ length: 768 }, (_, i) => Math.floor(i / 3));
 
 /**
  * A Quake game folder (`quake/id1`): pak0.pak is the real quakespasm PAK (gfx/conback.lmp); pak1.pak (which
- * wins) holds the palettes, Quake 2 and Daikatana WALs, a sprite, the models, both BSPs and a shadowed copy
+ * wins) holds the palettes, Quake 2 and Daikatana WALs, a sprite, the models, both BSPs (and a Quake one with
+ * embedded textures) and a shadowed copy
  * of textures/lavatest.wal (pak2.pak's b_pv_v1a1 wins it); the WAD2 and WAD3 lie loose in id1 for the
  * Archive screen. Returns the game folder.
  */
@@ -67,6 +69,10 @@ export async function quakeSamplesInstall(dir: string): Promise<string> {
     { width: 16, height: 16, indices: pixels(256, 1) },
     { group: [{ width: 16, height: 16, indices: pixels(256, 2) }, { width: 16, height: 16, indices: pixels(256, 3) }], intervals: [0.1, 0.2] },
   ]);
+  // A map that embeds textures (cube.bsp keeps its own in a WAD): two of cr8_czg.wad's miptex.
+  const wad = await q('quake/cr8_czg.wad');
+  const miptex = readDirectory(wad).lumps.slice(0, 2).map((lump) => lumpBytes(wad, lump));
+  const textured = q1bsp('{\n"classname" "worldspawn"\n"wad" "cr8_czg.wad"\n}\n{\n"classname" "light"\n"origin" "0 0 64"\n}\n', miptex);
   const pak1: DemoFile[] = [
     { path: 'gfx/palette.lmp', data: await q('quake/gfx/palette.lmp') },
     { path: 'pics/colormap.pcx', data: await q('quake2/pics/colormap.pcx') },
@@ -76,7 +82,12 @@ export async function quakeSamplesInstall(dir: string): Promise<string> {
     { path: 'progs/player.mdl', data: makeMdl() },
     { path: 'models/cube.md2', data: await q('quake2/cube.md2') },
     { path: 'models/cube.dkm', data: await q('daikatana/cube.dkm') },
+    // The sample cubes hold no triangle; these have one, skinned with models/a/skin.pcx.
+    { path: 'models/tri.md2', data: makeMd2Like('md2') },
+    { path: 'models/tri.dkm', data: makeMd2Like('dkm2') },
+    { path: 'models/a/skin.pcx', data: await q('quake2/pics/colormap.pcx') },
     { path: 'maps/cube.bsp', data: await q('quake/cube.bsp') },
+    { path: 'maps/textured.bsp', data: textured },
     { path: 'maps/hl.bsp', data: await q('halflife/hl.bsp') },
   ];
   await writeArchive(join(id1, 'pak1.pak'), await packBytes('pak', pak1, {}));
