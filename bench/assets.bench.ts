@@ -64,9 +64,10 @@ async function decodeAll(): Promise<void> {
 
     const context = assetContext(install);
     const palette = await context.palette('ta');
-    const lookup = installTextureLookup(context);
+    // The generated install keeps its texture GAFs in subfolders of textures/, where TA keeps them at the top.
+    const lookup = installTextureLookup({ ...context, list: (glob) => context.list(glob === 'textures/*.gaf' ? 'textures/**/*.gaf' : glob) });
     const index = await timed(() => lookup('__warm__'));
-    figure('3DO texture index (every textures/*.gaf, once)', `${index.ms.toFixed(0)} ms`);
+    figure('3DO texture index (every texture GAF, once)', `${index.ms.toFixed(0)} ms`);
 
     let frames = 0;
     let failed = 0;
@@ -75,7 +76,12 @@ async function decodeAll(): Promise<void> {
       for (const [path, data] of gafBytes) {
         try {
           const gaf = readGaf(data, path);
-          for (const s of gaf.sequences) for (const f of s.frames) (renderGafFrame(data, gaf.variant, f, palette), frames++);
+          for (const s of gaf.sequences) {
+            for (const f of s.frames) {
+              renderGafFrame(data, gaf.variant, f, palette);
+              frames++;
+            }
+          }
         } catch (err) {
           if (!(err instanceof FormatError)) throw err;
           failed++;
@@ -141,6 +147,8 @@ async function viewers(): Promise<void> {
     await showFiles(page);
     for (const v of VIEWERS) {
       if (v.install !== current) {
+        await page.goto(serve.url);
+        await page.getByRole('list', { name: 'Mount order' }).waitFor({ state: 'visible', timeout: 60_000 });
         await openInstall(page, roots[v.install]);
         current = v.install;
       }
@@ -169,7 +177,6 @@ async function showFiles(page: Page): Promise<void> {
 }
 
 async function openInstall(page: Page, root: string): Promise<void> {
-  await page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name: 'Home', exact: true }).click();
   const field = page.getByRole('textbox', { name: 'Install folder' });
   await field.fill(root);
   await field.press('Enter');
@@ -185,7 +192,7 @@ async function select(page: Page, path: string): Promise<void> {
 
 /**
  * Runs in the page: clicks the tree row of `path`, then checks every animation frame until the Preview shows
- * that file's view (its origin line names the path) holding a picture of more than one colour, a drawn model
+ * that file's view (an origin line names the path) holding a picture of more than one colour, a drawn model
  * (ready, and more than its background), or text; resolves with the milliseconds from the click.
  */
 const IN_PAGE_FIRST_FRAME = `function (path, shows) {
@@ -211,8 +218,8 @@ const IN_PAGE_FIRST_FRAME = `function (path, shows) {
     function shown() {
       var preview = document.querySelector('[aria-label="Preview"]');
       if (!preview) return false;
-      var origin = preview.querySelector('.asset-facts');
-      if (!origin || origin.textContent.indexOf(path + ' from') < 0) return false;
+      var named = Array.prototype.some.call(preview.querySelectorAll('.asset-facts'), function (f) { return f.textContent.indexOf(path + ' from') >= 0; });
+      if (!named) return false;
       if (shows === 'text') { var pre = preview.querySelector('.asset-viewer pre'); return !!pre && pre.textContent.length > 0; }
       if (shows === 'model') { var gl = preview.querySelector('canvas.model-canvas[data-ready="true"]'); return !!gl && colours(gl) > 5; }
       var pic = preview.querySelector('[data-testid="asset-canvas"]'); return !!pic && colours(pic) > 1;
