@@ -53,6 +53,37 @@ export async function fullInstall(): Promise<string> {
 }
 
 /**
+ * The 60,000-entry install of fullInstall whose GAF and 3DO files are the real TA samples
+ * (../shared/samples/ta), replicated at the counts of a real install: one anims/ file in 12 a gadget GAF,
+ * one textures/ file in 200 a texture GAF, one objects3d/ file in 5 a model; the rest of those folders is
+ * opaque `.dat`. Generated once under .bench/ (stored, not compressed: decoding is what it is for).
+ */
+export async function fullAssetInstall(): Promise<string> {
+  const ta = fileURLToPath(new URL('../../shared/samples/ta/', import.meta.url));
+  const read = async (path: string) => new Uint8Array(await readFile(join(ta, path)));
+  const gadgets = [await read('armimr/anims/ARMIMR_gadget.gaf'), await read('gaf/ta3d_truecolour_cortl_gadget.gaf')];
+  const textures = [await read('gaf/Alien.gaf'), await read('armimr/textures/ArmImp.gaf')];
+  const models = await Promise.all(['armimr/objects3d/ARMIMR.3do', 'armimr/objects3d/ARMIMR_dead.3do', ...['7x7a', 'DEMR', 'armthund', 'cormlk_dead', 'icurock_dead', 'ion4', 'nfadrag', 'screamer'].map((n) => `objects3d/${n}.3do`)].map(read));
+  const pick = (list: Uint8Array[], n: number) => list[n % list.length]!;
+  const options = {
+    ...FULL_INSTALL,
+    method: 'none' as const,
+    assets: (folder: string, n: number) =>
+      folder === 'anims' ? (n % 12 === 0 ? pick(gadgets, n / 12) : undefined) : folder === 'textures' ? (n % 200 === 0 ? pick(textures, n / 200) : undefined) : n % 5 === 0 ? pick(models, n / 5) : undefined,
+  };
+  const stampText = `full-asset-install v1 ${JSON.stringify(FULL_INSTALL)}`;
+  const dir = join(await scratch('full-asset-install'), 'ta');
+  const stamp = await readFile(join(dir, '.stamp'), 'utf8').catch(() => '');
+  if (stamp !== stampText) {
+    await rm(dir, { recursive: true, force: true });
+    const made = await time(() => generateFullInstall(dir, options));
+    await writeFile(join(dir, '.stamp'), stampText);
+    figure('generate the full asset install (once)', `${(made.ms / 1000).toFixed(1)} s`);
+  }
+  return dir;
+}
+
+/**
  * Two minor collections (scavenges), when the bench runs with --expose-gc as `npm run bench` does: called
  * after a bench builds its inputs, they move those inputs out of the young generation. Otherwise the
  * scavenges that the timed code triggers spend their time copying the bench's own live inputs (100,000

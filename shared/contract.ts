@@ -59,7 +59,8 @@ export const requests = {
 
   // A file as the studio's asset viewers show it: an install path (the winner, or the provider `archive`
   // names; null = the loose file), or an `entry` of the archive `file`. Exactly one of root and file.
-  'asset.view': z.object({ root: path.optional(), path: path.optional(), archive: z.string().nullable().optional(), file: path.optional(), entry: z.string().min(1).max(4096).optional() }),
+  /** `paletteRoot` (with file and entry): an open install whose palettes and files stand under the archive's own. */
+  'asset.view': z.object({ root: path.optional(), path: path.optional(), archive: z.string().nullable().optional(), file: path.optional(), entry: z.string().min(1).max(4096).optional(), paletteRoot: path.optional() }),
   /** Native pickers (Electron only; the browser uses folders.list). */
   'dialog.pickFolder': z.object({ title: z.string().optional() }),
   'dialog.pickFile': z.object({ title: z.string().optional() }),

@@ -15,7 +15,14 @@ export interface FullInstallOptions {
   entries?: number;
   /** HPI chunk method (default lz77, as Cavedog's archives). */
   method?: 'lz77' | 'zlib' | 'none';
+  /**
+   * Real bytes for files of the asset folders (anims, textures: GAF; objects3d: 3DO), e.g. sample files:
+   * called for each such file; where it gives nothing, the file is opaque data named `.dat`.
+   */
+  assets?: (folder: string, n: number) => Uint8Array | undefined;
 }
+
+const ASSET_FOLDERS = new Set(['anims', 'textures', 'objects3d']);
 
 const BINARY_FOLDERS = ['anims', 'bitmaps', 'sounds', 'maps', 'textures', 'objects3d', 'scripts', 'gamedata', 'guis', 'palettes'];
 const BINARY_EXT: Record<string, string> = { anims: 'gaf', bitmaps: 'pcx', sounds: 'wav', maps: 'tnt', textures: 'gaf', objects3d: '3do', scripts: 'cob', gamedata: 'tdf', guis: 'gui', palettes: 'pal' };
@@ -40,7 +47,7 @@ function binary(rand: () => number, size: number): Uint8Array {
   return out;
 }
 
-function makeFile(rand: () => number, n: number, tag: string): DemoFile {
+function makeFile(rand: () => number, n: number, tag: string, assets?: FullInstallOptions['assets']): DemoFile {
   const kind = rand();
   if (kind < 0.04) return { path: `units/U${n}.fbi`, data: unitFbi(`U${n}`, `Unit ${n} (${tag})`, { BuildCostMetal: String(Math.floor(rand() * 900)) }) };
   if (kind < 0.05) return { path: `weapons/W${n}.tdf`, data: sectionsTdf({ [`W${n}_A`]: weapon(Math.floor(rand() * 200)), [`W${n}_B`]: weapon(Math.floor(rand() * 200)) }, tag) };
@@ -49,7 +56,12 @@ function makeFile(rand: () => number, n: number, tag: string): DemoFile {
     return { path: `features/${world}/F${n}.tdf`, data: sectionsTdf({ [`F${n}`]: feature(world, `feature ${n} (${tag})`) }) };
   }
   const folder = BINARY_FOLDERS[Math.floor(rand() * BINARY_FOLDERS.length)]!;
-  return { path: `${folder}/sub${n % 37}/${folder}${n}.${BINARY_EXT[folder]}`, data: binary(rand, 64 + Math.floor(rand() * 1500)) };
+  const data = binary(rand, 64 + Math.floor(rand() * 1500));
+  if (assets && ASSET_FOLDERS.has(folder)) {
+    const real = assets(folder, n);
+    return { path: `${folder}/sub${n % 37}/${folder}${n}.${real ? BINARY_EXT[folder] : 'dat'}`, data: real ?? data };
+  }
+  return { path: `${folder}/sub${n % 37}/${folder}${n}.${BINARY_EXT[folder]}`, data };
 }
 
 /** Write the full install into `dir`; returns the archive names in the order written. */
@@ -69,9 +81,9 @@ export async function generateFullInstall(dir: string, options: FullInstallOptio
       const lower = made.slice(a + 1).find((files) => files.length > i);
       if (lower && rand() < 0.1) {
         const base = lower[Math.floor(rand() * lower.length)]!;
-        const again = makeFile(rand, n++, names[a]!);
+        const again = makeFile(rand, n++, names[a]!, options.assets);
         made[a]!.push({ path: base.path, data: again.data });
-      } else made[a]!.push(makeFile(rand, n++, names[a]!));
+      } else made[a]!.push(makeFile(rand, n++, names[a]!, options.assets));
     }
   }
   for (let a = 0; a < names.length; a++) await writeHpi(join(dir, names[a]!), made[a]!, { method: options.method ?? 'lz77' });

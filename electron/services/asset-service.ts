@@ -7,7 +7,8 @@ import type { Palette } from '../../shared/assets/image.js';
 import type { AssetContext, PaletteGame } from '../../shared/assets/registry.js';
 import { builtInPalettes, paletteFromFile } from '../../shared/assets/palettes.js';
 import { PALETTE_PATHS } from '../vfs/rules/palettes.js';
-import { catEntry } from './archive-service.js';
+import { catEntry, withArchive } from './archive-service.js';
+import { pathKey } from '../../shared/paths.js';
 import { InstallService } from './install-service.js';
 
 /**
@@ -30,6 +31,11 @@ export interface AssetSourceOptions {
   archive?: string | null;
   /** A palette file that overrides the install's and the built-in one. */
   palette?: string;
+  /**
+   * With `entry`: an install whose files stand under the archive's own, for the palettes and sister files
+   * (textures, the .ota) the archive lacks (the studio passes the install it has open).
+   */
+  under?: AssetInstall;
 }
 
 export interface OpenedAsset {
@@ -106,8 +112,34 @@ export async function openAsset(file: string, options: AssetSourceOptions = {}, 
   }
   if (options.entry) {
     const bytes = await catEntry(file, options.entry);
-    return { name: basename(options.entry), bytes, origin: `${options.entry} in ${basename(file)}`, context: assetContext(null, override), close: async () => {} };
+    const own = await archiveAsInstall(file);
+    const context = assetContext(options.under ? stackedInstall(own, options.under) : own, override);
+    return { name: basename(options.entry), bytes, origin: `${options.entry} in ${basename(file)}`, context, close: async () => {} };
   }
   const bytes = new Uint8Array(await readFile(resolve(file)));
   return { name: basename(file), bytes, origin: file, context: assetContext(null, override), close: async () => {} };
+}
+
+/**
+ * An archive's own files as an AssetInstall, so a picture inside it takes the archive's palette (a Quake
+ * pak0.pak holds gfx/palette.lmp) and a model its textures, as the game would with that archive alone.
+ */
+async function archiveAsInstall(file: string): Promise<AssetInstall> {
+  const paths = await withArchive(file, async (archive) => archive.entries.filter((e) => !e.dir).map((e) => e.path));
+  const byKey = new Map(paths.map((p) => [pathKey(p), p]));
+  const name = basename(file);
+  return {
+    resolve: (path) => ({ winner: byKey.has(pathKey(path)) ? { archive: name } : null }),
+    read: (path) => catEntry(file, byKey.get(pathKey(path)) ?? path),
+    tree: () => ({ paths }),
+  };
+}
+
+/** `upper`'s files over `lower`'s: a path `upper` has comes from it, any other from `lower`. */
+export function stackedInstall(upper: AssetInstall, lower: AssetInstall): AssetInstall {
+  return {
+    resolve: (path) => (upper.resolve(path).winner ? upper.resolve(path) : lower.resolve(path)),
+    read: (path, archive) => (upper.resolve(path).winner ? upper.read(path, archive) : lower.read(path, archive)),
+    tree: () => ({ paths: [...new Set([...upper.tree().paths, ...lower.tree().paths])] }),
+  };
 }

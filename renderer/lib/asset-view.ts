@@ -10,7 +10,7 @@ import type { PreviewSource } from '../stores/preview';
 export function assetRequest(source: PreviewSource): RequestOf<'asset.view'> {
   return source.kind === 'install'
     ? { root: source.root, path: source.path, ...(source.archive !== undefined ? { archive: source.archive } : {}) }
-    : { file: source.archive, entry: source.entry };
+    : { file: source.archive, entry: source.entry, ...(source.paletteRoot ? { paletteRoot: source.paletteRoot } : {}) };
 }
 
 /** One decoded asset following a source; a newer load wins over a slower older one. */

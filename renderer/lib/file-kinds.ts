@@ -4,9 +4,9 @@ export type PreviewKind = 'tdf' | 'text' | 'pcx' | 'image' | 'audio' | 'asset' |
 import { extensionOf, isTdfSyntax, isTextFile } from '../../shared/file-kinds';
 /**
  * Files the host's asset decoders show (asset.view): TA's sprites, palettes, models, scripts and maps, and
- * the Quake family's pictures (qpic, WAL, sprites), models (MDL, MD2, DKM) and maps (BSP).
+ * the Quake family's pictures (qpic, WAL, sprites, Quake 2 sprites), models (MDL, MD2, DKM) and maps (BSP).
  */
-const ASSETS = new Set(['GAF', 'TAF', 'PAL', '3DO', 'COB', 'TNT', 'LMP', 'WAL', 'SPR', 'BSP', 'MDL', 'MD2', 'DKM']);
+const ASSETS = new Set(['GAF', 'TAF', 'PAL', '3DO', 'COB', 'TNT', 'LMP', 'WAL', 'SPR', 'SP2', 'BSP', 'MDL', 'MD2', 'DKM']);
 
 const IMAGES: Record<string, string> = { PNG: 'image/png', JPG: 'image/jpeg', JPEG: 'image/jpeg', BMP: 'image/bmp', GIF: 'image/gif', TGA: 'image/x-tga' };
 

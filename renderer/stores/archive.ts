@@ -10,6 +10,7 @@ import { DROP_BYTES_LIMIT } from '../lib/drop';
 import { useErrorsStore } from './errors';
 import { useJobsStore } from './jobs';
 import { useArchivePreviewStore } from './preview';
+import { useInstallStore } from './install';
 import { isGlob } from '../../shared/globs';
 
 export type VerifyResult = ResponseOf<'archive.verify'>;
@@ -133,7 +134,12 @@ export const useArchiveStore = defineStore('archive', () => {
       useArchivePreviewStore().clear();
       return;
     }
-    void useArchivePreviewStore().load({ kind: 'archive', archive: path.value, entry: entry.path }, entry.size);
+    // The open install lends its palettes to pictures whose archive has none (a WAD2, a map pack).
+    const paletteRoot = useInstallStore().root;
+    void useArchivePreviewStore().load(
+      { kind: 'archive', archive: path.value, entry: entry.path, ...(l.info.format === 'wad' && entry.type ? { lump: entry.type } : {}), ...(paletteRoot ? { paletteRoot } : {}) },
+      entry.size,
+    );
   }
 
   /** Extract everything, or what the filter matches (as globs are what archive.extract takes). */

@@ -11,10 +11,11 @@ const MEDIA_BYTES = 64 << 20;
 
 export type PreviewSource =
   | { kind: 'install'; root: string; path: string; archive?: string | null }
-  | { kind: 'archive'; archive: string; entry: string };
+  /** `lump`: a WAD lump's type from the directory; `paletteRoot`: the open install, for palettes the archive lacks. */
+  | { kind: 'archive'; archive: string; entry: string; lump?: string; paletteRoot?: string };
 
-function bytesFor(path: string, size: number | undefined): number {
-  const kind = previewKindOf(path);
+function bytesFor(path: string, size: number | undefined, lump = false): number {
+  const kind = lump ? 'asset' : previewKindOf(path);
   // An asset's picture comes decoded from asset.view; its bytes here are for the Hex tab.
   if (kind === 'text' || kind === 'tdf' || kind === 'hex' || kind === 'asset') return TEXT_BYTES;
   return Math.max(1, Math.min(size ?? MEDIA_BYTES, MEDIA_BYTES));
@@ -37,7 +38,7 @@ function definePreviewStore(id: string) {
         () =>
           next.kind === 'install'
             ? api.call('install.read', { root: next.root, path: next.path, archive: next.archive, maxBytes: bytesFor(next.path, size) })
-            : api.call('archive.read', { path: next.archive, entry: next.entry, maxBytes: bytesFor(next.entry, size) }),
+            : api.call('archive.read', { path: next.archive, entry: next.entry, maxBytes: bytesFor(next.entry, size, next.lump !== undefined) }),
         (result) => (file.value = result),
       );
     }

@@ -6,12 +6,13 @@ import { palDecoder } from './ta/pal.js';
 import { gafDecoder } from './ta/gaf-view.js';
 import { bspDecoder, lmpDecoder, sprDecoder, walDecoder } from './quake/views.js';
 import { pcxDecoder } from './pcx.js';
-import { cobDecoderWith } from './ta/cob/decoder.js';
+import { sp2Decoder } from './quake/sp2.js';
+import { cobDecoder } from './ta/cob/decoder.js';
 import { tntDecoder } from './ta/tnt-view.js';
 
 /**
  * How a file becomes something the studio can show, whatever its format. Each asset format (GAF, 3DO,
- * COB, TNT, PAL, WAD lumps, WAL, LMP, SPR, PCX, MDL, MD2, DKM, BSP) exports one AssetDecoder from its own
+ * COB, TNT, PAL, WAD lumps, WAL, LMP, SPR, SP2, PCX, MDL, MD2, DKM, BSP) exports one AssetDecoder from its own
  * module; `assetDecoders` lists them. The host builds an AssetContext from the mounted install (palettes
  * and textures come from the install's winners), so a decoder never knows where its bytes live.
  */
@@ -47,9 +48,10 @@ export const assetDecoders: AssetDecoder[] = [
   lmpDecoder,
   walDecoder,
   sprDecoder,
+  sp2Decoder,
   pcxDecoder,
   bspDecoder,
-  cobDecoderWith(assetDecoderFor),
+  cobDecoder,
   tntDecoder,
 ];
 

@@ -19,6 +19,11 @@ export interface ImageFrame {
   /** How long the game shows it (GAF durations, sprite group intervals), for playback. */
   durationMs?: number;
   label?: string;
+  /**
+   * A palette swatch: the picture is a `paletteGrid` × `paletteGrid` grid of equal cells, cell i (row by
+   * row from the top left) showing palette index i; the studio names the index under the pointer.
+   */
+  paletteGrid?: number;
 }
 
 export interface ImageGroup {

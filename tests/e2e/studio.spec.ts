@@ -70,12 +70,13 @@ test('searches a path and the Layering panel names the winner; TDF text preview'
   await expect(layering.locator('[data-role="winner"]')).toContainText('totala4.hpi');
 });
 
-test('previews a PCX image decoded in the page', async ({ studioPage }) => {
+test('previews a PCX image with its palette named', async ({ studioPage }) => {
   const page = await open(studioPage);
   await showFiles(page);
   await selectPath(page, '*.pcx', 'bitmaps/logo.pcx');
-  const canvas = page.getByRole('img', { name: 'bitmaps/logo.pcx, 32 × 24 PCX' });
+  const canvas = page.getByRole('img', { name: 'bitmaps/logo.pcx: picture frame 1, 32 × 24' });
   await expect(canvas).toBeVisible();
+  await expect(page.getByTestId('asset-palette')).toContainText("bitmaps/logo.pcx's own palette");
   // The pixels really are drawn: several distinct opaque colours on the canvas.
   const colours = await canvas.evaluate((el) => {
     const c = el as unknown as { getContext(kind: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } } };
@@ -124,7 +125,7 @@ test('opens a single archive: info, entries in stored order, verify', async ({ s
   await page.getByRole('button', { name: 'Verify' }).click();
   await expect(page.getByTestId('verify-result')).toContainText('check out');
   await entries.getByRole('option').filter({ hasText: 'bitmaps/logo.pcx' }).click();
-  await expect(page.getByRole('img', { name: /logo\.pcx, 32 × 24 PCX/ })).toBeVisible();
+  await expect(page.getByRole('img', { name: /logo\.pcx: picture frame 1, 32 × 24/ })).toBeVisible();
   await studioPage.screenshot('archive');
 });
 

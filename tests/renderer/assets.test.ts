@@ -6,6 +6,12 @@ import AssetViewer from '../../renderer/components/assets/AssetViewer.vue';
 import { previewKindOf, previewKindLabel } from '../../renderer/lib/file-kinds';
 import { assetRequest } from '../../renderer/lib/asset-view';
 import type { AssetView, ImagesView } from '../../shared/assets/view';
+import { palView } from '../../shared/assets/ta/pal';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** The shared samples beside the clone (tests run from its root). */
+const samplesDir = join(process.cwd(), '..', 'shared', 'samples');
 
 const image = (w: number, h: number, v: number) => ({ width: w, height: h, rgba: new Uint8Array(w * h * 4).fill(v) });
 
@@ -64,6 +70,33 @@ describe('AssetViewer', () => {
     const m = mount(AssetViewer, { props: { view: model, name: 'x.3do' } });
     expect(m.findAll('.model-missing-name').map((n) => n.text())).toEqual(['ArmSkin']);
     expect(m.text()).toContain('Pieces');
+  });
+});
+
+describe('a palette swatch names the index under the pointer', () => {
+  it('the real PALETTE.PAL: index and RGB of the cell pointed at, read from the file itself', async () => {
+    const file = new Uint8Array(readFileSync(join(samplesDir, 'ta', 'palettes', 'PALETTE.PAL')));
+    const view = palView('PALETTE.PAL', file);
+    const w = mount(AssetViewer, { props: { view, name: 'PALETTE.PAL' } });
+    const canvas = w.get('[data-testid="asset-canvas"]');
+    const hover = () => w.get('[data-testid="swatch-hover"]').text();
+    expect(hover()).toContain('Point at a colour');
+    // Unlaid-out (happy-dom), the 16-pixel swatch is shown at its nominal size: 16 × zoom pixels a side.
+    const cell = (16 * parseInt(w.get('[data-testid="zoom"]').text(), 10)) / 16;
+    for (const [column, row] of [[0, 0], [5, 2], [15, 15], [9, 13]] as const) {
+      await canvas.trigger('mousemove', { clientX: column * cell + cell / 2, clientY: row * cell + cell / 2 });
+      const index = row * 16 + column;
+      const [r, g, b] = [file[index * 4]!, file[index * 4 + 1]!, file[index * 4 + 2]!];
+      const hex = '#' + [r, g, b].map((v) => v.toString(16).padStart(2, '0')).join('');
+      expect(hover()).toBe(`Index ${index} · RGB ${r}, ${g}, ${b} · ${hex}`);
+    }
+    await canvas.trigger('mouseleave');
+    expect(hover()).toContain('Point at a colour');
+  });
+
+  it('a picture that is not a swatch has no index line', () => {
+    const w = mount(AssetViewer, { props: { view: gafLike, name: 'BOOM.gaf' } });
+    expect(w.find('[data-testid="swatch-hover"]').exists()).toBe(false);
   });
 });
 

@@ -2,6 +2,8 @@ import type { CallName, EventName, Events, HostConnection, RequestOf, ResponseOf
 import type { DefinitionKind, DefinitionWinner, MergedTree, Provider } from '../../shared/vfs-types';
 import { ApiError } from '../../renderer/api';
 import { encodePcx8, encodeWav, testPalette } from './pcx-fixture';
+import { assetDecoderFor } from '../../shared/assets/registry';
+import { encodeAssetView } from '../../shared/assets/wire';
 
 /**
  * A fake StudioApi for component and store tests: a small TA install held in memory and answered with
@@ -288,6 +290,16 @@ export class FakeStudioApi implements StudioApi {
     'archive.read': ({ entry }) => {
       const bytes = entry.endsWith('.PCX') ? demoPcx() : text(ARMCOM_FBI);
       return { path: entry, size: bytes.length, data: base64(bytes), truncated: false, archive: null };
+    },
+    // Decoded by the real shared decoders, as the host does; the fake install lends no palette.
+    'asset.view': async ({ root, path, archive, file, entry }) => {
+      const name = (root !== undefined ? path : entry) ?? '';
+      const bytes = root !== undefined ? (this.find(name)?.find((p) => archive === undefined || p.archive === archive) ?? this.find(name)?.[0])?.bytes : entry?.endsWith('.PCX') ? demoPcx() : undefined;
+      if (!bytes) throw new ApiError({ code: 'not-found', message: `${name}: no such file` });
+      const decoder = assetDecoderFor(name, bytes.subarray(0, 64));
+      const context = { palette: () => Promise.reject(new Error('no palette in the fake install')), readFile: async () => null, list: async () => [] };
+      const view = decoder ? encodeAssetView(await decoder.view(name, bytes, context)) : null;
+      return { name: name.slice(name.lastIndexOf('/') + 1), origin: root !== undefined ? `${name} from ${archive ?? 'the winner'}` : `${entry} in ${file}`, size: bytes.length, decoder: decoder?.id ?? null, view };
     },
     'archive.extract': async ({ jobId }) => {
       await this.job(jobId, 3);

@@ -208,7 +208,9 @@ describe('FilesView', () => {
     await settle(1);
     await w.get('[role="treeitem"]').trigger('click');
     await settle();
-    expect(w.get('canvas').attributes('aria-label')).toBe('unitpics/ARMCOM.PCX, 4 × 2 PCX');
+    // Decoded by the host's PCX decoder, shown by the asset viewer, its own palette named.
+    expect(w.get('[data-testid="asset-canvas"]').attributes('aria-label')).toBe('unitpics/ARMCOM.PCX: picture frame 1, 4 × 2');
+    expect(w.get('[data-testid="asset-palette"]').text()).toContain("unitpics/ARMCOM.PCX's own palette");
   });
 
   it('extracts the selection with a progress bar and reports the result', async () => {

@@ -35,7 +35,7 @@ export const pathFields: Record<CallName, Readonly<Record<string, FieldAccess>>>
   // The host writes the bytes to a temporary copy of its own (granted there).
   'archive.openBytes': {},
   // `path` is a path inside the install, not on disk.
-  'asset.view': { root: 'use', file: 'use' },
+  'asset.view': { root: 'use', file: 'use', paletteRoot: 'use' },
   'dialog.pickFolder': {},
   'dialog.pickFile': {},
   'folders.list': { path: 'reach' },

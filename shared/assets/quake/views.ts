@@ -81,7 +81,7 @@ export function wadLumpDecoder(version: WadVersion, type: string | null): AssetD
 
 function paletteView(name: string, bytes: Uint8Array): ImagesView {
   const palette = decodePaletteLmp(bytes, name);
-  return imagesView('Quake palette', [{ name: 'palette', frames: [{ image: paletteSwatches(palette) }] }], palette, [{ label: 'Colours', value: '256' }]);
+  return imagesView('Quake palette', [{ name: 'palette', frames: [{ image: paletteSwatches(palette), paletteGrid: 16 }] }], palette, [{ label: 'Colours', value: '256' }]);
 }
 
 async function concharsView(name: string, bytes: Uint8Array, context: AssetContext): Promise<ImagesView> {
@@ -208,15 +208,14 @@ export const bspDecoder: AssetDecoder = {
     const warnings = [...bsp.warnings];
     if (missing.length > 0) warnings.push(`not embedded${bsp.game === 'quake2' || bsp.game === 'daikatana' ? ' (no textures/NAME.wal in the install)' : ' (kept in a WAD)'}: ${missing.join(', ')}`);
     const textures = imagesView(`${format} textures`, [{ name: 'textures', frames }], palettes.size > 0 ? [...palettes].join('; ') : undefined, [], warnings);
+    const entities: SectionsView['sections'][number] = { title: 'Entities', view: { kind: 'text', format: 'BSP entities', text: bsp.entities, language: 'entities', facts: [], warnings: [] } };
+    // A map with no picture to show gets no empty texture grid; what its textures lack is said above.
     const sections: SectionsView = {
       kind: 'sections',
       format,
       facts,
-      warnings: bsp.warnings,
-      sections: [
-        { title: 'Textures', view: textures },
-        { title: 'Entities', view: { kind: 'text', format: 'BSP entities', text: bsp.entities, language: 'entities', facts: [], warnings: [] } },
-      ],
+      warnings: frames.length > 0 ? bsp.warnings : warnings,
+      sections: frames.length > 0 ? [{ title: 'Textures', view: textures }, entities] : [entities],
     };
     return sections;
   },

@@ -61,28 +61,62 @@ export function looks3do(head: Uint8Array): boolean {
 /** Parse a 3DO's object tree. Throws FormatError on anything out of bounds or cyclic. */
 export function parse3do(bytes: Uint8Array, what = '3DO'): ThreeDoModel {
   const reader = new ByteReader(bytes, what);
-  if (bytes.length < OBJECT_HEADER_SIZE) {
-    fail('truncated', `${what}: ${bytes.length} bytes is shorter than one ${OBJECT_HEADER_SIZE}-byte object header`, { expected: OBJECT_HEADER_SIZE, actual: bytes.length });
-  }
   // Honest files keep each vertex and index array in its own bytes; capping the totals at what the file
   // could hold keeps a damaged file that points many objects at one huge array from allocating gigabytes.
   const budget = { vertices: Math.floor(bytes.length / VERTEX_SIZE) * 4, indices: bytes.length };
   const objects: ThreeDoObject[] = [];
+  walkTree(reader, (offset, parent) => {
+    const { object, sibling, child } = readObject(reader, offset, parent, budget);
+    objects.push(object);
+    return { sibling, child };
+  });
+  return { objects };
+}
+
+/**
+ * The piece (object) names alone, in the same pre-order as parse3do, reading only each object's header and
+ * name: no vertices or primitives are decoded or checked. For checking a script's pieces against its model.
+ */
+export function threeDoPieceNames(bytes: Uint8Array, what = '3DO'): string[] {
+  const reader = new ByteReader(bytes, what);
+  const names: string[] = [];
+  walkTree(reader, (at) => {
+    const header = checkHeader(reader, at);
+    names.push(header.name);
+    return header;
+  });
+  return names;
+}
+
+/**
+ * Walks the first-child/next-sibling tree from offset 0 in pre-order; `visit` reads the object at `at`
+ * (its index is the number visited before it) and gives its links. Cycle-guarded, and with an explicit
+ * stack, not recursion: a deep (damaged) tree must not overflow the JS stack.
+ */
+function walkTree(reader: ByteReader, visit: (at: number, parent: number | null) => { sibling: number; child: number }): void {
+  if (reader.length < OBJECT_HEADER_SIZE) {
+    fail('truncated', `${reader.what}: ${reader.length} bytes is shorter than one ${OBJECT_HEADER_SIZE}-byte object header`, { expected: OBJECT_HEADER_SIZE, actual: reader.length });
+  }
   const visited = new Set<number>();
-  // Explicit stack, not recursion: a deep (damaged) tree must not overflow the JS stack.
   const stack: { offset: number; parent: number | null }[] = [{ offset: 0, parent: null }];
   while (stack.length > 0) {
     const { offset, parent } = stack.pop()!;
-    if (visited.has(offset)) fail('bad-stream', `${what}: object at ${offset} is reached twice (the tree has a cycle)`, { offset });
+    if (visited.has(offset)) fail('bad-stream', `${reader.what}: object at ${offset} is reached twice (the tree has a cycle)`, { offset });
+    const index = visited.size;
     visited.add(offset);
-    const { object, sibling, child } = readObject(reader, offset, parent, budget);
-    const index = objects.length;
-    objects.push(object);
+    const { sibling, child } = visit(offset, parent);
     // The sibling shares this object's parent; pushed first so the whole child subtree comes before it.
     if (sibling !== 0) stack.push({ offset: sibling, parent });
     if (child !== 0) stack.push({ offset: child, parent: index });
   }
-  return { objects };
+}
+
+/** An object header's version, name and links, checked. */
+function checkHeader(reader: ByteReader, at: number): { name: string; sibling: number; child: number } {
+  reader.check(`object header at ${at}`, at, OBJECT_HEADER_SIZE);
+  const version = reader.u32(at);
+  if (version !== 1) fail('bad-magic', `${reader.what}: object at ${at} has version ${version}, expected 1`, { offset: at, expected: 1, actual: version });
+  return { name: reader.cString(reader.u32(at + 28), MAX_NAME, `name of object at ${at}`), sibling: reader.u32(at + 44), child: reader.u32(at + 48) };
 }
 
 function readObject(
@@ -92,18 +126,13 @@ function readObject(
   budget: { vertices: number; indices: number },
 ): { object: ThreeDoObject; sibling: number; child: number } {
   const what = reader.what;
-  reader.check(`object header at ${at}`, at, OBJECT_HEADER_SIZE);
-  const version = reader.u32(at);
-  if (version !== 1) fail('bad-magic', `${what}: object at ${at} has version ${version}, expected 1`, { offset: at, expected: 1, actual: version });
+  const { name, sibling, child } = checkHeader(reader, at);
   const vertexCount = reader.u32(at + 4);
   const primitiveCount = reader.u32(at + 8);
   const selectionPrimitive = reader.i32(at + 12);
   const offset: [number, number, number] = [reader.i32(at + 16) / FIXED_ONE, reader.i32(at + 20) / FIXED_ONE, reader.i32(at + 24) / FIXED_ONE];
-  const name = reader.cString(reader.u32(at + 28), MAX_NAME, `name of object at ${at}`);
   const vertexOffset = reader.u32(at + 36);
   const primitiveOffset = reader.u32(at + 40);
-  const sibling = reader.u32(at + 44);
-  const child = reader.u32(at + 48);
 
   reader.checkTable(`vertices of "${name}"`, vertexOffset, vertexCount, VERTEX_SIZE);
   budget.vertices -= vertexCount;

@@ -63,7 +63,7 @@ export function palView(name: string, bytes: Uint8Array): ImagesView {
       { label: 'Unused bytes', value: nonZeroUnused === 0 ? 'all 0' : `${nonZeroUnused} entries not 0` },
     ],
     warnings,
-    groups: [{ name: 'swatch', frames: [{ image: paletteSwatch(palette), label: '16 × 16, index 0 top left' }] }],
+    groups: [{ name: 'swatch', frames: [{ image: paletteSwatch(palette), label: '16 × 16, index 0 top left', paletteGrid: 16 }] }],
     palette: name,
   };
 }

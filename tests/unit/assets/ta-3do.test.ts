@@ -3,7 +3,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { samplesDir } from '../../helpers/run-cli.js';
 import { fuzzDecoder } from '../../helpers/fuzz-decoder.js';
-import { parse3do, threeDoInfo } from '../../../shared/assets/ta/3do.js';
+import { parse3do, threeDoInfo, threeDoPieceNames } from '../../../shared/assets/ta/3do.js';
 import { threeDoToMesh } from '../../../shared/assets/ta/3do-mesh.js';
 import { FormatError } from '../../../shared/errors.js';
 import type { RgbaImage } from '../../../shared/assets/image.js';
@@ -142,5 +142,31 @@ describe('3DO', () => {
   it.each(samples3do.slice(0, 4).concat(armimrPath))('fuzz %s: only FormatErrors, no oversized allocation', async (path) => {
     const outcome = await fuzzDecoder(read(path), async (b) => threeDoToMesh(parse3do(b), { textures: async () => fakeTexture }), { count: 200 });
     expect(outcome.ok + outcome.rejected).toBe(200);
+  });
+});
+
+describe('3DO piece names alone (for the COB piece check)', () => {
+  it.each(samples3do.concat(armimrPath))('%s: the names of an independent walk, in its order', (path) => {
+    expect(threeDoPieceNames(read(path))).toEqual(walk(read(path)).map((p) => p.name));
+  });
+
+  it("ARMIMR: the BOS `piece` line's names", () => {
+    const bos = readFileSync(join(samplesDir, 'ta/armimr/scripts/ARMIMR.bos'), 'latin1');
+    const bosPieces = /^\s*piece\s+([^;]+);/im.exec(bos)![1]!.split(',').map((s) => s.trim().toLowerCase());
+    expect(threeDoPieceNames(read(armimrPath)).map((n) => n.toLowerCase()).sort()).toEqual([...bosPieces].sort());
+  });
+
+  it('a cycle and a truncated header are FormatErrors', () => {
+    // The root's first child names itself as its own next sibling.
+    const self = read(armimrPath).slice();
+    const firstChild = new DataView(self.buffer).getUint32(48, true);
+    new DataView(self.buffer).setUint32(firstChild + 44, firstChild, true);
+    expect(() => threeDoPieceNames(self)).toThrow(/reached twice/);
+    expect(() => threeDoPieceNames(read(armimrPath).slice(0, 51))).toThrow(FormatError);
+  });
+
+  it.each(samples3do.concat(armimrPath))('%s: 300 mutants end in names or a FormatError', async (path) => {
+    const outcome = await fuzzDecoder(read(path), (b) => threeDoPieceNames(b), { count: 300 });
+    expect(outcome.ok + outcome.rejected).toBe(300);
   });
 });

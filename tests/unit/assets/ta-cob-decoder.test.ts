@@ -4,8 +4,7 @@ import { join } from 'node:path';
 import { samplesDir } from '../../helpers/run-cli.js';
 import { mutations, withAllocationLimit } from '../../helpers/fuzz.js';
 import { FormatError } from '../../../shared/errors.js';
-import { assetDecoderFor, assetDecoders, type AssetContext, type AssetDecoder } from '../../../shared/assets/registry.js';
-import type { ModelView } from '../../../shared/assets/view.js';
+import { assetDecoderFor, type AssetContext } from '../../../shared/assets/registry.js';
 import { compileBos, writeCob } from '../../../shared/assets/ta/cob/index.js';
 
 const cobPath = join(samplesDir, 'ta', 'armimr', 'scripts', 'ARMIMR.cob');
@@ -73,44 +72,66 @@ describe('the COB asset decoder', () => {
 });
 
 describe('the COB view checks its pieces against the unit model', () => {
-  /** A stand-in model decoder (the real 3DO decoder lives in another module): pieces named in the file, one per line. */
-  const fakeModels: AssetDecoder = {
-    id: 'fake-3do',
-    accepts: (name) => name.endsWith('.3do'),
-    async view(name, data) {
-      const text = Buffer.from(data).toString('latin1');
-      if (text === 'broken') throw new FormatError('bad-stream', `${name}: broken`);
-      const pieces = text.split('\n').map((n) => ({ name: n, parent: null, offset: [0, 0, 0] as [number, number, number], primitives: [] }));
-      const view: ModelView = { kind: 'model', format: 'fake', facts: [], warnings: [], mesh: { pieces, materials: [], up: 'y' }, missingTextures: [] };
-      return view;
-    },
+  const armimr3do = new Uint8Array(readFileSync(join(samplesDir, 'ta', 'armimr', 'objects3d', 'ARMIMR.3do')));
+  /** A 3DO of bare objects written here from the format description: a root with the others as its children. */
+  const model3do = (names: string[]): Uint8Array => {
+    const header = 52;
+    const namesAt = header * names.length;
+    const out = Buffer.alloc(namesAt + names.reduce((n, s) => n + s.length + 1, 0));
+    let nameAt = namesAt;
+    names.forEach((name, i) => {
+      const at = i * header;
+      out.writeUInt32LE(1, at);
+      out.writeUInt32LE(nameAt, at + 28);
+      out.writeUInt32LE(i > 0 && i + 1 < names.length ? (i + 1) * header : 0, at + 44);
+      out.writeUInt32LE(i === 0 && names.length > 1 ? header : 0, at + 48);
+      out.write(name, nameAt, 'latin1');
+      nameAt += name.length + 1;
+    });
+    return new Uint8Array(out);
   };
-  const withModel = (model: string | null): AssetContext => ({
+  const withModel = (model: Uint8Array | null): AssetContext => ({
     ...noContext,
-    readFile: async (path) => (path === 'objects3d/ARMIMR.3do' && model !== null ? new Uint8Array(Buffer.from(model, 'latin1')) : null),
+    readFile: async (path) => (path === 'objects3d/ARMIMR.3do' ? model : null),
   });
-  const viewWith = async (model: string | null) => {
-    assetDecoders.unshift(fakeModels);
-    try {
-      return await assetDecoderFor('ARMIMR.cob', bytes)!.view('ARMIMR.cob', bytes, withModel(model));
-    } finally {
-      assetDecoders.splice(assetDecoders.indexOf(fakeModels), 1);
-    }
-  };
+  const viewWith = async (model: Uint8Array | null) => assetDecoderFor('ARMIMR.cob', bytes)!.view('ARMIMR.cob', bytes, withModel(model));
+  const fact = (view: { facts: { label: string; value: string }[] }, label: string) => view.facts.find((f) => f.label === label)?.value;
+  const bosPieces = /^piece\s+([^;]+);/m.exec(readFileSync(cobPath.replace('.cob', '.bos'), 'latin1'))![1]!.split(',').map((s) => s.trim());
 
-  it('all pieces found: a fact, no warning', async () => {
-    const view = await viewWith('base\nbody\nbars\nsmoke1\nsmoke2\nsmoke3\nsmoke4\nextra');
-    expect(view.facts.find((f) => f.label === 'Model')?.value).toBe('objects3d/ARMIMR.3do: 7 of 7 pieces found, 1 of its 8 objects not animated');
+  it("ARMIMR's real model has every piece of the BOS piece line: named, no warning", async () => {
+    const view = await viewWith(armimr3do);
+    // The real 3DO's object count, walked here: every header's first-child (+48) and sibling (+44) link.
+    const objects = (() => {
+      const b = Buffer.from(armimr3do);
+      let n = 0;
+      for (const stack = [0]; stack.length; n++) {
+        const at = stack.pop()!;
+        for (const link of [b.readUInt32LE(at + 44), b.readUInt32LE(at + 48)]) if (link) stack.push(link);
+      }
+      return n;
+    })();
+    expect(fact(view, 'Model')).toBe(`objects3d/ARMIMR.3do: ${bosPieces.length} of ${bosPieces.length} pieces found, ${objects - bosPieces.length} of its ${objects} objects not animated`);
+    expect(fact(view, 'Pieces in the model')).toBe(bosPieces.join(', '));
+    expect(fact(view, 'Pieces missing from the model')).toBe('none');
     expect(view.warnings).toEqual([]);
   });
 
-  it('a piece the model lacks is a warning naming it', async () => {
-    const view = await viewWith('BASE\nbody\nbars\nsmoke1\nsmoke2\nsmoke3');
+  it('all pieces found in a model with one more object: a fact, no warning', async () => {
+    const view = await viewWith(model3do(['base', 'body', 'bars', 'smoke1', 'smoke2', 'smoke3', 'smoke4', 'extra']));
+    expect(fact(view, 'Model')).toBe('objects3d/ARMIMR.3do: 7 of 7 pieces found, 1 of its 8 objects not animated');
+    expect(view.warnings).toEqual([]);
+  });
+
+  it('a piece the model lacks is named, and a warning (case ignored, as the engine does)', async () => {
+    const view = await viewWith(model3do(['BASE', 'body', 'bars', 'smoke1', 'smoke2', 'smoke3']));
+    expect(fact(view, 'Pieces in the model')).toBe('base, body, bars, smoke1, smoke2, smoke3');
+    expect(fact(view, 'Pieces missing from the model')).toBe('smoke4');
     expect(view.warnings).toEqual(['piece smoke4 is not in objects3d/ARMIMR.3do']);
   });
 
   it('no model in the install: no check; an unreadable model: said as a warning', async () => {
     expect((await viewWith(null)).facts.some((f) => f.label === 'Model')).toBe(false);
-    expect((await viewWith('broken')).warnings).toEqual(['pieces not checked: objects3d/ARMIMR.3do: broken']);
+    const broken = armimr3do.slice(0, 40);
+    expect((await viewWith(broken)).warnings).toEqual(['pieces not checked: objects3d/ARMIMR.3do: 40 bytes is shorter than one 52-byte object header']);
   });
 });

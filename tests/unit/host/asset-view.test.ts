@@ -12,6 +12,9 @@ import { readGaf } from '../../../shared/assets/ta/gaf.js';
 import { renderGafFrame } from '../../../shared/assets/ta/gaf-pixels.js';
 import { builtInTaPalette } from '../../../shared/assets/ta/palette.js';
 import type { AssetView } from '../../../shared/assets/view.js';
+import { quakeSamplesInstall } from '../../helpers/sample-installs.js';
+import { lumpBytes, readDirectory } from '../formats/wad/wad-directory.js';
+import { expand, miptexRef, sample } from '../assets/quake/reference.js';
 
 let base: string;
 let root: string;
@@ -115,5 +118,40 @@ describe('Quake-family previews through the same call', () => {
     const view = images(result);
     expect([view.groups[0]!.frames[0]!.image.width, view.groups[0]!.frames[0]!.image.height]).toEqual([wal.readUInt32LE(32), wal.readUInt32LE(36)]);
     expect(view.palette).toMatch(/colormap\.pcx/);
+  });
+});
+
+describe('files inside archives, as the Archive screen previews them', () => {
+  let game: string;
+  beforeAll(async () => {
+    game = await quakeSamplesInstall(join(base, 'quake'));
+    ok(await host.call('install.open', { root: game }));
+  });
+
+  it("a WAD2 lump is decoded by its directory type, with the open install's palette, named", async () => {
+    const wad = join(game, 'id1', 'cr8_czg.wad');
+    const bytes = await readFile(wad);
+    const first = readDirectory(new Uint8Array(bytes)).lumps[0]!;
+    const result = ok<AssetViewResult>(await host.call('asset.view', { file: wad, entry: first.name, paletteRoot: game }));
+    expect(result.decoder).toBe('wad2-lump');
+    const view = images(result);
+    expect(view.palette).toBe('gfx/palette.lmp from id1/pak1.pak');
+    // mip 0 from the lump's own header, coloured from palette.lmp: a decode written here.
+    const ref = miptexRef(lumpBytes(new Uint8Array(bytes), first));
+    const rgb = sample('quake-assets', 'quake', 'gfx', 'palette.lmp');
+    expect(Buffer.from(view.groups[0]!.frames[0]!.image.rgba).equals(Buffer.from(expand(ref.levels[0]!.indices, rgb)))).toBe(true);
+    // Without an install to lend one, a WAD2 has no palette: said, not guessed.
+    const alone = await host.call('asset.view', { file: wad, entry: first.name });
+    expect(!alone.ok && alone.error.message).toMatch(/gfx\/palette\.lmp/);
+  });
+
+  it('a WAD3 lump carries its own palette; a PAK entry takes the palette the PAK itself holds', async () => {
+    const hl = images(ok<AssetViewResult>(await host.call('asset.view', { file: join(game, 'id1', 'hl.wad'), entry: 'bongs2' })));
+    expect(hl.palette).toBe('palette of bongs2');
+    const pic = ok<AssetViewResult>(await host.call('asset.view', { file: join(game, 'id1', 'pak1.pak'), entry: 'progs/flame.spr' }));
+    expect(images(pic).palette).toBe('gfx/palette.lmp from pak1.pak');
+    // gfx/conback.lmp inside the quakespasm PAK (which has no palette): the install's.
+    const conback = ok<AssetViewResult>(await host.call('asset.view', { file: join(game, 'id1', 'pak0.pak'), entry: 'gfx/conback.lmp', paletteRoot: game }));
+    expect(images(conback).palette).toBe('gfx/palette.lmp from id1/pak1.pak');
   });
 });

@@ -4,6 +4,7 @@ import type { AssetFact, TextView } from '../../view.js';
 import { decompileProgram } from './decompiler.js';
 import { opInfo } from './opcodes.js';
 import { checkPieces, modelPathFor } from './pieces.js';
+import { threeDoPieceNames } from '../3do.js';
 import { printProgram } from './printer.js';
 import { readCob, type CobFile } from './reader.js';
 
@@ -11,50 +12,44 @@ import { readCob, type CobFile } from './reader.js';
  * The studio's view of a COB: its decompiled BOS (coloured as 'bos') beside its facts. A script the
  * decompiler cannot express as BOS (code no common compiler writes) is shown as a disassembly instead,
  * with the reason as a warning. When the install holds the unit's model (objects3d/NAME.3do), the
- * script's pieces are checked against the model's: a piece the model lacks is a warning.
+ * script's pieces are checked against the model's object names (read alone, without building the mesh):
+ * which pieces it has, and which it lacks (each of those also a warning).
  */
-export function cobDecoderWith(decoderFor: DecoderLookup): AssetDecoder {
-  return {
-    id: 'cob',
-    accepts(name, head) {
-      if (!/\.cob$/i.test(name) || head.length < 4) return false;
-      const version = head[0]! | (head[1]! << 8) | (head[2]! << 16) | (head[3]! << 24);
-      return version === 4 || version === 6;
-    },
-    async view(name, bytes, context) {
-      const cob = readCob(bytes, name);
-      const view = cobView(cob);
-      const model = await modelPieces(name, context, decoderFor, view.warnings);
-      if (model) {
-        const check = checkPieces(cob.pieces, model.pieces);
-        const found = cob.pieces.length - check.missing.length;
-        view.facts.push({ label: 'Model', value: `${model.path}: ${found} of ${cob.pieces.length} pieces found, ${check.unused.length} of its ${model.pieces.length} objects not animated` });
-        for (const piece of check.missing) view.warnings.push(`piece ${piece} is not in ${model.path}`);
-      }
-      return view;
-    },
-  };
-}
+export const cobDecoder: AssetDecoder = {
+  id: 'cob',
+  accepts(name, head) {
+    if (!/\.cob$/i.test(name) || head.length < 4) return false;
+    const version = head[0]! | (head[1]! << 8) | (head[2]! << 16) | (head[3]! << 24);
+    return version === 4 || version === 6;
+  },
+  async view(name, bytes, context) {
+    const cob = readCob(bytes, name);
+    const view = cobView(cob);
+    const model = await modelPieces(name, context, view.warnings);
+    if (model) {
+      const check = checkPieces(cob.pieces, model.pieces);
+      const missing = new Set(check.missing);
+      const found = cob.pieces.filter((p) => !missing.has(p));
+      view.facts.push({ label: 'Model', value: `${model.path}: ${found.length} of ${cob.pieces.length} pieces found, ${check.unused.length} of its ${model.pieces.length} objects not animated` });
+      view.facts.push({ label: 'Pieces in the model', value: found.length ? found.join(', ') : 'none' });
+      view.facts.push({ label: 'Pieces missing from the model', value: check.missing.length ? check.missing.join(', ') : 'none' });
+      for (const piece of check.missing) view.warnings.push(`piece ${piece} is not in ${model.path}`);
+    }
+    return view;
+  },
+};
 
-/** Finds the decoder for another file (the registry's lookup, passed in so this module does not import it). */
-export type DecoderLookup = (name: string, head: Uint8Array) => AssetDecoder | null;
-
-/**
- * The piece names of the unit's model, read by whichever decoder the registry has for it, or null when the
- * install has no such model or nothing reads it.
- */
-async function modelPieces(name: string, context: AssetContext, decoderFor: DecoderLookup, warnings: string[]): Promise<{ path: string; pieces: string[] } | null> {
+/** The object names of the unit's model, or null when the install has no such model. */
+async function modelPieces(name: string, context: AssetContext, warnings: string[]): Promise<{ path: string; pieces: string[] } | null> {
   const path = modelPathFor(name);
   const bytes = await context.readFile(path);
   if (!bytes) return null;
-  const decoder = decoderFor(path, bytes.subarray(0, 64));
-  if (!decoder) return null;
   try {
-    const view = await decoder.view(path, bytes, context);
-    return view.kind === 'model' ? { path, pieces: view.mesh.pieces.map((p) => p.name) } : null;
+    return { path, pieces: threeDoPieceNames(bytes, path) };
   } catch (err) {
-    // The model is a side check: whatever stops it (a damaged 3DO, a missing palette) must not hide the script.
-    warnings.push(`pieces not checked: ${err instanceof Error ? err.message : String(err)}`);
+    // The model is a side check: a damaged 3DO must not hide the script.
+    if (!(err instanceof FormatError)) throw err;
+    warnings.push(`pieces not checked: ${err.message}`);
     return null;
   }
 }
