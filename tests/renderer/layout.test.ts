@@ -169,11 +169,14 @@ describe('ElidedPath', () => {
   it('keeps the file name apart from its folders, the full path as the tooltip and text', () => {
     const w = mount(ElidedPath, { props: { path: 'maps/a/very/deep/folder/Great Divide.ota' } });
     expect(w.attributes('title')).toBe('maps/a/very/deep/folder/Great Divide.ota');
-    expect(w.get('.elided-head').text()).toBe('maps/a/very/deep/folder/');
-    expect(w.get('.elided-tail').text()).toBe('Great Divide.ota');
+    expect(w.get('.elided-head').attributes('data-text')).toBe('maps/a/very/deep/folder/');
+    expect(w.get('.elided-tail').attributes('data-text')).toBe('Great Divide.ota');
     expect(w.text()).toBe('maps/a/very/deep/folder/Great Divide.ota');
+    // What a screen reader reads: the whole path once (the visible halves are hidden from it).
+    expect(w.get('.sr-only').text()).toBe('maps/a/very/deep/folder/Great Divide.ota');
+    expect(w.findAll('[aria-hidden="true"]').map((e) => e.classes()[0])).toEqual(['elided-head', 'elided-tail']);
     expect(mount(ElidedPath, { props: { path: 'readme.txt' } }).find('.elided-head').exists()).toBe(false);
-    expect(mount(ElidedPath, { props: { path: 'C:\\games\\TA' } }).get('.elided-tail').text()).toBe('TA');
+    expect(mount(ElidedPath, { props: { path: 'C:\\games\\TA' } }).get('.elided-tail').attributes('data-text')).toBe('TA');
   });
 });
 
