@@ -3,10 +3,10 @@ import { createPinia } from 'pinia';
 import App from './App.vue';
 import { initErrorsStore, useErrorsStore } from './stores/errors';
 import { initJobsStore } from './stores/jobs';
-import { initAppStore } from './stores/app';
 import { initInstallStore } from './stores/install';
 import { initModsStore } from './stores/mods';
 import { initConnectionStore } from './stores/connection';
+import { startRouting } from './routing';
 import './styles/app.css';
 
 const app = createApp(App);
@@ -23,4 +23,4 @@ initJobsStore();
 initConnectionStore();
 initInstallStore();
 initModsStore();
-void initAppStore();
+void startRouting();

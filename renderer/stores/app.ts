@@ -25,12 +25,16 @@ export const useAppStore = defineStore('app', () => {
   return { info, ready, load };
 });
 
-/** Start-up: learn the host, list recent installs, and open the initial one (the demo by default). */
-export async function initAppStore(): Promise<void> {
+/**
+ * Start-up: learn the host, list recent installs, and open the install a deep link names (`preferredRoot`),
+ * else (or when that one no longer opens) the host's initial one (the demo by default).
+ */
+export async function initAppStore(preferredRoot?: string): Promise<void> {
   const app = useAppStore();
   const install = useInstallStore();
   await app.load();
   void install.loadRecent();
+  if (preferredRoot && !install.root && (await install.open(preferredRoot))) return;
   const root = app.info?.initialRoot;
   if (root && !install.root) await install.open(root);
 }

@@ -12,6 +12,10 @@ import { useJobsStore } from './jobs';
 import { useArchivePreviewStore } from './preview';
 import { useInstallStore } from './install';
 import { isGlob } from '../../shared/globs';
+import { nextSort, sortIndices, type SortState } from '../lib/sort-order';
+
+/** The entry list's columns that sort: stored order (#), then what each entry shows. */
+export type EntrySortKey = 'order' | 'path' | 'size' | 'packed' | 'method';
 
 export type VerifyResult = ResponseOf<'archive.verify'>;
 
@@ -54,14 +58,36 @@ export const useArchiveStore = defineStore('archive', () => {
   const only = ref<string | null>(null);
   watch(query, () => (only.value = null));
 
-  /** Entry indices to show, in stored order (the filter keeps that order). */
-  const visible = computed<number[]>(() => {
+  const sort = ref<SortState<EntrySortKey>>({ key: 'order', descending: false });
+
+  /** Entry indices the filter keeps, in stored order. */
+  const matching = computed<number[]>(() => {
     const l = listing.value;
     if (!l) return [];
     const found = index.value ? filterPaths(index.value, query.value) : null;
     if (!found) return l.entries.map((_, i) => i);
     return found.sort((a, b) => a - b);
   });
+
+  /** Entry indices to show: the matching ones in the chosen column's order (ties in stored order). */
+  const visible = computed<number[]>(() => {
+    const l = listing.value;
+    const kept = matching.value;
+    const { key, descending } = sort.value;
+    if (!l || key === 'order') return descending ? [...kept].reverse() : kept;
+    const entries = l.entries;
+    // Folders have no size: they sort before every file, as a size of -1.
+    const keyOf: (i: number) => string | number =
+      key === 'path' ? (i) => entries[i]?.path ?? ''
+      : key === 'method' ? (i) => entries[i]?.method ?? ''
+      : key === 'size' ? (i) => (entries[i]?.dir ? -1 : entries[i]?.size ?? 0)
+      : (i) => (entries[i]?.dir ? -1 : entries[i]?.packedSize ?? 0);
+    return sortIndices(kept, keyOf, descending);
+  });
+
+  function sortBy(key: EntrySortKey): void {
+    sort.value = nextSort(sort.value, key);
+  }
 
   async function open(target: string): Promise<boolean> {
     const trimmed = target.trim();
@@ -181,5 +207,5 @@ export const useArchiveStore = defineStore('archive', () => {
     return result;
   }
 
-  return { path, listing, opening, openError, query, selected, verifyResult, visible, only, open, openBytes, pickAndOpen, select, extract, verify };
+  return { path, listing, opening, openError, query, selected, verifyResult, sort, visible, sortBy, only, open, openBytes, pickAndOpen, select, extract, verify };
 });

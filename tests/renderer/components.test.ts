@@ -166,7 +166,7 @@ describe('ErrorBanner', () => {
 describe('MountOrderList and IgnoredList', () => {
   it('list each archive with stage, root and file count; and ignored ones with reasons', () => {
     const order = mount(MountOrderList, { props: { mounted: [{ archive: 'mymod.ufo', root: 'install', stage: 'ufo', files: 1234 }, { archive: 'totala1.hpi', root: 'disc', stage: 'hpi', files: 5 }] } });
-    const items = order.get('ol[aria-label="Mount order"]').findAll('li').map((li) => li.findAll('span').map((s) => s.text()).join(' '));
+    const items = order.get('ol[aria-label="Mount order"]').findAll('li').map((li) => [...li.element.children].map((s) => s.textContent?.trim()).join(' '));
     expect(items).toEqual(['1 mymod.ufo ufo install 1,234 files', '2 totala1.hpi hpi disc 5 files']);
     const ignored = mount(IgnoredList, { props: { ignored: [{ archive: 'old/x.ufo', reason: 'in a subfolder' }] } });
     expect(ignored.get('ul[aria-label="Ignored archives"] li').findAll('span').map((s) => s.text())).toEqual(['old/x.ufo', 'in a subfolder']);
