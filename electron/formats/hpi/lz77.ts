@@ -114,8 +114,13 @@ class TokenWriter {
   }
 
   finish(): Uint8Array {
+    return this.finishView().slice();
+  }
+
+  /** The stream as a view of the thread's scratch: valid until the next encode in this thread. */
+  finishView(): Uint8Array {
     this.match(0, 2); // ring index 0 = the terminator; its length bits are ignored
-    return this.out.slice(0, this.o);
+    return this.out.subarray(0, this.o);
   }
 }
 
@@ -156,9 +161,14 @@ function tablesFor(n: number) {
  * hundreds of links in text; with the tree, the parse is 2-4% smaller than lazy matching at its speed.
  */
 export function encodeLz77(data: Uint8Array): Uint8Array {
+  return encodeLz77View(data).slice();
+}
+
+/** encodeLz77's stream as a view of this thread's scratch, valid until its next encode: for callers that copy it at once (a chunk's payload). */
+export function encodeLz77View(data: Uint8Array): Uint8Array {
   const n = data.length;
   const w = new TokenWriter(n);
-  if (n === 0) return w.finish();
+  if (n === 0) return w.finishView();
   const { root, son, head2, prev2, len, dist, cost, take } = tablesFor(n);
   root.fill(NONE);
   head2.fill(NONE);
@@ -257,7 +267,7 @@ export function encodeLz77(data: Uint8Array): Uint8Array {
       pos += k;
     }
   }
-  return w.finish();
+  return w.finishView();
 }
 
 /** The reference the lazy encoder is measured against: take the longest match at each step. */
