@@ -62,14 +62,20 @@ function noise(rand: () => number, size: number): Uint8Array {
   return out;
 }
 
-/** Generate the corpus in stored order (`count` files, roughly `count` × 10 KB). */
-export function* corpusFiles(count = 30_000, seed = 31): Generator<CorpusFile> {
+/**
+ * The second corpus issue 15 measures against: 3,000 files, about 88 MB (the same mix, each file about
+ * 2.9 times as large), for the PAK family and the LZ77 size comparison with HPIPack.
+ */
+export const MEDIUM_CORPUS = { count: 3_000, seed: 31, scale: 2.85 } as const;
+
+/** Generate the corpus in stored order (`count` files, roughly `count` × 10 KB × `scale`). */
+export function* corpusFiles(count = 30_000, seed = 31, scale = 1): Generator<CorpusFile> {
   const rand = prng(seed);
   for (let i = 0; i < count; i++) {
     const folder = FOLDERS[i % FOLDERS.length]!;
     const kind = i % 10;
     // Sizes skewed like a real game: mostly small, a few large (textures, sounds up to ~100 KB).
-    const size = kind === 9 ? 25_000 + Math.floor(rand() * 80_000) : 500 + Math.floor(rand() * 7_000);
+    const size = Math.round(scale * (kind === 9 ? 25_000 + Math.floor(rand() * 80_000) : 500 + Math.floor(rand() * 7_000)));
     const bytes =
       kind < 4 ? textFile(rand, size) : kind < 7 ? structuredBinary(rand, size) : kind < 9 ? runs(rand, size) : i % 20 === 9 ? noise(rand, size) : runs(rand, size);
     const ext = kind < 4 ? (i % 2 ? 'fbi' : 'tdf') : kind < 7 ? '3do' : kind < 9 ? 'pcx' : 'wav';
@@ -78,15 +84,15 @@ export function* corpusFiles(count = 30_000, seed = 31): Generator<CorpusFile> {
 }
 
 /** The corpus as a folder on disk (written once, reused by later runs). Returns the folder and its totals. */
-export async function corpusFolder(count = 30_000): Promise<{ dir: string; files: number; bytes: number }> {
-  const dir = await scratch(`corpus-${count}`);
+export async function corpusFolder(count = 30_000, seed = 31, scale = 1): Promise<{ dir: string; files: number; bytes: number }> {
+  const dir = await scratch(scale === 1 && seed === 31 ? `corpus-${count}` : `corpus-${count}-${seed}-x${scale}`);
   const marker = join(dir, '.complete');
   const done = await stat(marker).catch(() => null);
   if (done) return JSON.parse(await readFile(marker, 'utf8')) as { dir: string; files: number; bytes: number };
   let bytes = 0;
   let files = 0;
   const made = new Set<string>();
-  for (const f of corpusFiles(count)) {
+  for (const f of corpusFiles(count, seed, scale)) {
     const full = join(dir, f.path);
     const parent = full.slice(0, full.lastIndexOf('/'));
     if (!made.has(parent)) {

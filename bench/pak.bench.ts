@@ -6,15 +6,37 @@
 import { performance } from 'node:perf_hooks';
 import { join } from 'node:path';
 import { stat } from 'node:fs/promises';
-import { corpusFiles, corpusFolder } from './corpus.js';
-import { figure, mbps, scratch, time } from './util.js';
+import { corpusFiles, corpusFolder, MEDIUM_CORPUS } from './corpus.js';
+import { references, target } from './targets.js';
+import { writeArchive } from '../electron/mods/pack.js';
+import { rm } from 'node:fs/promises';
+import { figure, mbps, scratch, time, timed } from './util.js';
 import { dkCompress, dkDecompress } from '../electron/formats/daikatana/codec.js';
 import { daikatanaEngine } from '../electron/formats/daikatana/index.js';
 import { collectFolder } from '../electron/mods/pack.js';
 import { openArchive } from '../electron/formats/index.js';
 import { writeFileAtomically } from '../electron/io/byte-sink.js';
 
+/**
+ * The PACK family written from the 88 MB corpus, beside `cp -r` of the same folder: pakka packs it in
+ * 0.18 s where cp -r takes 0.22 s (0.8×), so 2× pakka is 1.6× cp -r.
+ */
+async function packFamily(): Promise<void> {
+  const medium = await corpusFolder(MEDIUM_CORPUS.count, MEDIUM_CORPUS.seed, MEDIUM_CORPUS.scale);
+  const dir = await scratch('pak');
+  const files = (await collectFolder(medium.dir)).filter((f) => f.path !== '.complete');
+  const cp = references.cpTree(medium.dir, join(dir, 'medium-copy'));
+  await rm(join(dir, 'medium-copy'), { recursive: true, force: true });
+  for (const format of ['pak', 'sin', 'daikatana', 'pangya'] as const) {
+    const out = join(dir, `medium.${format}.pak`);
+    const r = await timed(() => writeArchive({ files, target: out, format, formatHint: '', options: {} }));
+    target(`${format} pack, 88 MB (CPU ${(r.cpu / 1000).toFixed(2)} s)`, r.ms, 'cp -r', cp, 1.6);
+    await rm(out, { force: true });
+  }
+}
+
 export async function run(): Promise<void> {
+  await packFamily();
   let bytes = 0;
   let packed = 0;
   let packMs = 0;

@@ -67,6 +67,35 @@ export interface PackFile {
   readonly path: string;
   readonly size: number;
   read(): Promise<Uint8Array>;
+  /**
+   * The same bytes read synchronously, where they are a file on a local disk (a folder being packed);
+   * into `scratch` when they fit (then a view of it, valid until the caller reuses it).
+   */
+  readSync?(scratch?: Uint8Array): Uint8Array;
+}
+
+/**
+ * A file's bytes the cheapest way it offers: writers read files one after another, so a synchronous read
+ * saves a round trip each. With `scratch` the result may be a view of it (see PackFile.readSync): for
+ * writers that are done with a file's bytes before they read the next.
+ */
+export function readPackFile(file: PackFile, scratch?: FileScratch): Uint8Array | Promise<Uint8Array> {
+  return file.readSync ? file.readSync(scratch?.sized(file.size)) : file.read();
+}
+
+/** One reusable array for files read one at a time, grown to the largest file up to `max` bytes (larger ones get arrays of their own). */
+export class FileScratch {
+  private bytes = new Uint8Array(0);
+  constructor(private readonly max = 16 << 20) {}
+  sized(size: number): Uint8Array | undefined {
+    if (size > this.max) return undefined;
+    if (this.bytes.length < size) this.bytes = new Uint8Array(Math.max(size, 2 * this.bytes.length, 65536));
+    return this.bytes;
+  }
+  /** Whether `data` is a view of this scratch (so its owner may change it in place). */
+  holds(data: Uint8Array): boolean {
+    return data.buffer === this.bytes.buffer;
+  }
 }
 
 export interface PackOptions {

@@ -39,7 +39,9 @@ class Pool implements ChunkWorkers {
   static async start(count: number): Promise<Pool | null> {
     try {
       const script = await workerScript();
-      const workers = Array.from({ length: count }, () => new Worker(script));
+      // A small young generation, as bin/modpak gives the main thread: each file's bytes arrive as a copy
+      // and leave as chunks, and a default-sized one carries tens of megabytes of them dead.
+      const workers = Array.from({ length: count }, () => new Worker(script, { resourceLimits: { maxYoungGenerationSizeMb: 3 } }));
       await Promise.all(workers.map((w) => new Promise<void>((resolve, reject) => {
         w.once('online', resolve);
         w.once('error', reject);

@@ -1,8 +1,10 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdirSync, statSync } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { foreignPackOptions, packFormatFor, packFormatFromExtension, packFormatLabel, withArchive } from '../formats/index.js';
 import type { PackFile, PackFormatId, PackOptions } from '../formats/index.js';
 import { isTemporaryFileOf, writeFileAtomically } from '../io/byte-sink.js';
+import { readWholeFileSync } from '../io/read-whole.js';
 import { fail } from '../../shared/errors.js';
 import { pathKey } from '../../shared/paths.js';
 import { compressionWorkers } from './compress-pool.js';
@@ -53,8 +55,9 @@ export async function collectFolder(dir: string, onWarning?: (m: string) => void
   const folderSpelling = new Map<string, string>();
   const files: PackFile[] = [];
   const seen = new Map<string, string>();
-  const walk = async (abs: string, relParts: string[]) => {
-    const items = await readdir(abs, { withFileTypes: true });
+  // Synchronous listing and stats: a folder of 30,000 files costs 30,000 thread-pool round trips otherwise.
+  const walk = (abs: string, relParts: string[]) => {
+    const items = readdirSync(abs, { withFileTypes: true });
     items.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const item of items) {
       const full = join(abs, item.name);
@@ -62,19 +65,19 @@ export async function collectFolder(dir: string, onWarning?: (m: string) => void
         const key = pathKey([...relParts, item.name].join('/'));
         const spelling = folderSpelling.get(key) ?? item.name;
         folderSpelling.set(key, spelling);
-        await walk(full, [...relParts, spelling]);
+        walk(full, [...relParts, spelling]);
       } else if (item.isFile() && full !== excluded && !(excluded !== null && dirname(full) === dirname(excluded) && isTemporaryFileOf(item.name, excluded))) {
         const path = [...relParts, item.name].join('/');
         const key = pathKey(path);
         const other = seen.get(key);
         if (other !== undefined) onWarning?.(`${path} and ${other} differ only in case: both are stored, the game reads the one packed last`);
         seen.set(key, path);
-        const size = (await stat(full)).size;
-        files.push({ path, size, read: () => readFile(full) });
+        const size = statSync(full).size;
+        files.push({ path, size, read: () => readFile(full), readSync: (scratch) => readWholeFileSync(full, scratch) });
       }
     }
   };
-  await walk(root, []);
+  walk(root, []);
   return files;
 }
 

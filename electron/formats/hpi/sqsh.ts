@@ -6,12 +6,11 @@
  *
  * The chunk's own method decides how it decodes, whatever the file's flag says.
  */
-import { deflate } from 'pako';
-import { inflateRaw, inflateZlib } from '../../io/zlib.js';
+import { deflateZlib, inflateRaw, inflateZlib } from '../../io/zlib.js';
 import { fail, FormatError } from '../../../shared/errors.js';
 import { byteSum } from './checksums.js';
 import { scrambleInPlace, unscramble } from './cipher.js';
-import { decodeLz77, encodeLz77, LZ77_MAX_RATIO } from './lz77.js';
+import { decodeLz77, encodeLz77, encodeLz77View, LZ77_MAX_RATIO } from './lz77.js';
 
 export const SQSH_MAGIC = 0x48535153; // 'SQSH' little-endian
 export const SQSH_HEADER_SIZE = 19;
@@ -135,19 +134,21 @@ function inflateChunk(plain: Uint8Array, size: number, where: number, onWarning?
 }
 
 /**
- * Compress `data` with `method` (no header). zlib chunks are pako's deflate at its defaults: valid
- * streams every reader inflates, though not byte for byte HPIPack's (formats.md expects that; on the
- * samples no level, memLevel or strategy of pako reproduces them).
+ * Compress `data` with `method` (no header). zlib chunks are Node's native deflate at its default
+ * level: valid streams every reader inflates, though not byte for byte HPIPack's. Neither pako nor Node's
+ * zlib reproduces HPIPack's bytes at any level, memLevel or strategy (formats.md), so nothing is lost.
  */
 export function compressPayload(data: Uint8Array, method: ChunkMethod): Uint8Array {
   if (method === 1) return encodeLz77(data);
-  if (method === 2) return deflate(data);
+  if (method === 2) return deflateZlib(data);
   return data.slice();
 }
 
 /** A whole chunk, header + payload, ready to (optionally) encipher and write. */
 export function encodeChunk(data: Uint8Array, method: ChunkMethod, scrambled: boolean): Uint8Array {
-  const payload = compressPayload(data, method);
+  // wrapChunk copies the payload into the chunk: the LZ77 stream can stay in the encoder's scratch and
+  // stored bytes need no copy of their own (one array per chunk, not two, for the collector to free).
+  const payload = method === 1 ? encodeLz77View(data) : method === 2 ? compressPayload(data, method) : data;
   return wrapChunk(payload, data.length, method, scrambled);
 }
 

@@ -115,10 +115,10 @@ export async function writeHpiV1(files: readonly PackFile[], sink: ByteSink, opt
   const dirView = new DataView(directory.buffer);
   let done = 0;
   const items = placed.map((p) => ({ record: p.record, node: p.node, file: p.node.file }));
-  for await (const { item, data, chunks } of compressInOrder(items, (it) => pick(it.file), options)) {
+  for await (const { item, data, chunks, scratch } of compressInOrder(items, (it) => pick(it.file), options)) {
     dirView.setUint32(item.record - V1_HEADER_SIZE, sink.position, true);
-    // Stored bytes are enciphered in place: copy them first, the caller's array is not ours.
-    if (chunks === null) await put(data.slice());
+    // Stored bytes are enciphered in place: copy them first unless they sit in the reader's scratch.
+    if (chunks === null) await put(scratch ? data : data.slice());
     else await writeChunks(chunks, put);
     options.onProgress?.(++done, placed.length);
   }

@@ -1,5 +1,5 @@
 import type { ByteSink } from '../../io/byte-sink.js';
-import type { PackFile, PackOptions } from '../archive.js';
+import { FileScratch, readPackFile, type PackFile, type PackOptions } from '../archive.js';
 import { fail } from '../../../shared/errors.js';
 import { encodeName, packHeaderBytes, type PackLayout, type PackRecord } from './layout.js';
 
@@ -22,9 +22,11 @@ export async function writePack(files: readonly PackFile[], sink: ByteSink, opti
   const start = sink.position;
   await sink.write(packHeaderBytes({ dirOffset: 0, dirLength: 0 }, layout.magic));
   const records: Omit<PackRecord, 'name'>[] = [];
+  // Each file's bytes are written before the next is read, so one array serves them all.
+  const scratch = new FileScratch();
   for (let i = 0; i < files.length; i++) {
     const file = files[i]!;
-    const data = await file.read();
+    const data = await readPackFile(file, scratch);
     const { stored, compressed } = encode(file, data);
     const offset = sink.position - start;
     if (offset + stored.length > MAX_OFFSET) fail('refused', `cannot write ${layout.label}: ${file.path} would end past 2 GiB, beyond the format's 32-bit offsets`);

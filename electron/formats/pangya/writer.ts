@@ -1,4 +1,4 @@
-import type { PackFile, PackOptions } from '../archive.js';
+import { FileScratch, readPackFile, type PackFile, type PackOptions } from '../archive.js';
 import type { ByteSink } from '../../io/byte-sink.js';
 import { fail } from '../../../shared/errors.js';
 import { pathKey } from '../../../shared/paths.js';
@@ -65,12 +65,14 @@ export async function packPangya(files: readonly PackFile[], sink: ByteSink, opt
   const planned = plan(files, cipher);
   const entries: PlainEntry[] = [];
   let done = 0;
+  // Each file's bytes are written before the next is read, so one array serves them all.
+  const scratch = new FileScratch();
   for (const item of planned) {
     if (!item.file) {
       entries.push({ kind: KIND_DIR, offset: 0, packedSize: 0, realSize: 0, name: item.name });
       continue;
     }
-    const data = await item.file.read();
+    const data = await readPackFile(item.file, scratch);
     if (data.length > U32_MAX) fail('refused', `${item.path}: ${data.length} bytes is more than a Pangya entry can hold`);
     let kind = wanted;
     let packed = data;

@@ -1,5 +1,5 @@
 import type { ByteSink } from '../../io/byte-sink.js';
-import type { PackFile, PackOptions } from '../archive.js';
+import { FileScratch, readPackFile, type PackFile, type PackOptions } from '../archive.js';
 import { fail } from '../../../shared/errors.js';
 import { wadTypeCode, type WadLumpKind, type WadVersion } from '../../../shared/assets/quake/wad-types.js';
 import { guessLumpKind } from '../../../shared/assets/quake/wad-lumps.js';
@@ -28,9 +28,11 @@ export async function writeWad(files: readonly PackFile[], sink: ByteSink, optio
   const start = sink.position;
   await sink.write(headerBytes(magic, 0, 0));
   const entries: { name: Uint8Array; offset: number; size: number; type: number }[] = [];
+  // Each file's bytes are written before the next is read, so one array serves them all.
+  const scratch = new FileScratch();
   for (let i = 0; i < files.length; i++) {
     const file = files[i]!;
-    const data = await file.read();
+    const data = await readPackFile(file, scratch);
     const lump = convert?.(file, data, version, options) ?? { name: file.path, kind: guessLumpKind(file.path, data, version), bytes: data };
     const name = encodeWadName(lump.name);
     if (typeof name === 'string') fail('refused', `cannot write WAD${version}: ${file.path}: ${name}`);

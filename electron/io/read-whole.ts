@@ -1,0 +1,27 @@
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+
+/**
+ * A whole file's bytes read synchronously into an array of its own, or into `scratch` when it fits (the
+ * result is then a view of it, valid until the caller reuses it). Writers that store files as they are
+ * read every file into one scratch array: fresh arrays are memory outside the JavaScript heap, which the
+ * collector frees only after tens of megabytes of them have piled up. Otherwise the array is its own (never a slice of Node's shared
+ * buffer pool, so it can be handed to a worker or changed in place). Packing reads thousands of small
+ * files one after another: fs.promises.readFile costs four thread-pool round trips per file and stalls
+ * whatever else the thread is doing, where this is four plain system calls.
+ */
+export function readWholeFileSync(path: string, scratch?: Uint8Array): Uint8Array {
+  const fd = openSync(path, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    const out = scratch && scratch.length >= size ? scratch.subarray(0, size) : new Uint8Array(size);
+    let at = 0;
+    while (at < size) {
+      const got = readSync(fd, out, at, size - at, at);
+      if (got === 0) return out.subarray(0, at);
+      at += got;
+    }
+    return out;
+  } finally {
+    closeSync(fd);
+  }
+}
