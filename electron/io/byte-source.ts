@@ -40,14 +40,14 @@ const readAsync = (fd: number, into: Uint8Array, at: number, length: number, pos
 /**
  * A file read by positioned reads on its descriptor. Random reads (a directory, one entry) are
  * asynchronous and exact. Once reads follow each other (a read starts where the last ended, or inside the
- * block read ahead), the next 1 MiB is read in one synchronous call and small reads are copied out of it:
+ * block read ahead), the next 1 MiB is read in one synchronous call and small reads are views of it:
  * decoding every entry in order (verify, extract) then costs a system call per megabyte, not a thread-pool
- * round trip per entry, which left the decoding thread idle almost half the time.
+ * round trip per entry, which left the decoding thread idle almost half the time. Each block is a new
+ * array (never overwritten), so a view stays valid for as long as it is held.
  */
 export class FileSource implements ByteSource {
   private block: Uint8Array | null = null;
   private blockAt = 0;
-  private blockLength = 0;
   private lastEnd = -1;
 
   private constructor(
@@ -85,22 +85,24 @@ export class FileSource implements ByteSource {
   async read(offset: number, length: number): Promise<Uint8Array> {
     checkRead(this, offset, length);
     const end = offset + length;
-    const blockEnd = this.blockAt + this.blockLength;
-    const sequential = offset === this.lastEnd || (this.block !== null && offset >= this.blockAt && offset <= blockEnd);
+    const block = this.block;
+    const inBlock = block !== null && offset >= this.blockAt && offset <= this.blockAt + block.length;
+    const sequential = offset === this.lastEnd || inBlock;
     this.lastEnd = end;
-    if (this.block !== null && offset >= this.blockAt && end <= blockEnd) return this.block.slice(offset - this.blockAt, end - this.blockAt);
+    if (inBlock && end <= this.blockAt + block.length) return block.subarray(offset - this.blockAt, end - this.blockAt);
     if (!sequential || length > AHEAD_MAX_READ) return this.readExact(offset, length);
-    this.block ??= new Uint8Array(READ_AHEAD);
-    this.blockAt = offset;
-    this.blockLength = 0;
     const want = Math.min(READ_AHEAD, this.size - offset);
-    while (this.blockLength < want) {
-      const n = readSync(this.fd, this.block, this.blockLength, want - this.blockLength, offset + this.blockLength);
+    const next = new Uint8Array(want);
+    let got = 0;
+    while (got < want) {
+      const n = readSync(this.fd, next, got, want - got, offset + got);
       if (n === 0) break;
-      this.blockLength += n;
+      got += n;
     }
-    if (this.blockLength < length) fail('truncated', `unexpected end of file at ${offset + this.blockLength}`, { offset: offset + this.blockLength });
-    return this.block.slice(0, length);
+    if (got < length) fail('truncated', `unexpected end of file at ${offset + got}`, { offset: offset + got });
+    this.block = got === want ? next : next.subarray(0, got);
+    this.blockAt = offset;
+    return next.subarray(0, length);
   }
 
   private async readExact(offset: number, length: number): Promise<Uint8Array> {

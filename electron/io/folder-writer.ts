@@ -1,7 +1,6 @@
-import { constants } from 'node:fs';
-import { mkdir, open, rm } from 'node:fs/promises';
+import { closeSync, constants, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { refuseLinksBelow } from './real-path.js';
+import { refuseLinksBelowSync } from './real-path.js';
 
 /** What a file's bytes may arrive as: whole, or chunk by chunk (a large entry decoded as it is written). */
 export type FileBytes = Uint8Array | AsyncIterable<Uint8Array>;
@@ -9,9 +8,13 @@ export type FileBytes = Uint8Array | AsyncIterable<Uint8Array>;
 /**
  * Writes extracted files, creating each parent folder once (extractions write thousands of files into a
  * few hundred folders). Callers have already made `out` safe (inside their target). With a `root`, a
- * symbolic link already present below it (a folder on the way or the file itself) is refused with a
- * LinkRefusal instead of followed, so nothing is written outside the target through a planted link.
- * A file whose bytes fail midway is removed, so no partial file is left.
+ * symbolic link already present below it (a folder on the way, checked once per folder, or the file
+ * itself, which O_NOFOLLOW refuses) is refused instead of followed, so nothing is written outside the
+ * target through a planted link. A file whose bytes fail midway is removed, so no partial file is left.
+ *
+ * The calls are synchronous: a small file is an open, a write and a close, and going through the thread
+ * pool for each cost more than the calls themselves (half the time of an extraction into tmpfs). Pieces
+ * still arrive asynchronously, so a large file does not hold the thread for more than one piece.
  */
 export class FolderWriter {
   private readonly made = new Set<string>();
@@ -22,39 +25,36 @@ export class FolderWriter {
   /** Write the file; resolves to the number of bytes written. */
   async write(out: string, data: FileBytes): Promise<number> {
     const dir = dirname(out);
-    if (this.root !== undefined) await refuseLinksBelow(this.root, out, this.plain);
     if (!this.made.has(dir)) {
-      await mkdir(dir, { recursive: true });
+      if (this.root !== undefined) refuseLinksBelowSync(this.root, dir, this.plain);
+      mkdirSync(dir, { recursive: true });
       this.made.add(dir);
     }
-    // O_NOFOLLOW: a link that appears at the file's own name between the check and the open is refused too.
-    const handle = await open(out, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | (this.root !== undefined ? (constants.O_NOFOLLOW ?? 0) : 0), 0o666);
+    // O_NOFOLLOW: a link at the file's own name (planted before or during the extraction) is refused (ELOOP).
+    const fd = openSync(out, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | (this.root !== undefined ? (constants.O_NOFOLLOW ?? 0) : 0), 0o666);
     let written = 0;
     let ok = false;
     try {
       if (data instanceof Uint8Array) {
-        await writeAll(handle, data, 0);
+        writeAll(fd, data, 0);
         written = data.length;
       } else {
         for await (const chunk of data) {
-          await writeAll(handle, chunk, written);
+          writeAll(fd, chunk, written);
           written += chunk.length;
         }
       }
       ok = true;
     } finally {
-      await handle.close();
-      if (!ok) await rm(out, { force: true }).catch(() => undefined);
+      closeSync(fd);
+      if (!ok) rmSync(out, { force: true });
     }
     return written;
   }
 }
 
-async function writeAll(handle: import('node:fs/promises').FileHandle, bytes: Uint8Array, position: number): Promise<void> {
-  for (let done = 0; done < bytes.length; ) {
-    const { bytesWritten } = await handle.write(bytes, done, bytes.length - done, position + done);
-    done += bytesWritten;
-  }
+function writeAll(fd: number, bytes: Uint8Array, position: number): void {
+  for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done, position + done);
 }
 
 /** Why a file-system error means "this name cannot be written here" rather than "the extraction failed". */
