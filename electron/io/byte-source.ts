@@ -30,9 +30,9 @@ function checkRead(source: ByteSource, offset: number, length: number): void {
 }
 
 /** Bytes read ahead once reads run sequentially: one system call per block instead of one per entry. */
-const READ_AHEAD = 1 << 20;
+const READ_AHEAD = 256 << 10;
 /** Reads larger than this bypass the block (they are already one call each). */
-const AHEAD_MAX_READ = 256 << 10;
+const AHEAD_MAX_READ = 128 << 10;
 
 const readAsync = (fd: number, into: Uint8Array, at: number, length: number, position: number) =>
   new Promise<number>((resolve, reject) => readCallback(fd, into, at, length, position, (err, n) => (err ? reject(err) : resolve(n))));
@@ -40,8 +40,8 @@ const readAsync = (fd: number, into: Uint8Array, at: number, length: number, pos
 /**
  * A file read by positioned reads on its descriptor. Random reads (a directory, one entry) are
  * asynchronous and exact. Once reads follow each other (a read starts where the last ended, or inside the
- * block read ahead), the next 1 MiB is read in one synchronous call and small reads are views of it:
- * decoding every entry in order (verify, extract) then costs a system call per megabyte, not a thread-pool
+ * block read ahead), the next 256 KiB are read in one synchronous call and small reads are views of it:
+ * decoding every entry in order (verify, extract) then costs a system call per 256 KiB, not a thread-pool
  * round trip per entry, which left the decoding thread idle almost half the time. Each block is a new
  * array (never overwritten), so a view stays valid for as long as it is held.
  */
