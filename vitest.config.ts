@@ -9,5 +9,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Tests that start bin/modpak run the CLI bundle: made fresh from the sources once per run.
+    globalSetup: ['./tests/global-setup.ts'],
   },
 });

@@ -29,7 +29,8 @@ import { threeDoToMesh } from '../shared/assets/ta/3do-mesh.js';
 import { installTextureLookup } from '../shared/assets/ta/3do-asset.js';
 import { chromiumArgs, findChromium } from '../tests/e2e/browser.js';
 import { quakeSamplesInstall, samplesDir, taSamplesInstall } from '../tests/helpers/sample-installs.js';
-import { figure, fullAssetInstall, startServe, timed } from './util.js';
+import { figure, fullAssetInstall, timed } from './util.js';
+import { serveAndWait } from '../tests/helpers/serve.js';
 import { limit } from './targets.js';
 
 const repo = fileURLToPath(new URL('..', import.meta.url));
@@ -135,7 +136,7 @@ async function viewers(): Promise<void> {
   const base = await mkdtemp(join(tmpdir(), 'bench-viewers-'));
   const roots = { ta: await taSamplesInstall(join(base, 'ta')), quake: await quakeSamplesInstall(join(base, 'quake')) };
   await buildRenderer(repo);
-  const serve = await startServe([roots.ta, '--port', '0', '--state', join(base, 'state')]);
+  const serve = await serveAndWait([roots.ta, '--port', '0', '--state', join(base, 'state')]);
   const browser = await chromium.launch({ executablePath: (await findChromium()).path, args: chromiumArgs });
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });

@@ -19,6 +19,8 @@ if (args[0] === '--module') {
   const mod = (await import(pathToFileURL(join(here, args[1]!)).href)) as { run: () => Promise<void> };
   await mod.run();
 } else {
+  // Benchmarks of the CLI as shipped run its bundle as built: rebuilt first when a source is newer.
+  spawnSync(process.execPath, [join(here, '..', 'bin', 'cli-bundle.mjs')], { stdio: 'inherit' });
   const files = (await readdir(here)).filter((f) => f.endsWith('.bench.ts')).sort();
   let failed = 0;
   for (const file of files) {

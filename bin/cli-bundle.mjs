@@ -1,15 +1,24 @@
 /**
- * The CLI runs from a bundle of its TypeScript sources (out/cli/modpak.mjs), rebuilt by esbuild whenever a
- * source is newer than it. A bundle starts in ~0.1 s and ~40 MB, where running the sources through the
- * TypeScript loader costs ~0.5 s and a loader thread (~40 MB more). Dependencies stay external (resolved
- * from node_modules as usual). Returns null when the bundle cannot be made, so the caller falls back to tsx.
+ * The CLI runs from a bundle of its TypeScript sources (out/cli/modpak.mjs). A bundle starts in ~0.1 s and
+ * ~40 MB, where running the sources through the TypeScript loader costs ~0.5 s and a loader thread (~40 MB
+ * more). Dependencies stay external (resolved from node_modules as usual).
+ *
+ * It is built once, not checked at every start: `npm install` runs this file (`prepare`), as do the test
+ * runs (vitest's and Playwright's global setup) and `npm run bench`, and each rebuilds only when a source
+ * is newer than the bundle. `bin/modpak` builds it only when it is missing; `MODPAK_FRESH=1` makes it check
+ * the sources first (while editing them). Rebuilding also empties out/cli/workers, where the worker
+ * bundles made from the same sources are kept (see io/worker-bundle.ts).
+ *
+ * Run directly (`node bin/cli-bundle.mjs`): rebuild when stale, exit 1 if the bundle cannot be made.
  */
-import { mkdir, readdir, readFile, rename, stat } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 
 const repo = fileURLToPath(new URL('..', import.meta.url));
 const bundlePath = join(repo, 'out', 'cli', 'modpak.mjs');
+/** Worker bundles kept beside the CLI bundle, made on first use from the same sources. */
+export const workerBundleDir = pathToFileURL(join(repo, 'out', 'cli', 'workers', '/'));
 const SOURCE_DIRS = ['electron', 'shared'];
 
 /** The newest modification time of any .ts source the CLI may import (a few hundred stats). */
@@ -43,17 +52,32 @@ const ownUrl = {
   },
 };
 
+/** The bundle as it is, or built when missing (no look at the sources); null when it cannot be made. */
+export async function cliBundle() {
+  if (await stat(bundlePath).catch(() => null)) return pathToFileURL(bundlePath);
+  return freshCliBundle();
+}
+
+/** The bundle, rebuilt first when a source is newer; null when it cannot be made (the caller falls back to tsx). */
 export async function freshCliBundle() {
   try {
     const built = await stat(bundlePath).catch(() => null);
     if (built && built.mtimeMs >= (await newestSource())) return pathToFileURL(bundlePath);
     const esbuild = await import('esbuild');
-    await mkdir(join(repo, 'out', 'cli'), { recursive: true });
-    // Several processes may rebuild at once (parallel tests): each writes its own file, the rename is atomic.
-    const tmp = `${bundlePath}.${process.pid}.tmp`;
+    await rm(fileURLToPath(workerBundleDir), { recursive: true, force: true });
+    // Commands load what only they need with import(): those modules become chunks beside the bundle,
+    // so a start compiles the bundle and the packages every command uses, not the MCP SDK or the web host.
+    // Several processes may rebuild at once (parallel tests): each builds in a folder of its own; chunks
+    // are named by their content, and the entry's rename, last, is atomic.
+    const outDir = join(repo, 'out', 'cli');
+    const tmp = join(outDir, `build-${process.pid}`);
+    await rm(tmp, { recursive: true, force: true });
     await esbuild.build({
-      entryPoints: [join(repo, 'electron', 'cli', 'main.ts')],
-      outfile: tmp,
+      entryPoints: { modpak: join(repo, 'electron', 'cli', 'main.ts') },
+      outdir: tmp,
+      outExtension: { '.js': '.mjs' },
+      chunkNames: 'chunks/[name]-[hash]',
+      splitting: true,
       bundle: true,
       platform: 'node',
       format: 'esm',
@@ -62,9 +86,21 @@ export async function freshCliBundle() {
       plugins: [ownUrl],
       logLevel: 'silent',
     });
-    await rename(tmp, bundlePath);
+    await mkdir(join(outDir, 'chunks'), { recursive: true });
+    const chunks = new Set(await readdir(join(tmp, 'chunks')).catch(() => []));
+    for (const name of chunks) await rename(join(tmp, 'chunks', name), join(outDir, 'chunks', name));
+    await rename(join(tmp, 'modpak.mjs'), bundlePath);
+    await rm(tmp, { recursive: true, force: true });
+    for (const name of await readdir(join(outDir, 'chunks'))) if (!chunks.has(name)) await rm(join(outDir, 'chunks', name), { force: true });
     return pathToFileURL(bundlePath);
   } catch {
     return null;
+  }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === (await import('node:fs')).realpathSync(process.argv[1])) {
+  if ((await freshCliBundle()) === null) {
+    process.stderr.write('modpak: the CLI bundle could not be built (is esbuild installed?)\n');
+    process.exitCode = 1;
   }
 }

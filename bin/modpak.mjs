@@ -1,4 +1,4 @@
-import { freshCliBundle } from './cli-bundle.mjs';
+import { cliBundle, freshCliBundle, workerBundleDir } from './cli-bundle.mjs';
 
 // A reader that stops early (`modpak list X | head`) closes the pipe: that is a normal end, not an error.
 for (const stream of [process.stdout, process.stderr]) {
@@ -16,11 +16,15 @@ const lastWord = (err) => {
 process.on('uncaughtException', lastWord);
 process.on('unhandledRejection', lastWord);
 
-// The bundle when it can be made (fast start, small footprint); the sources through tsx otherwise.
-const bundle = await freshCliBundle();
+// The bundle (fast start, small footprint): as built by `npm install` (see cli-bundle.mjs), made when
+// missing, checked against the sources only with MODPAK_FRESH=1; the sources through tsx otherwise.
+const bundle = process.env.MODPAK_FRESH ? await freshCliBundle() : await cliBundle();
 let main;
-if (bundle) ({ main } = await import(bundle.href));
-else {
+if (bundle) {
+  const cli = await import(bundle.href);
+  main = cli.main;
+  cli.keepWorkerBundlesIn?.(workerBundleDir);
+} else {
   const { register } = await import('tsx/esm/api');
   register();
   ({ main } = await import('../electron/cli/main.ts'));

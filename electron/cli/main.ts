@@ -6,6 +6,9 @@ import { registerArchiveCommands } from './commands/archive.js';
 import { registerCommandModules } from './commands/index.js';
 import { studioVersion } from '../services/locations.js';
 
+/** bin/modpak keeps the worker bundles beside the CLI bundle it runs (see io/worker-bundle.ts). */
+export { keepWorkerBundlesIn } from '../io/worker-bundle.js';
+
 /**
  * The modpak CLI: a thin shell over electron/services. Exit 0 on success, 1 on bad input or a failed
  * operation (one line `modpak: FILE: what is wrong` on stderr), 2 on a usage error.

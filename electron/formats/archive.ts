@@ -53,7 +53,7 @@ export interface Archive {
    * hostile entry is written or hashed without ever being held whole. Formats without it are read whole
    * (see entryChunks). The same errors and warnings as `read`, raised when the piece they concern is reached.
    */
-  stream?(entry: ArchiveEntry, onWarning?: (message: string) => void): AsyncIterable<Uint8Array>;
+  stream?(entry: ArchiveEntry, onWarning?: (message: string) => void, scratch?: ChunkScratch): AsyncIterable<Uint8Array>;
   /**
    * Opaque format data a rewrite should keep (HPI v2's Last78 verification block): handed to the writer as
    * `PackOptions.carry` when an archive is re-exported with `--order-from`.
@@ -175,9 +175,24 @@ export interface FormatEngine {
   pack?(files: readonly PackFile[], sink: ByteSink, options: PackOptions): Promise<void>;
 }
 
+/**
+ * Memory a consumer lends the stream to decode pieces into: each piece may then be a view of it, valid
+ * only until the next piece is asked for. For consumers that use a piece at once and drop it (verify
+ * counts it, extraction writes it synchronously): decoding 300 MB then allocates no 300 MB of arrays. One
+ * scratch per sequential consumer; two streams read at the same time need one each.
+ */
+export class ChunkScratch {
+  private bytes = new Uint8Array(0);
+  /** At least `size` bytes (grown when needed; the contents are not kept). */
+  take(size: number): Uint8Array {
+    if (this.bytes.length < size) this.bytes = new Uint8Array(Math.max(size, 65536));
+    return this.bytes;
+  }
+}
+
 /** An entry's bytes piece by piece: the archive's own stream where it has one, else its whole read. */
-export function entryChunks(archive: Archive, entry: ArchiveEntry, onWarning?: (message: string) => void): AsyncIterable<Uint8Array> {
-  if (archive.stream) return archive.stream(entry, onWarning);
+export function entryChunks(archive: Archive, entry: ArchiveEntry, onWarning?: (message: string) => void, scratch?: ChunkScratch): AsyncIterable<Uint8Array> {
+  if (archive.stream) return archive.stream(entry, onWarning, scratch);
   return (async function* () {
     yield await archive.read(entry, onWarning);
   })();

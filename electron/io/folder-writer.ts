@@ -1,9 +1,9 @@
-import { constants } from 'node:fs';
-import { mkdir, open, readdir, rename, rm, rmdir, stat } from 'node:fs/promises';
+import { closeSync, constants, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { readdir, rmdir, stat } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import type { Dirent } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { refuseLinksBelow } from './real-path.js';
+import { refuseLinksBelowSync } from './real-path.js';
 
 /** What a file's bytes may arrive as: whole, or chunk by chunk (a large entry decoded as it is written). */
 export type FileBytes = Uint8Array | AsyncIterable<Uint8Array>;
@@ -11,9 +11,14 @@ export type FileBytes = Uint8Array | AsyncIterable<Uint8Array>;
 /**
  * Writes extracted files, creating each parent folder once (extractions write thousands of files into a
  * few hundred folders). Callers have already made `out` safe (inside their target). With a `root`, a
- * symbolic link already present below it (a folder on the way or the file itself) is refused with a
- * LinkRefusal instead of followed, so nothing is written outside the target through a planted link.
- * A file whose bytes fail midway is never left, and the file of that name before it stays.
+ * symbolic link already present below it (a folder on the way, checked once per folder, or the file
+ * itself) is refused with a LinkRefusal instead of followed, so nothing is written outside the target
+ * through a planted link. A file whose bytes fail midway is never left, and the file of that name before
+ * it stays.
+ *
+ * The calls are synchronous: a small file is an open, a write, a close and a rename, and going through the
+ * thread pool for each cost more than the calls themselves (half the time of an extraction into tmpfs).
+ * Pieces still arrive asynchronously, so a large file does not hold the thread for more than one piece.
  */
 export class FolderWriter {
   private readonly made = new Set<string>();
@@ -24,9 +29,9 @@ export class FolderWriter {
   /** Write the file; resolves to the number of bytes written. */
   async write(out: string, data: FileBytes): Promise<number> {
     const dir = dirname(out);
-    if (this.root !== undefined) await refuseLinksBelow(this.root, out, this.plain);
+    if (this.root !== undefined) refuseLinksBelowSync(this.root, out, this.plain);
     if (!this.made.has(dir)) {
-      await mkdir(dir, { recursive: true });
+      mkdirSync(dir, { recursive: true });
       this.made.add(dir);
     }
     // Written beside under a temporary name (O_EXCL: never through a link) and renamed over the name at the
@@ -35,27 +40,29 @@ export class FolderWriter {
     const tmp = join(dir, `.${basename(out)}.${process.pid}-${randomBytes(6).toString('hex')}.tmp`);
     let written = 0;
     try {
-      const handle = await open(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o666);
+      const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o666);
       let ok = false;
       try {
         if (data instanceof Uint8Array) {
-          await writeAll(handle, data, 0);
+          writeAll(fd, data, 0);
           written = data.length;
         } else {
           for await (const chunk of data) {
-            await writeAll(handle, chunk, written);
+            writeAll(fd, chunk, written);
             written += chunk.length;
           }
         }
         ok = true;
       } finally {
-        await handle.close();
-        if (!ok) await rm(tmp, { force: true }).catch(() => undefined);
+        closeSync(fd);
+        if (!ok) rmSync(tmp, { force: true });
       }
-      await rename(tmp, out).catch(async (err: unknown) => {
-        await rm(tmp, { force: true }).catch(() => undefined);
+      try {
+        renameSync(tmp, out);
+      } catch (err) {
+        rmSync(tmp, { force: true });
         throw err;
-      });
+      }
     } catch (err) {
       // A write or a rename that fails names the file it was writing, not the archive it came from.
       const e = err as NodeJS.ErrnoException;
@@ -66,11 +73,8 @@ export class FolderWriter {
   }
 }
 
-async function writeAll(handle: import('node:fs/promises').FileHandle, bytes: Uint8Array, position: number): Promise<void> {
-  for (let done = 0; done < bytes.length; ) {
-    const { bytesWritten } = await handle.write(bytes, done, bytes.length - done, position + done);
-    done += bytesWritten;
-  }
+function writeAll(fd: number, bytes: Uint8Array, position: number): void {
+  for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done, position + done);
 }
 
 /** Why a file-system error means "this name cannot be written here" rather than "the extraction failed". */

@@ -1,8 +1,8 @@
 import { join, resolve } from 'node:path';
-import { FolderWriter, firstMissingFolder, forEachInFlight, refusalReason, removeEmptyFolders } from '../io/folder-writer.js';
+import { FolderWriter, firstMissingFolder, refusalReason, removeEmptyFolders } from '../io/folder-writer.js';
 import { detectFormat, withArchive } from '../formats/index.js';
 import type { Archive, ArchiveEntry, FormatId } from '../formats/index.js';
-import { entryChunks } from '../formats/archive.js';
+import { ChunkScratch, entryChunks } from '../formats/archive.js';
 import type { ArchiveReport } from '../../shared/archive-info.js';
 import { taMountVerdict } from '../vfs/rules/ta-mount.js';
 import { FileSource } from '../io/byte-source.js';
@@ -188,9 +188,10 @@ function planExtraction(entries: readonly ArchiveEntry[], target: string, option
 }
 
 /** Decode one entry into its file, chunk by chunk; a refusal or (with keepGoing) a decoding failure is an outcome, not an error. */
-async function extractEntry(archive: Archive, entry: ArchiveEntry, out: string, writer: FolderWriter, options: ExtractOptions): Promise<EntryOutcome> {
+async function extractEntry(archive: Archive, entry: ArchiveEntry, out: string, writer: FolderWriter, options: ExtractOptions, scratch: ChunkScratch): Promise<EntryOutcome> {
   try {
-    const bytes = await writer.write(out, entryChunks(archive, entry, (m) => options.onWarning?.(`${entry.path}: ${m}`)));
+    // The writer writes each piece before asking for the next, so pieces may live in the scratch.
+    const bytes = await writer.write(out, entryChunks(archive, entry, (m) => options.onWarning?.(`${entry.path}: ${m}`), scratch));
     return { kind: 'file', bytes };
   } catch (err) {
     const reason = refusalReason(err);
@@ -237,6 +238,7 @@ export async function extractArchive(path: string, target: string, options: Extr
       if (workers > 0 && plan.items.length > 1) {
         const indexOf = new Map(archive.entries.map((e, i) => [e, i] as const));
         const writer = new FolderWriter(plan.root);
+        const scratch = new ChunkScratch();
         let done = refusedCount;
         try {
           await extractWithWorkers({
@@ -251,7 +253,7 @@ export async function extractArchive(path: string, target: string, options: Extr
               const outcomes: [number, EntryOutcome][] = [];
               for (const { index, out } of batch) {
                 options.signal?.throwIfAborted();
-                outcomes.push([index, await extractEntry(archive, archive.entries[index]!, out, writer, options)]);
+                outcomes.push([index, await extractEntry(archive, archive.entries[index]!, out, writer, options, scratch)]);
               }
               return outcomes;
             },
@@ -282,18 +284,16 @@ export async function extractArchive(path: string, target: string, options: Extr
   });
 }
 
+/** One entry after another: reads come from the block read ahead and writes are synchronous, so more lanes would only interleave them. */
 async function extractInProcess(archive: Archive, plan: ExtractPlan, total: number, alreadyDone: number, options: ExtractOptions, result: ExtractResult): Promise<void> {
   const writer = new FolderWriter(plan.root);
+  const scratch = new ChunkScratch();
   let done = alreadyDone;
-  await forEachInFlight(
-    plan.items,
-    4,
-    async ({ entry, out }) => {
-      record(result, entry.path, await extractEntry(archive, entry, out, writer, options), options);
-      options.onProgress?.(++done, total, entry.path);
-    },
-    options.signal,
-  );
+  for (const { entry, out } of plan.items) {
+    options.signal?.throwIfAborted();
+    record(result, entry.path, await extractEntry(archive, entry, out, writer, options, scratch), options);
+    options.onProgress?.(++done, total, entry.path);
+  }
 }
 
 export interface VerifyResult {
@@ -304,24 +304,87 @@ export interface VerifyResult {
   warnings: { path: string | null; message: string }[];
 }
 
-/** Decode every file and check every checksum the format has; corrupt files are listed, not fatal. */
-export async function verifyArchive(path: string, onProgress?: ProgressFn): Promise<VerifyResult> {
+export interface VerifyOptions {
+  onProgress?: ProgressFn;
+  /** Worker threads decoding beside this one (0 = this thread alone); by default as for extraction. */
+  workers?: number;
+}
+
+/** One entry decoded a piece at a time and dropped: verifying a 1 GiB entry holds one chunk, not the entry. */
+async function verifyEntry(archive: Archive, entry: ArchiveEntry, onWarning: (message: string) => void, scratch: ChunkScratch): Promise<EntryOutcome> {
+  try {
+    let bytes = 0;
+    for await (const chunk of entryChunks(archive, entry, onWarning, scratch)) bytes += chunk.length;
+    return { kind: 'file', bytes };
+  } catch (err) {
+    if (!(err instanceof FormatError)) throw err;
+    return { kind: 'failed', message: err.message };
+  }
+}
+
+/**
+ * Decode every file and check every checksum the format has; corrupt files are listed, not fatal. Large
+ * archives are decoded on every core (worker threads take batches of entries, as extraction does); errors
+ * and warnings are reported in stored order whichever thread found them.
+ */
+export async function verifyArchive(path: string, options: VerifyOptions | ProgressFn = {}): Promise<VerifyResult> {
+  const { onProgress, workers: asked } = typeof options === 'function' ? { onProgress: options, workers: undefined } : options;
   return withArchive(path, async (archive) => {
     const result: VerifyResult = { ok: true, files: 0, bytes: 0, errors: [], warnings: archive.warnings.map((message) => ({ path: null, message })) };
-    const files = archive.entries.filter((e) => !e.dir);
+    const files: number[] = [];
+    let bytes = 0;
+    archive.entries.forEach((e, i) => {
+      if (e.dir) return;
+      files.push(i);
+      bytes += e.size;
+    });
+    const outcomes = new Map<number, EntryOutcome>();
+    const scratch = new ChunkScratch();
+    const warnings: { index: number; message: string }[] = [];
     let done = 0;
-    for (const entry of files) {
+    const settle = (index: number, outcome: EntryOutcome) => {
+      outcomes.set(index, outcome);
+      onProgress?.(++done, files.length, archive.entries[index]!.path);
+    };
+    const workers = asked ?? (bytes >= PARALLEL_BYTES || files.length >= PARALLEL_FILES ? workersBesideThisThread() : 0);
+    let inProcess = true;
+    if (workers > 0 && files.length > 1) {
       try {
-        // Decoded a piece at a time and dropped: verifying a 1 GiB entry holds one chunk, not the entry.
-        let bytes = 0;
-        for await (const chunk of entryChunks(archive, entry, (message) => result.warnings.push({ path: entry.path, message }))) bytes += chunk.length;
-        result.files++;
-        result.bytes += bytes;
+        await extractWithWorkers({
+          archivePath: path,
+          root: '',
+          keepGoing: true,
+          verify: true,
+          items: files.map((index) => ({ index, out: '', size: archive.entries[index]!.size })),
+          workers,
+          onWarning: (message, index) => warnings.push({ index: index ?? -1, message }),
+          local: async (batch) => {
+            const out: [number, EntryOutcome][] = [];
+            for (const { index } of batch) out.push([index, await verifyEntry(archive, archive.entries[index]!, (message) => warnings.push({ index, message }), scratch)]);
+            return out;
+          },
+          onFile: settle,
+        });
+        inProcess = false;
       } catch (err) {
-        if (!(err instanceof FormatError)) throw err;
-        result.errors.push({ path: entry.path, message: err.message });
+        if (!(err instanceof WorkerStartError)) throw err;
+        outcomes.clear();
+        warnings.length = 0;
+        done = 0;
       }
-      onProgress?.(++done, files.length, entry.path);
+    }
+    if (inProcess) {
+      for (const index of files) settle(index, await verifyEntry(archive, archive.entries[index]!, (message) => warnings.push({ index, message }), scratch));
+    }
+    // Stored order, whichever thread decoded what (a stable sort keeps each entry's warnings in order).
+    warnings.sort((a, b) => a.index - b.index);
+    for (const { index, message } of warnings) result.warnings.push({ path: archive.entries[index]?.path ?? null, message });
+    for (const index of files) {
+      const outcome = outcomes.get(index);
+      if (outcome?.kind === 'file') {
+        result.files++;
+        result.bytes += outcome.bytes;
+      } else if (outcome?.kind === 'failed') result.errors.push({ path: archive.entries[index]!.path, message: outcome.message });
     }
     result.ok = result.errors.length === 0;
     return result;

@@ -18,7 +18,8 @@ try {
     const entries = await listArchive(task.path);
     post({ type: 'done', result: { path: task.path, info, entries } });
   } else {
-    const result = await verifyArchive(task.path, (done, total, label) => post({ type: 'progress', done, total, label }));
+    // In this thread only: the isolation limits (heap, time) are this worker's, and nested threads would escape them.
+    const result = await verifyArchive(task.path, { workers: 0, onProgress: (done, total, label) => post({ type: 'progress', done, total, label }) });
     post({ type: 'done', result });
   }
 } catch (err) {

@@ -16,12 +16,14 @@ export interface WorkerSetup {
   /** The target folder: links below it are refused, not followed. */
   root: string;
   keepGoing: boolean;
+  /** Decode and count only (`verify`): nothing is written, a decoding failure is a 'failed' outcome. */
+  verify?: boolean;
 }
 
 export type WorkerRequest = { type: 'batch'; items: { index: number; out: string }[] } | { type: 'close' };
 export type WorkerReply =
   | { type: 'ready' }
-  | { type: 'warning'; message: string }
+  | { type: 'warning'; message: string; index?: number }
   | { type: 'batch-done'; files: [index: number, outcome: EntryOutcome][] }
   | { type: 'error'; format: { code: FormatErrorCode; details: FormatErrorDetails } | null; message: string; code?: string; path?: string; entry?: string };
 
@@ -51,10 +53,12 @@ export interface PoolJob {
   archivePath: string;
   root: string;
   keepGoing: boolean;
+  verify?: boolean;
   items: { index: number; out: string; size: number }[];
   workers?: number;
   onFile: (index: number, outcome: EntryOutcome) => void;
-  onWarning?: (message: string) => void;
+  /** A warning, with the entry it is about when the worker knows it (verify). */
+  onWarning?: (message: string, index?: number) => void;
   signal?: AbortSignal;
   /**
    * This thread takes batches too (once a worker has started): with one worker per remaining core every
@@ -94,26 +98,26 @@ export async function extractWithWorkers(job: PoolJob): Promise<void> {
   }
   if (current.length > 0) batches.push(current);
 
-  let script: URL;
-  try {
-    script = await workerScript();
-  } catch (err) {
-    throw new WorkerStartError(err);
+  // With a participant in this thread, work starts at once: the workers join when their bundle is made
+  // and they have opened the archive, and if they cannot start at all this thread does everything.
+  const script = workerScript();
+  if (!job.local) {
+    try {
+      await script;
+    } catch (err) {
+      throw new WorkerStartError(err);
+    }
   }
   const workers: Worker[] = [];
   let next = 0;
   let started = 0;
   await new Promise<void>((resolve, reject) => {
     let finished = false;
-    let idle = 0;
-    // Without a local participant it counts as done from the start.
+    /** Workers holding a batch. */
+    let busy = 0;
     let localDone = !job.local;
-    let localStarted = false;
     const maybeDone = () => {
-      if (idle === workers.length && localDone) {
-        job.signal?.removeEventListener('abort', onAbort);
-        stop();
-      }
+      if (next >= batches.length && busy === 0 && localDone) stop();
     };
     const runLocal = async () => {
       try {
@@ -121,6 +125,10 @@ export async function extractWithWorkers(job: PoolJob): Promise<void> {
           const done = await job.local!(batches[next++]!);
           if (finished) return;
           for (const [index, outcome] of done) job.onFile(index, outcome);
+          // Reads served from the read-ahead block and synchronous writes never leave the microtask
+          // queue: without a turn of the event loop here the workers' replies would wait, unfed, until
+          // this thread had taken every batch.
+          await new Promise((resolve) => setImmediate(resolve));
         }
         localDone = true;
         maybeDone();
@@ -131,6 +139,7 @@ export async function extractWithWorkers(job: PoolJob): Promise<void> {
     const stop = (err?: Error) => {
       if (finished) return;
       finished = true;
+      job.signal?.removeEventListener('abort', onAbort);
       for (const w of workers) void w.terminate();
       if (err) reject(err);
       else resolve();
@@ -139,36 +148,49 @@ export async function extractWithWorkers(job: PoolJob): Promise<void> {
     job.signal?.addEventListener('abort', onAbort, { once: true });
     const feed = (w: Worker) => {
       if (finished) return;
-      if (next < batches.length) w.postMessage({ type: 'batch', items: batches[next++]! } satisfies WorkerRequest);
-      else {
+      if (next < batches.length) {
+        w.postMessage({ type: 'batch', items: batches[next++]! } satisfies WorkerRequest);
+        busy++;
+      } else {
         w.postMessage({ type: 'close' } satisfies WorkerRequest);
-        idle++;
         maybeDone();
       }
     };
-    for (let i = 0; i < count; i++) {
-      const w = new Worker(script, { workerData: { path: job.archivePath, root: job.root, keepGoing: job.keepGoing } satisfies WorkerSetup, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
-      workers.push(w);
-      w.on('message', (m: WorkerReply) => {
-        if (m.type === 'ready') {
-          started++;
-          feed(w);
-          if (job.local && !localStarted) {
-            localStarted = true;
-            void runLocal();
-          }
-        } else if (m.type === 'warning') job.onWarning?.(m.message);
-        else if (m.type === 'batch-done') {
-          for (const [index, outcome] of m.files) job.onFile(index, outcome);
-          feed(w);
-        }
-        else stop(toError(m));
-      });
-      w.on('error', (err) => stop(started === 0 ? new WorkerStartError(err) : err));
-      w.on('exit', (code) => {
-        if (!finished && code !== 0) stop(started === 0 ? new WorkerStartError(new Error(`worker exited with ${code}`)) : new Error(`extraction worker exited with ${code}`));
-      });
-    }
+    /** A worker that never started: this thread carries on without it, or (alone) the caller falls back. */
+    const startFailed = (err: unknown) => {
+      if (job.local) maybeDone();
+      else if (started === 0) stop(new WorkerStartError(err));
+      else stop(err instanceof Error ? err : new Error(String(err)));
+    };
+    const startWorkers = (url: URL) => {
+      for (let i = 0; i < count && !finished; i++) {
+        const w = new Worker(url, { workerData: { path: job.archivePath, root: job.root, keepGoing: job.keepGoing, verify: job.verify } satisfies WorkerSetup, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
+        workers.push(w);
+        let ready = false;
+        w.on('message', (m: WorkerReply) => {
+          if (m.type === 'ready') {
+            ready = true;
+            started++;
+            feed(w);
+          } else if (m.type === 'warning') job.onWarning?.(m.message, m.index);
+          else if (m.type === 'batch-done') {
+            busy--;
+            for (const [index, outcome] of m.files) job.onFile(index, outcome);
+            feed(w);
+          } else stop(toError(m));
+        });
+        w.on('error', (err) => (ready ? stop(err) : startFailed(err)));
+        w.on('exit', (code) => {
+          if (finished || code === 0) return;
+          if (ready) stop(new Error(`extraction worker exited with ${code}`));
+          else startFailed(new Error(`worker exited with ${code}`));
+        });
+      }
+    };
+    if (job.local) void runLocal();
+    script.then((url) => {
+      if (!finished) startWorkers(url);
+    }, startFailed);
   });
 }
 

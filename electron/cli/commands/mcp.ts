@@ -1,12 +1,10 @@
 import { resolve } from 'node:path';
 import { stat } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { CliContext } from '../context.js';
 import { collect, oneOf } from '../options.js';
 import { CliFailure } from '../errors.js';
 import { GAME_IDS, type GameId } from '../../../shared/vfs-types.js';
-import { createMcpServer } from '../../mcp/server.js';
 import { studioVersion } from '../../services/locations.js';
 
 /**
@@ -25,6 +23,8 @@ export function registerMcpCommand(program: Command, ctx: CliContext): void {
       ctx.file = root;
       const abs = resolve(root);
       if (!(await stat(abs)).isDirectory()) throw new CliFailure(root, 'not a folder: give the folder of a game install');
+      // Loaded when the command runs: the SDK alone doubled the start-up of every other command.
+      const [{ StdioServerTransport }, { createMcpServer }] = await Promise.all([import('@modelcontextprotocol/sdk/server/stdio.js'), import('../../mcp/server.js')]);
       const mcp = await createMcpServer({ root: abs, game: opts.game, mod: opts.mod, allowWrite: opts.allowWrite.map((d) => resolve(d)), version: studioVersion() });
       const transport = new StdioServerTransport();
       const closed = new Promise<void>((done) => (transport.onclose = done));

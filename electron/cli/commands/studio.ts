@@ -5,12 +5,7 @@ import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { parseInteger } from '../options.js';
 import { CliFailure } from '../errors.js';
-import { createStudioHost } from '../../services/handlers/index.js';
-import { startWebHost } from '../../web/server.js';
 import { defaultRendererDir, repoRoot, stateDir, studioVersion } from '../../services/locations.js';
-import { buildRenderer } from '../../main/bundle.js';
-import { ensureDemoInstall } from '../../services/studio-demo.js';
-import { ElectronMissingError, launchElectronStudio } from '../../main/launch.js';
 
 /**
  * `modpak serve [ROOT] [--port N]`: the studio in a browser (local web host, token-guarded).
@@ -26,6 +21,13 @@ export function registerStudioCommands(program: Command, ctx: CliContext): void 
     .option('--renderer <dir>', 'the built renderer to serve (default: out/renderer)')
     .option('--state <dir>', 'where recent installs are kept (default: the user state folder)')
     .action(async (root: string | undefined, opts: { port?: number; renderer?: string; state?: string }) => {
+      // Loaded when the command runs: the host, the web server and their dependencies would otherwise
+      // be compiled at every start of every command (start-up, issue 15).
+      const [{ createStudioHost }, { startWebHost }, { buildRenderer }] = await Promise.all([
+        import('../../services/handlers/index.js'),
+        import('../../web/server.js'),
+        import('../../main/bundle.js'),
+      ]);
       const initial = await initialRoot(root, ctx);
       const rendererDir = resolve(opts.renderer ?? defaultRendererDir());
       const host = await createStudioHost({
@@ -57,6 +59,7 @@ export function registerStudioCommands(program: Command, ctx: CliContext): void 
     .description('open the studio in Electron (where its binary is missing, use `npm run web`)')
     .argument('[root]', 'the game install to open (default: a generated demo install)')
     .action(async (root: string | undefined) => {
+      const { ElectronMissingError, launchElectronStudio } = await import('../../main/launch.js');
       const code = await launchElectronStudio({ root: root === undefined ? null : resolve(root), log: (line) => ctx.stderr.write(`${line}\n`) }).catch(
         (err: unknown) => {
           throw err instanceof ElectronMissingError ? new CliFailure(null, err.message) : err;
@@ -67,7 +70,7 @@ export function registerStudioCommands(program: Command, ctx: CliContext): void 
 }
 
 async function initialRoot(root: string | undefined, ctx: CliContext): Promise<{ root: string; demo: boolean }> {
-  if (root === undefined) return { root: await ensureDemoInstall(), demo: true };
+  if (root === undefined) return { root: await (await import('../../services/studio-demo.js')).ensureDemoInstall(), demo: true };
   ctx.file = root;
   const abs = resolve(root);
   const info = await stat(abs);

@@ -31,18 +31,68 @@ export const HPI_MATCH_OPTIONS: MatchFinderOptions = {
   skipSource: { mod: 4096, rem: 4095 },
 };
 
-/** Decode one LZ77 chunk that must produce exactly `size` bytes. */
-export function decodeLz77(src: Uint8Array, size: number): Uint8Array {
-  const out = new Uint8Array(size);
+/**
+ * Decode one LZ77 chunk that must produce exactly `size` bytes, into `into` (its first `size` bytes) when
+ * given, else a new array. While a whole flag group's input (17 bytes) and output (8 × 17) are in bounds,
+ * tokens run without per-token checks; the last group of a chunk takes the checked path.
+ */
+export function decodeLz77(src: Uint8Array, size: number, into?: Uint8Array): Uint8Array {
+  const out = into && into.length >= size ? into.subarray(0, size) : new Uint8Array(size);
   const n = src.length;
+  const fastInput = n - 16;
+  const fastOutput = size - 8 * LZ77_MAX_MATCH;
   let ip = 0;
   let q = 0;
   outer: while (ip < n) {
-    const flags = src[ip++]!;
-    for (let bit = 0; bit < 8; bit++) {
-      // One bounds check per token, not per byte.
+    // A sentinel bit above the 8 flags: the group ends when only it is left.
+    let flags = src[ip++]! | 0x100;
+    if (ip <= fastInput && q <= fastOutput) {
+      if (flags === 0x100) {
+        // Eight literals (text is full of them): one step instead of eight.
+        out[q] = src[ip]!;
+        out[q + 1] = src[ip + 1]!;
+        out[q + 2] = src[ip + 2]!;
+        out[q + 3] = src[ip + 3]!;
+        out[q + 4] = src[ip + 4]!;
+        out[q + 5] = src[ip + 5]!;
+        out[q + 6] = src[ip + 6]!;
+        out[q + 7] = src[ip + 7]!;
+        q += 8;
+        ip += 8;
+        continue;
+      }
+      for (; flags !== 1; flags >>>= 1) {
+        if ((flags & 1) === 0) {
+          out[q++] = src[ip++]!;
+          continue;
+        }
+        const v = src[ip]! | (src[ip + 1]! << 8);
+        ip += 2;
+        if (v < 16) break outer;
+        // An absolute ring index becomes a distance; 0 means the slot about to be overwritten (4096 back).
+        let s = q - (((q + 1 - (v >>> 4)) & RING_MASK) || 4096);
+        const end = q + (v & 0xf) + 2;
+        // Before the chunk's start the ring holds zeros.
+        if (s < 0) {
+          const zeros = Math.min(-s, end - q);
+          out.fill(0, q, q + zeros);
+          q += zeros;
+          s += zeros;
+        } else {
+          // Every match is at least 2 bytes: the first two need no loop test.
+          out[q] = out[s]!;
+          out[q + 1] = out[s + 1]!;
+          q += 2;
+          s += 2;
+        }
+        // Byte by byte, in order: an overlapping copy repeats a pattern, as the ring does.
+        while (q < end) out[q++] = out[s++]!;
+      }
+      continue;
+    }
+    for (; flags !== 1; flags >>>= 1) {
       if (ip >= n) break outer;
-      if ((flags & (1 << bit)) === 0) {
+      if ((flags & 1) === 0) {
         if (q >= size) fail('bad-stream', `LZ77 output overruns its ${size} bytes at input ${ip}`, { offset: ip, expected: size });
         out[q++] = src[ip++]!;
         continue;
@@ -50,20 +100,18 @@ export function decodeLz77(src: Uint8Array, size: number): Uint8Array {
       if (ip + 2 > n) fail('bad-stream', `LZ77 match cut off at input ${ip} of ${n}`, { offset: ip, expected: ip + 2, actual: n });
       const v = src[ip]! | (src[ip + 1]! << 8);
       ip += 2;
-      const off = v >>> 4;
-      if (off === 0) break outer;
-      let len = (v & 0xf) + 2;
+      if (v < 16) break outer;
+      const len = (v & 0xf) + 2;
       if (q + len > size) fail('bad-stream', `LZ77 output overruns its ${size} bytes: ${q} + ${len}`, { offset: ip, expected: size, actual: q + len });
-      // An absolute ring index becomes a distance; 0 means the slot about to be overwritten (4096 back).
-      let s = q - (((q + 1 - off) & RING_MASK) || 4096);
-      // Before the chunk's start the ring holds zeros, which `out` already has.
-      while (s < 0 && len > 0) {
-        q++;
-        s++;
-        len--;
+      let s = q - (((q + 1 - (v >>> 4)) & RING_MASK) || 4096);
+      const end = q + len;
+      if (s < 0) {
+        const zeros = Math.min(-s, len);
+        out.fill(0, q, q + zeros);
+        q += zeros;
+        s += zeros;
       }
-      // Byte by byte: an overlapping copy repeats a pattern, as the ring does.
-      while (len-- > 0) out[q++] = out[s++]!;
+      while (q < end) out[q++] = out[s++]!;
     }
   }
   if (q !== size) fail('size-mismatch', `LZ77 stream produced ${q} bytes, expected ${size}`, { expected: size, actual: q });

@@ -9,7 +9,7 @@
 import { deflateZlib, inflateRaw, inflateZlib } from '../../io/zlib.js';
 import { fail, FormatError } from '../../../shared/errors.js';
 import { byteSum } from './checksums.js';
-import { scrambleInPlace, unscramble } from './cipher.js';
+import { decipherPayload, scrambleInPlace, unscramble } from './cipher.js';
 import { decodeLz77, encodeLz77, encodeLz77View, LZ77_MAX_RATIO } from './lz77.js';
 
 export const SQSH_MAGIC = 0x48535153; // 'SQSH' little-endian
@@ -55,50 +55,107 @@ export function maxDecodedSize(method: number, packed: number): number {
   return packed;
 }
 
-/**
- * Decode a chunk's payload (position cipher already removed). The checksum is over the payload as stored;
- * a mismatch is a warning, as the game does not check it. Sizes are checked before anything is allocated.
- */
-export function decodeChunk(header: ChunkHeader, payload: Uint8Array, where: number, onWarning?: (m: string) => void): Uint8Array {
+/** The checks every payload passes before anything is decoded or allocated for it. */
+function checkPayload(header: ChunkHeader, length: number, where: number): void {
   const { method, size } = header;
-  if (payload.length !== header.compressedSize) {
-    fail('size-mismatch', `SQSH chunk at ${where}: payload is ${payload.length} bytes, header says ${header.compressedSize}`, { offset: where });
+  if (length !== header.compressedSize) {
+    fail('size-mismatch', `SQSH chunk at ${where}: payload is ${length} bytes, header says ${header.compressedSize}`, { offset: where });
   }
   if (method > 2) fail('unsupported', `SQSH chunk at ${where}: unknown method ${method}`, { offset: where, actual: method });
-  if (size > maxDecodedSize(method, payload.length)) {
-    fail('bad-stream', `SQSH chunk at ${where}: ${size} bytes cannot come from ${payload.length} packed bytes (${METHOD_NAMES[method]})`, {
+  if (size > maxDecodedSize(method, length)) {
+    fail('bad-stream', `SQSH chunk at ${where}: ${size} bytes cannot come from ${length} packed bytes (${METHOD_NAMES[method]})`, {
       offset: where,
-      expected: maxDecodedSize(method, payload.length),
+      expected: maxDecodedSize(method, length),
       actual: size,
     });
   }
-  const sum = byteSum(payload);
-  const out = decodeBody(header, payload, where, onWarning);
-  // Only a chunk that decodes gets the warning: for one that does not, its error says all.
+}
+
+function checkSum(header: ChunkHeader, sum: number, where: number, onWarning?: (m: string) => void): void {
   if (sum !== header.checksum) {
     onWarning?.(`SQSH chunk at ${where}: checksum 0x${header.checksum.toString(16)} does not match the payload's 0x${sum.toString(16)}`);
   }
-  return out;
 }
 
-function decodeBody(header: ChunkHeader, payload: Uint8Array, where: number, onWarning?: (m: string) => void): Uint8Array {
-  const { method, size } = header;
-  if (method === 0) {
-    const plain = header.scrambled ? unscramble(payload) : payload;
-    if (plain.length !== size) fail('size-mismatch', `stored SQSH chunk at ${where}: ${plain.length} bytes, header says ${size}`, { offset: where });
-    return header.scrambled ? plain : plain.slice();
-  }
-  // The decoders read the unscrambled payload once, straight away: reuse one scratch buffer for it.
-  const plain = header.scrambled ? unscramble(payload, scratchFor(payload.length)) : payload;
-  if (method === 1) {
+/** Decode an unscrambled LZ77 or zlib payload (read once, straight away: it may be the scratch buffer). */
+function decodeCompressed(header: ChunkHeader, plain: Uint8Array, where: number, onWarning?: (m: string) => void, into?: Uint8Array): Uint8Array {
+  if (header.method === 1) {
     try {
-      return decodeLz77(plain, size);
+      return decodeLz77(plain, header.size, into);
     } catch (err) {
       if (err instanceof FormatError) fail(err.code, `SQSH chunk at ${where}: ${err.message}`, { ...err.details, offset: where });
       throw err;
     }
   }
-  return inflateChunk(plain, size, where, onWarning);
+  return inflateChunk(plain, header.size, where, onWarning);
+}
+
+function checkStoredSize(header: ChunkHeader, length: number, where: number): void {
+  if (length !== header.size) fail('size-mismatch', `stored SQSH chunk at ${where}: ${length} bytes, header says ${header.size}`, { offset: where });
+}
+
+/**
+ * Decode a chunk's payload (position cipher already removed). The checksum is over the payload as stored;
+ * a mismatch is a warning, as the game does not check it. Sizes are checked before anything is allocated.
+ */
+export function decodeChunk(header: ChunkHeader, payload: Uint8Array, where: number, onWarning?: (m: string) => void): Uint8Array {
+  checkPayload(header, payload.length, where);
+  const sum = byteSum(payload);
+  let out: Uint8Array;
+  if (header.method === 0) {
+    const plain = header.scrambled ? unscramble(payload) : payload;
+    checkStoredSize(header, plain.length, where);
+    out = header.scrambled ? plain : plain.slice();
+  } else {
+    // The decoders read the unscrambled payload once, straight away: reuse one scratch buffer for it.
+    const plain = header.scrambled ? unscramble(payload, scratchFor(payload.length)) : payload;
+    out = decodeCompressed(header, plain, where, onWarning);
+  }
+  // Only a chunk that decodes gets the warning: for one that does not, its error says all.
+  checkSum(header, sum, where, onWarning);
+  return out;
+}
+
+const headerScratch = new Uint8Array(SQSH_HEADER_SIZE);
+
+/**
+ * Decode the chunk `raw` holds exactly as stored at `filePos` (HPI v1: position cipher with key K still
+ * on, 0 = none). The same checks and messages as `decodeChunkAt`, but the payload is deciphered, summed
+ * and unscrambled in one pass into a scratch buffer, so a chunk costs its output array and nothing else.
+ */
+export function decodeStoredChunk(raw: Uint8Array, filePos: number, key: number, maxSize: number, onWarning?: (m: string) => void, into?: Uint8Array): Uint8Array {
+  if (raw.length < SQSH_HEADER_SIZE) readChunkHeader(raw, 0, filePos);
+  decipherPayload(raw.subarray(0, SQSH_HEADER_SIZE), filePos, key, false, headerScratch);
+  const header = readChunkHeader(headerScratch, 0, filePos);
+  const end = SQSH_HEADER_SIZE + header.compressedSize;
+  if (end > raw.length) {
+    fail('out-of-bounds', `SQSH chunk at ${filePos}: payload overflows its bounds: ${filePos + SQSH_HEADER_SIZE} + ${header.compressedSize} > ${filePos + raw.length}`, {
+      offset: filePos,
+      expected: filePos + raw.length,
+      actual: filePos + end,
+    });
+  }
+  if (header.size > maxSize) fail('size-mismatch', `SQSH chunk at ${filePos} declares ${header.size} bytes, at most ${maxSize} expected`, { offset: filePos, expected: maxSize, actual: header.size });
+  const stored = raw.subarray(SQSH_HEADER_SIZE, end);
+  checkPayload(header, stored.length, filePos);
+  const at = filePos + SQSH_HEADER_SIZE;
+  if (header.method === 0) {
+    const out = into && into.length >= stored.length ? into.subarray(0, stored.length) : new Uint8Array(stored.length);
+    const sum = decipherPayload(stored, at, key, header.scrambled, out);
+    checkStoredSize(header, out.length, filePos);
+    checkSum(header, sum, filePos, onWarning);
+    return out;
+  }
+  let plain = stored;
+  let sum: number;
+  if (key !== 0 || header.scrambled) {
+    plain = scratchFor(stored.length).subarray(0, stored.length);
+    sum = decipherPayload(stored, at, key, header.scrambled, plain);
+  } else sum = byteSum(stored);
+  const out = decodeCompressed(header, plain, filePos, onWarning, into);
+  // Only a chunk that decodes gets the warning: for one that does not, its error says all.
+  checkSum(header, sum, filePos, onWarning);
+  return out;
 }
 
 let scratch = new Uint8Array(CHUNK_SIZE + 1024);

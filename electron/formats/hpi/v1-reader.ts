@@ -4,13 +4,13 @@
  */
 import type { Archive, ArchiveEntry } from '../archive.js';
 import type { HpiV1Info } from '../../../shared/archive-info.js';
-import { countEntries, STREAM_SLICE } from '../archive.js';
+import { countEntries, STREAM_SLICE, type ChunkScratch } from '../archive.js';
 import type { ByteSource } from '../../io/byte-source.js';
 import { checkRange, fail, FormatError } from '../../../shared/errors.js';
 import { positionCipher, deriveKey } from './cipher.js';
 import { readV1Header, type V1Header } from './header.js';
 import { chunkCount, readV1Directory, type RawV1Entry, type V1Entry } from './v1-directory.js';
-import { CHUNK_SIZE, decodeChunkAt, joinParts, SQSH_HEADER_SIZE } from './sqsh.js';
+import { CHUNK_SIZE, decodeStoredChunk, joinParts, SQSH_HEADER_SIZE } from './sqsh.js';
 import { bytesAfterTrailer, TAIL_SIZE, trailerText, TRAILER_SIZE } from './trailer.js';
 
 /** Read bytes at an absolute position and remove the position cipher (a copy when enciphered). */
@@ -110,17 +110,18 @@ export class HpiV1Archive implements Archive {
     }
     const bodyAt = tableAt + count * 4;
     checkRange(`${e.path}: chunks`, bodyAt, total, this.source.size);
-    const body = await readPlain(this.source, bodyAt, total, this.key);
+    // As stored: each chunk is deciphered in the same pass that sums and unscrambles it.
+    const body = await this.source.read(bodyAt, total);
     const parts: Uint8Array[] = [];
     let done = 0;
     let at = 0;
     for (let i = 0; i < count; i++) {
       const expected = Math.min(CHUNK_SIZE, e.size - done);
-      const chunk = decodeChunkAt(body.subarray(at, at + sizes[i]!), 0, bodyAt + at, expected, onWarning);
-      if (chunk.data.length !== expected) {
-        fail('size-mismatch', `${e.path}: chunk ${i} holds ${chunk.data.length} bytes, expected ${expected}`, { offset: bodyAt + at, expected, actual: chunk.data.length });
+      const data = decodeStoredChunk(body.subarray(at, at + sizes[i]!), bodyAt + at, this.key, expected, onWarning);
+      if (data.length !== expected) {
+        fail('size-mismatch', `${e.path}: chunk ${i} holds ${data.length} bytes, expected ${expected}`, { offset: bodyAt + at, expected, actual: data.length });
       }
-      parts.push(chunk.data);
+      parts.push(data);
       done += expected;
       at += sizes[i]!;
     }
@@ -131,7 +132,7 @@ export class HpiV1Archive implements Archive {
    * The entry a piece at a time: a stored file in slices, a chunked one chunk by chunk (each chunk read,
    * deciphered and decoded on its own), so no more than one 64 KiB chunk is held whatever the declared size.
    */
-  async *stream(entry: ArchiveEntry, onWarning?: (message: string) => void): AsyncIterable<Uint8Array> {
+  async *stream(entry: ArchiveEntry, onWarning?: (message: string) => void, scratch?: ChunkScratch): AsyncIterable<Uint8Array> {
     const e = entry as V1Entry;
     if (this.entries[e.index] !== entry) throw new Error(`entry ${entry.path} does not belong to this archive`);
     if (e.dir) fail('unsupported', `${e.path} is a folder`);
@@ -153,12 +154,11 @@ export class HpiV1Archive implements Archive {
       if (size < SQSH_HEADER_SIZE) fail('bad-stream', `${e.path}: chunk ${i} is ${size} bytes, smaller than a chunk header`, { offset: tableAt + i * 4, actual: size });
       checkRange(`${e.path}: chunk ${i}`, at, size, this.source.size);
       const expected = Math.min(CHUNK_SIZE, e.size - done);
-      const body = await readPlain(this.source, at, size, this.key);
-      const chunk = decodeChunkAt(body, 0, at, expected, onWarning);
-      if (chunk.data.length !== expected) {
-        fail('size-mismatch', `${e.path}: chunk ${i} holds ${chunk.data.length} bytes, expected ${expected}`, { offset: at, expected, actual: chunk.data.length });
+      const data = decodeStoredChunk(await this.source.read(at, size), at, this.key, expected, onWarning, scratch?.take(expected));
+      if (data.length !== expected) {
+        fail('size-mismatch', `${e.path}: chunk ${i} holds ${data.length} bytes, expected ${expected}`, { offset: at, expected, actual: data.length });
       }
-      yield chunk.data;
+      yield data;
       done += expected;
       at += size;
     }

@@ -1,0 +1,127 @@
+/**
+ * Issue 15, the read side, as users run it (bin/modpak, the CLI bundle, each command its own process):
+ * decode everything (`verify`), extract into tmpfs and onto disk, peak memory, the PAK family's extraction,
+ * and start-up. Each figure is printed beside a reference measured in the same run (bench/targets.ts).
+ * Run with `npm run bench -- read`. On a shared machine compare CPU time too (printed beside wall time).
+ */
+import { spawn } from 'node:child_process';
+import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { corpusFolder } from './corpus.js';
+import { figure, scratch } from './util.js';
+import { limit, references, shellMs, target } from './targets.js';
+import { packFolder } from '../electron/mods/pack.js';
+
+const benchDir = dirname(fileURLToPath(import.meta.url));
+const modpak = join(benchDir, '..', 'bin', 'modpak');
+const TMPFS = '/dev/shm';
+
+interface Run {
+  ms: number;
+  cpuMs: number;
+  maxRssKb: number;
+}
+
+/** `bin/modpak ARGS` as users run it (its shebang); time, CPU and peak RSS from bench/report-usage.mjs. */
+async function cli(args: string[], dir: string): Promise<Run> {
+  const usageFile = join(dir, 'usage.json');
+  const started = performance.now();
+  const code = await new Promise<number | null>((resolve, reject) => {
+    const p = spawn(modpak, args, {
+      stdio: ['ignore', 'ignore', 'inherit'],
+      env: { ...process.env, MODPAK_USAGE_FILE: usageFile, NODE_OPTIONS: `--import=${join(benchDir, 'report-usage.mjs')}` },
+    });
+    p.on('error', reject);
+    p.on('close', resolve);
+  });
+  const ms = performance.now() - started;
+  if (code !== 0) throw new Error(`modpak ${args.join(' ')} exited with ${code}`);
+  const usage = JSON.parse(await readFile(usageFile, 'utf8')) as { maxRssKb: number; cpuMs?: number };
+  return { ms, cpuMs: usage.cpuMs ?? NaN, maxRssKb: usage.maxRssKb };
+}
+
+/** The median run of `n` (by wall time). */
+async function median(n: number, fn: () => Promise<Run>): Promise<Run> {
+  const runs: Run[] = [];
+  for (let i = 0; i < n; i++) runs.push(await fn());
+  return runs.sort((a, b) => a.ms - b.ms)[Math.floor(n / 2)]!;
+}
+
+const cpuNote = (r: Run) => `${(r.ms / 1000).toFixed(2)} s wall, ${(r.cpuMs / 1000).toFixed(2)} s CPU`;
+
+/** An archive of `folder` packed once per format and method (kept between runs while the corpus stays). */
+async function packed(folder: string, dir: string, name: string, options: { format?: 'hpi' | 'pak' | 'daikatana' | 'pangya'; method?: 'lz77' | 'zlib' }): Promise<string> {
+  const path = join(dir, name);
+  if (!existsSync(path)) await packFolder({ dir: folder, target: path, ...options });
+  return path;
+}
+
+export async function run(): Promise<void> {
+  const dir = await scratch('read');
+  const corpus = await corpusFolder();
+  figure('corpus', `${corpus.files} files, ${(corpus.bytes / 1048576).toFixed(0)} MB`);
+  const lz = await packed(corpus.dir, dir, 'corpus-lz77.hpi', { method: 'lz77' });
+  const zl = await packed(corpus.dir, dir, 'corpus-zlib.hpi', { method: 'zlib' });
+  // The same bytes gzipped, made once: the reference for decoding everything.
+  const gz = join(dir, 'corpus.tar.gz');
+  if (!existsSync(gz)) references.gzip6(corpus.dir, gz);
+  const gunzip = shellMs(`gzip -dc '${gz}' > /dev/null`, 3);
+
+  for (const [label, archive] of [['LZ77', lz], ['zlib', zl]] as const) {
+    const r = await median(3, () => cli(['verify', archive], dir));
+    target(`verify (${label}), 303 MB`, r.ms, 'gzip -dc', gunzip, 1.0);
+    figure('  wall, CPU', cpuNote(r));
+    limit(`  peak RSS of verify (${label})`, r.maxRssKb / 1024, 128, 'MB');
+  }
+
+  for (const [where, base, ratio] of [['tmpfs', TMPFS, 1.0], ['disk', dir, 1.1]] as const) {
+    const out = join(base, 'modpak-read-bench-out');
+    const cp = references.cpTree(corpus.dir, out);
+    for (const [label, archive] of [['LZ77', lz], ['zlib', zl]] as const) {
+      const r = await median(3, async () => {
+        await rm(out, { recursive: true, force: true });
+        return cli(['extract', archive, '-t', out], dir);
+      });
+      target(`extract (${label}) into ${where}`, r.ms, `cp -r into ${where}`, cp, ratio);
+      figure('  wall, CPU', cpuNote(r));
+      limit(`  peak RSS of extract (${label})`, r.maxRssKb / 1024, 128, 'MB');
+    }
+    await rm(out, { recursive: true, force: true });
+  }
+
+  // The PAK family on the 3,000-file corpus; the C tools' figures on the issue's 88 MB corpus (pakka 0.14 s,
+  // pakextract -dk 0.13 s, lzpak 0.31 s) against its cp -r (0.22 s) give the allowed multiple of cp -r.
+  const small = await corpusFolder(3000);
+  figure('PAK corpus', `${small.files} files, ${(small.bytes / 1048576).toFixed(0)} MB`);
+  const out = join(TMPFS, 'modpak-read-bench-pak');
+  const cp = references.cpTree(small.dir, out);
+  const family = [
+    ['Quake PAK', 'pak', 'corpus.pak', (2 * 0.14) / 0.22],
+    ['Daikatana PAK', 'daikatana', 'corpus-dk.pak', (2 * 0.13) / 0.22],
+    ['Pangya PAK', 'pangya', 'corpus-pangya.pak', (2 * 0.31) / 0.22],
+  ] as const;
+  for (const [label, format, name, ratio] of family) {
+    const archive = await packed(small.dir, dir, name, { format });
+    const r = await median(3, async () => {
+      await rm(out, { recursive: true, force: true });
+      return cli(['extract', archive, '-t', out], dir);
+    });
+    target(`extract ${label} into tmpfs`, r.ms, 'cp -r into tmpfs', cp, Number(ratio.toFixed(2)));
+    figure('  wall, CPU', cpuNote(r));
+  }
+  await rm(out, { recursive: true, force: true });
+
+  // Start-up: `modpak info` on a 3-file archive against node starting and doing nothing.
+  const three = join(dir, 'three');
+  await mkdir(three, { recursive: true });
+  for (const n of ['a', 'b', 'c']) await writeFile(join(three, `${n}.txt`), `file ${n}\n`);
+  const small3 = await packed(three, dir, 'three.hpi', {});
+  await cli(['info', small3], dir); // the bundle and the disk cache warm
+  const node = references.nodeStart();
+  const info = await median(5, () => cli(['info', small3], dir));
+  target('modpak info, 3-file archive', info.ms, 'node -e 0', node, 2.0);
+  figure('  wall, CPU, peak RSS', `${cpuNote(info)}, ${(info.maxRssKb / 1024).toFixed(0)} MB`);
+  figure('archive sizes', `${((await stat(lz)).size / 1048576).toFixed(1)} / ${((await stat(zl)).size / 1048576).toFixed(1)} MB`);
+}

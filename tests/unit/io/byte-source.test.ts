@@ -1,0 +1,41 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FileSource } from '../../../electron/io/byte-source.js';
+import { FormatError } from '../../../shared/errors.js';
+
+let work: string;
+let path: string;
+// 1.5 MiB of bytes whose value says where they sit, so any misplaced read shows.
+const bytes = Uint8Array.from({ length: 3 << 19 }, (_, i) => (i * 31 + (i >>> 8)) & 0xff);
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), 'byte-source-'));
+  path = join(work, 'f.bin');
+  await writeFile(path, bytes);
+});
+afterAll(() => rm(work, { recursive: true, force: true }));
+
+describe('FileSource', () => {
+  for (const [label, open] of [['async open', () => FileSource.open(path)], ['sync open', async () => FileSource.openSync(path)]] as const) {
+    it(`${label}: sequential reads of every size across its read-ahead blocks give the file's bytes, and earlier pieces stay valid`, async () => {
+      const source = await open();
+      const held: [number, Uint8Array][] = [];
+      let at = 100;
+      for (let i = 0; at < bytes.length; i++) {
+        const length = Math.min([1, 19, 4, 4000, 65_555, 131_072, 200_000][i % 7]!, bytes.length - at);
+        const piece = await source.read(at, length);
+        expect(piece.length).toBe(length);
+        held.push([at, piece]);
+        at += length;
+      }
+      for (const [offset, piece] of held) expect(Buffer.from(piece).equals(Buffer.from(bytes.subarray(offset, offset + piece.length))), `at ${offset}`).toBe(true);
+      // Random reads, backwards and far ahead, are exact too.
+      expect(Array.from(await source.read(5, 3))).toEqual(Array.from(bytes.subarray(5, 8)));
+      expect(Array.from(await source.read(1_000_000, 2))).toEqual(Array.from(bytes.subarray(1_000_000, 1_000_002)));
+      await expect(source.read(bytes.length - 2, 3)).rejects.toBeInstanceOf(FormatError);
+      await source.close();
+    });
+  }
+});
