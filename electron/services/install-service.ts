@@ -116,7 +116,9 @@ export class InstallService {
     let pool = this.pools.get(abs);
     if (!pool) this.pools.set(abs, (pool = new ArchivePool()));
     const { refresh: _refresh, onProgress, ...mount } = options;
-    const install = mountInstall(abs, { ...mount, pool, onProgress }).then((m) => new OpenInstall(m));
+    // The mount this one replaces lends its index: unchanged archives' paths are not hashed again.
+    const previous = cached?.install.then((i) => i.mounted.index, () => undefined);
+    const install = (previous ?? Promise.resolve(undefined)).then((index) => mountInstall(abs, { ...mount, pool, onProgress, previous: index })).then((m) => new OpenInstall(m));
     this.cache.set(abs, { key, stamp, install });
     install.catch(() => {
       if (this.cache.get(abs)?.install === install) this.cache.delete(abs);
