@@ -59,8 +59,15 @@ export function createServices(options: StudioOptions, emit: EventSink): StudioS
       : freshMount(root, options);
   };
   const opener = new InstallOpener(installs);
-  const mods = new ModsService({ mount, onWatchStatus: (status) => emit('watch', status) });
-  const live = new LiveFolders({
+  const mods = new ModsService({
+    mount,
+    onWatchStatus: (status) => {
+      emit('watch', status);
+      // A build into the followed install is re-mounted at once, not when the file watcher settles.
+      if (status.state === 'ok' && status.target) void live.written(status.target);
+    },
+  });
+  const live: LiveFolders = new LiveFolders({
     remount: (root, o) => opener.open(root, o, true),
     emit,
     // Another install takes the screens: the old one's watch-and-repack stops with it.

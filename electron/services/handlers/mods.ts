@@ -102,7 +102,10 @@ export function modsHandlers(mods: ModsService, writable: WritableWorkspaces, in
     'mods.export': async ({ dir, target, orderFrom, replaceOriginal }, ctx) => {
       await guardTarget(dir, target, replaceOriginal);
       written.add(resolve(target));
-      return mods.export({ dir, target, orderFrom, signal: ctx.signal, onProgress: abortable(ctx) });
+      const result = await mods.export({ dir, target, orderFrom, signal: ctx.signal, onProgress: abortable(ctx) });
+      // An export into the followed install is re-mounted at once (the studio shows it winning without waiting).
+      void live?.written(target);
+      return result;
     },
     'watch.start': async ({ dir, target, debounceMs, replaceOriginal }) => {
       await guardTarget(dir, target, replaceOriginal);
