@@ -158,12 +158,13 @@ export class MergedIndex {
     }
   }
 
-  /** Every path key, sorted (code unit order), with its path number. */
-  sorted(): { keys: string[]; numbers: Int32Array } {
-    const { order, paths } = this;
-    const keys = Array.from(order, (n) => paths.keys[n]!);
-    // The default sort compares strings natively, without calling back into a comparator; keys are unique.
-    keys.sort();
-    return { keys, numbers: Int32Array.from(keys, (k) => paths.numbers.get(k)!) };
+  /** The path numbers, sorted by key (code unit order). */
+  sorted(): Int32Array {
+    const keys = this.paths.keys;
+    return Int32Array.from(this.order).sort((a, b) => {
+      const ka = keys[a]!;
+      const kb = keys[b]!;
+      return ka < kb ? -1 : ka > kb ? 1 : 0;
+    });
   }
 }

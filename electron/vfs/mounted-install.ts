@@ -129,7 +129,7 @@ export class MountedInstall {
       layerToArchive.set(i, archives.length);
       archives.push(l.archive);
     });
-    const { numbers } = this.index.sorted();
+    const numbers = this.index.sorted();
     const count = numbers.length;
     const tree: MergedTree = { paths: new Array(count), winners: new Array(count), sizes: new Array(count), layers: new Array(count), archives };
     for (let i = 0; i < count; i++) {
