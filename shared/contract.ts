@@ -20,6 +20,8 @@ const path = z.string().min(1).max(4096);
 /** A file name alone: no folder, no separator of either kind. */
 const fileName = z.string().min(1).max(255).regex(/^[^\\/\0]+$/, 'a file name without folders');
 const jobId = z.string().min(1).max(64).optional();
+/** Bytes as base64 (the request body limit bounds the total). */
+const base64 = z.string().max(48 << 20).regex(/^[A-Za-z0-9+/]*={0,2}$/, 'base64');
 /** `mod`: Quake family, a mod folder under the game's folder, mounted over the base folder (id1, baseq2, data, valve). */
 const modFolder = z.string().min(1).max(255).regex(/^[^\\/\0]+$/, 'a folder name under the game folder').refine((s) => s !== '.' && s !== '..', 'a folder name under the game folder');
 const mountOptions = { game: gameId.optional(), disc: path.optional(), noDisc: z.boolean().optional(), mod: modFolder.optional() };
@@ -37,7 +39,8 @@ export const requests = {
   'install.conflicts': z.object({ root: path }),
   /** A file's bytes for preview: the winner, or a given provider (archive null = loose). */
   'install.read': z.object({ root: path, path, archive: z.string().nullable().optional(), maxBytes: z.number().int().positive().max(64 << 20).optional() }),
-  'install.extract': z.object({ root: path, paths: z.array(z.string()).max(1_000_000), target: path, jobId }),
+  /** `overwrite`: the user confirmed extracting into a folder that already holds files (else 'conflict'). */
+  'install.extract': z.object({ root: path, paths: z.array(z.string()).max(1_000_000), target: path, overwrite: z.boolean().optional(), jobId }),
   /** Search the winning text files for a regular expression (JavaScript syntax). */
   'install.grep': z.object({ root: path, pattern: z.string().min(1).max(1024), ignoreCase: z.boolean().optional(), globs: z.array(z.string().max(512)).max(64).optional(), limit: z.number().int().positive().max(100_000).optional(), jobId }),
   /** The TA sanity checks: duplicate UnitNumber and weapon ID, references to nothing. */
@@ -47,15 +50,28 @@ export const requests = {
   /** A single archive of any format. */
   'archive.open': z.object({ path }),
   'archive.read': z.object({ path, entry: z.string(), maxBytes: z.number().int().positive().max(64 << 20).optional() }),
-  'archive.extract': z.object({ path, target: path, globs: z.array(z.string()).optional(), jobId }),
+  'archive.extract': z.object({ path, target: path, globs: z.array(z.string()).optional(), overwrite: z.boolean().optional(), jobId }),
+  /** A dropped archive's bytes (the browser gives no path): kept in a temporary copy and opened from there. */
+  'archive.openBytes': z.object({ name: fileName, data: base64 }),
   'archive.verify': z.object({ path, jobId }),
 
   // A file as the studio's asset viewers show it: an install path (the winner, or the provider `archive`
   // names; null = the loose file), or an `entry` of the archive `file`. Exactly one of root and file.
   'asset.view': z.object({ root: path.optional(), path: path.optional(), archive: z.string().nullable().optional(), file: path.optional(), entry: z.string().min(1).max(4096).optional() }),
-  /** Native pickers (Electron only; the browser types paths). */
+  /** Native pickers (Electron only; the browser uses folders.list). */
   'dialog.pickFolder': z.object({ title: z.string().optional() }),
   'dialog.pickFile': z.object({ title: z.string().optional() }),
+  /**
+   * The browser's folder browser: the subfolders (and with `files`, the game archives) of a folder under the
+   * user's home or an opened install; no path: only the places to start from. Dot-folders are never shown.
+   */
+  'folders.list': z.object({ path: path.optional(), files: z.boolean().optional() }),
+  /** Where an extraction goes by default: beside the archive `from` (or in Downloads), named after it or `name`. */
+  'extract.defaultTarget': z.object({ from: path, name: fileName.optional() }),
+  /** Electron only: show a file in the system's file manager (`open`: open a folder itself). */
+  'shell.reveal': z.object({ path, open: z.boolean().optional() }),
+  /** Electron only: extract install files to a temporary folder and drag them out to the desktop. */
+  'shell.dragOut': z.object({ root: path, paths: z.array(z.string().min(1).max(4096)).min(1).max(100_000), folder: z.string().max(4096).optional() }),
   'jobs.cancel': z.object({ jobId: z.string() }),
   /** Mod workspaces. */
   'workspace.open': z.object({ dir: path, root: path }),
@@ -70,6 +86,10 @@ export const requests = {
    */
   'workspace.writeText': z.object({ dir: path, path, text: z.string().max(16 << 20), expectedHash: z.string().max(128).nullable().optional() }),
   'workspace.checkTdf': z.object({ text: z.string().max(16 << 20) }),
+  /** Files dropped onto a workspace in the browser: each relative path with its bytes (base64). */
+  'workspace.addFiles': z.object({ dir: path, files: z.array(z.object({ path: z.string().min(1).max(4096), data: base64 })).min(1).max(10_000) }),
+  /** Files or folders dropped onto a workspace in Electron (their paths on disk), copied in by name. */
+  'workspace.addPaths': z.object({ dir: path, sources: z.array(path).min(1).max(1000) }),
   'mods.diff': z.object({ dir: path, root: path, game: gameId.optional() }),
   // `name`: the file name a workspace folder would be exported under (its rank depends on it).
   'mods.impact': z.object({ root: path, archive: path, name: fileName.optional(), mod: modFolder.optional() }),
@@ -111,13 +131,25 @@ export interface AssetViewResult {
   view: WireAssetView | null;
 }
 
+export interface FolderListing {
+  /** The folder listed (null: only the places). */
+  path: string | null;
+  /** Its parent, when the parent may be listed too. */
+  parent: string | null;
+  folders: { name: string; path: string }[];
+  /** Game archives in the folder (asked with `files`). */
+  files: { name: string; path: string; size: number }[];
+  /** Where to start: the home folder, Downloads, the opened installs. */
+  places: { label: string; path: string }[];
+}
+
 export interface TdfCheck {
   ok: boolean;
   problems: { line: number; message: string; severity: 'error' | 'warning' }[];
 }
 
 export interface Responses {
-  'app.info': { version: string; host: 'electron' | 'web'; initialRoot: string | null; demo: boolean; cli: string | null; capabilities: { pickFolder: boolean; pickFile: boolean } };
+  'app.info': { version: string; host: 'electron' | 'web'; initialRoot: string | null; demo: boolean; cli: string | null; capabilities: { pickFolder: boolean; pickFile: boolean; desktop: boolean } };
   'install.open': MountReport & { root: string; stats: MountStats };
   'install.recent': string[];
   'install.stats': MountStats;
@@ -133,10 +165,15 @@ export interface Responses {
   'archive.open': ArchiveListing;
   'archive.read': FilePreview;
   'archive.extract': { files: number; bytes: number; refused: string[] };
+  'archive.openBytes': ArchiveListing;
   'asset.view': AssetViewResult;
   'archive.verify': { ok: boolean; files: number; bytes: number; errors: { path: string; message: string }[]; warnings: { path: string | null; message: string }[] };
   'dialog.pickFolder': string | null;
   'dialog.pickFile': string | null;
+  'folders.list': FolderListing;
+  'extract.defaultTarget': { target: string; exists: boolean };
+  'shell.reveal': { shown: string };
+  'shell.dragOut': { files: number; dragged: string[] };
   'jobs.cancel': { cancelled: boolean };
   'workspace.open': { dir: string; root: string; files: string[] };
   /**
@@ -150,6 +187,8 @@ export interface Responses {
   'workspace.readText': { path: string; text: string; hash: string };
   'workspace.writeText': { path: string; bytes: number; hash: string };
   'workspace.checkTdf': TdfCheck;
+  'workspace.addFiles': { added: string[] };
+  'workspace.addPaths': { added: string[] };
   'mods.diff': OverrideDiff[];
   'mods.impact': ExportImpact;
   'mods.export': { target: string; files: number; bytes: number; size: number; durationMs: number };

@@ -19,8 +19,11 @@ export function describeError(err: unknown, file: string | null): string {
   if (err instanceof CliFailure) return `modpak: ${err.file ? `${err.file}: ` : where}${err.message}`;
   if (err instanceof FormatError) {
     // Decoders name what they read ("ARMIMR.3do: …"); when that is the command's file, say it once.
-    const own = file ? `${file.slice(Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\')) + 1)}: ` : null;
-    return `modpak: ${where}${own && err.message.startsWith(own) ? err.message.slice(own.length) : err.message}`;
+    // Nested decoders may each name it (by its path or its name): drop every leading repeat.
+    const own = file ? [`${file}: `, `${file.slice(Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\')) + 1)}: `] : [];
+    let message = err.message;
+    for (let prefix = own.find((p) => message.startsWith(p)); prefix; prefix = own.find((p) => message.startsWith(p))) message = message.slice(prefix.length);
+    return `modpak: ${where}${message}`;
   }
   const e = err as NodeJS.ErrnoException;
   if (e && typeof e === 'object' && typeof e.code === 'string') {
@@ -31,6 +34,7 @@ export function describeError(err: unknown, file: string | null): string {
       ENOTDIR: 'not a folder',
       EEXIST: 'already exists',
       ENOSPC: 'no space left on the device',
+      EIO: 'input/output error (the disk or the device failed)',
       EMFILE: 'too many open files',
     };
     // The file the error is about (a source deleted mid-pack), not the command's target.

@@ -1,6 +1,8 @@
 import { constants } from 'node:fs';
-import { mkdir, open, rm } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { mkdir, open, readdir, rename, rm, rmdir, stat } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import type { Dirent } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { refuseLinksBelow } from './real-path.js';
 
 /** What a file's bytes may arrive as: whole, or chunk by chunk (a large entry decoded as it is written). */
@@ -11,7 +13,7 @@ export type FileBytes = Uint8Array | AsyncIterable<Uint8Array>;
  * few hundred folders). Callers have already made `out` safe (inside their target). With a `root`, a
  * symbolic link already present below it (a folder on the way or the file itself) is refused with a
  * LinkRefusal instead of followed, so nothing is written outside the target through a planted link.
- * A file whose bytes fail midway is removed, so no partial file is left.
+ * A file whose bytes fail midway is never left, and the file of that name before it stays.
  */
 export class FolderWriter {
   private readonly made = new Set<string>();
@@ -27,24 +29,38 @@ export class FolderWriter {
       await mkdir(dir, { recursive: true });
       this.made.add(dir);
     }
-    // O_NOFOLLOW: a link that appears at the file's own name between the check and the open is refused too.
-    const handle = await open(out, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | (this.root !== undefined ? (constants.O_NOFOLLOW ?? 0) : 0), 0o666);
+    // Written beside under a temporary name (O_EXCL: never through a link) and renamed over the name at the
+    // end: a failure midway leaves the file that was there before, and renaming replaces a link planted at
+    // the name instead of writing through it.
+    const tmp = join(dir, `.${basename(out)}.${process.pid}-${randomBytes(6).toString('hex')}.tmp`);
     let written = 0;
-    let ok = false;
     try {
-      if (data instanceof Uint8Array) {
-        await writeAll(handle, data, 0);
-        written = data.length;
-      } else {
-        for await (const chunk of data) {
-          await writeAll(handle, chunk, written);
-          written += chunk.length;
+      const handle = await open(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o666);
+      let ok = false;
+      try {
+        if (data instanceof Uint8Array) {
+          await writeAll(handle, data, 0);
+          written = data.length;
+        } else {
+          for await (const chunk of data) {
+            await writeAll(handle, chunk, written);
+            written += chunk.length;
+          }
         }
+        ok = true;
+      } finally {
+        await handle.close();
+        if (!ok) await rm(tmp, { force: true }).catch(() => undefined);
       }
-      ok = true;
-    } finally {
-      await handle.close();
-      if (!ok) await rm(out, { force: true }).catch(() => undefined);
+      await rename(tmp, out).catch(async (err: unknown) => {
+        await rm(tmp, { force: true }).catch(() => undefined);
+        throw err;
+      });
+    } catch (err) {
+      // A write or a rename that fails names the file it was writing, not the archive it came from.
+      const e = err as NodeJS.ErrnoException;
+      if (e && typeof e === 'object' && typeof e.code === 'string' && !e.path) e.path = out;
+      throw err;
     }
     return written;
   }
@@ -79,4 +95,33 @@ export async function forEachInFlight<T>(items: readonly T[], inFlight: number, 
     }
   };
   await Promise.all(Array.from({ length: Math.min(inFlight, items.length) }, lane));
+}
+
+/** The outermost folder of `path` (itself included) that does not exist yet: what writing there would create. */
+export async function firstMissingFolder(path: string): Promise<string | null> {
+  let missing: string | null = null;
+  for (let at = resolve(path); ; at = dirname(at)) {
+    try {
+      await stat(at);
+      return missing;
+    } catch {
+      missing = at;
+    }
+    if (dirname(at) === at) return missing;
+  }
+}
+
+/**
+ * Remove `dir` and the folders below it that hold no file (a failed extraction into a new folder leaves
+ * no empty tree behind). Files are never removed; a folder that still holds one stays.
+ */
+export async function removeEmptyFolders(dir: string): Promise<void> {
+  let names: Dirent[];
+  try {
+    names = await readdir(dir, { withFileTypes: true });
+  } catch {
+    return;
+  }
+  for (const d of names) if (d.isDirectory()) await removeEmptyFolders(join(dir, d.name));
+  await rmdir(dir).catch(() => undefined);
 }

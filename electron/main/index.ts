@@ -1,4 +1,4 @@
-import { app, BrowserWindow, dialog, ipcMain, protocol, session } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, nativeImage, protocol, session, shell } from 'electron';
 import { join } from 'node:path';
 import { createStudioHost } from '../services/handlers/index.js';
 import type { StudioHost } from '../services/host/host.js';
@@ -6,6 +6,7 @@ import type { Dialogs } from '../services/handlers/app.js';
 import { ensureDemoInstall } from '../services/studio-demo.js';
 import { staticFile, contentTypeOf } from '../services/host/static.js';
 import { forwardEvents, registerCallHandlers } from './ipc.js';
+import { createDesktop } from './desktop.js';
 import { APP_ENTRY, APP_SCHEME, CONTENT_SECURITY_POLICY, appRelativePath, isAppUrl, mayNavigate, secureWebPreferences } from './policy.js';
 
 /**
@@ -32,6 +33,9 @@ app.on('web-contents-created', (_event, contents) => {
   });
   contents.on('will-attach-webview', (event) => event.preventDefault());
 });
+
+/** What the pointer carries while dragging files out: a 16 × 16 page (startDrag requires an icon). */
+const DRAG_ICON = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAYAAAAf8/9hAAAAGUlEQVR4nGNIaDjwnxLMMGrAqAGjBgwXAwA9Xp8faWEsRAAAAABJRU5ErkJggg==';
 
 function rootFromArgs(argv: readonly string[]): string | null {
   const arg = argv.find((a) => a.startsWith('--modpak-root='));
@@ -70,6 +74,8 @@ async function start(): Promise<void> {
     facts: { version: app.getVersion(), host: 'electron', initialRoot, demo: given === null },
     recentFile: join(app.getPath('userData'), 'recent.json'),
     dialogs: nativeDialogs(() => window),
+    desktop: createDesktop({ shell, contents: () => window?.webContents ?? null, icon: () => nativeImage.createFromDataURL(DRAG_ICON) }),
+    places: { home: app.getPath('home'), downloads: app.getPath('downloads'), temp: app.getPath('temp') },
   });
   registerCallHandlers(ipcMain, host);
 

@@ -1,10 +1,11 @@
-import { contextBridge, ipcRenderer } from 'electron';
+import { contextBridge, ipcRenderer, webUtils } from 'electron';
 import type { CallName, EventName } from '../../shared/contract.js';
 import { EVENT_CHANNEL, callChannel, isCallName, isEventName } from '../services/host/channels.js';
 
 /**
  * The sandboxed preload: exposes `window.modpak` with exactly the contract and nothing else. `call`
- * accepts only the contract's call names (each on its own channel); `on` only its event names. No
+ * accepts only the contract's call names (each on its own channel); `on` only its event names;
+ * `pathForFile` names a file the user dropped (webUtils: the page sees File objects, never paths). No
  * ipcRenderer, no Node, no arbitrary channel reaches the page. Bundled into one CommonJS file.
  */
 type Listener = (payload: unknown) => void;
@@ -28,5 +29,12 @@ contextBridge.exposeInMainWorld('modpak', {
     return () => {
       set!.delete(listener);
     };
+  },
+  pathForFile(file: unknown): string {
+    try {
+      return webUtils.getPathForFile(file as File);
+    } catch {
+      return '';
+    }
   },
 });

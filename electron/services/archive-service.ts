@@ -1,5 +1,5 @@
 import { join, resolve } from 'node:path';
-import { FolderWriter, forEachInFlight, refusalReason } from '../io/folder-writer.js';
+import { FolderWriter, firstMissingFolder, forEachInFlight, refusalReason, removeEmptyFolders } from '../io/folder-writer.js';
 import { detectFormat, withArchive } from '../formats/index.js';
 import type { Archive, ArchiveEntry, FormatId } from '../formats/index.js';
 import { entryChunks } from '../formats/archive.js';
@@ -155,9 +155,14 @@ interface ExtractPlan {
   root: string;
 }
 
+/** `PATH: message`, unless the reader already named the entry. */
+export function namedOnce(path: string, message: string): string {
+  return message.startsWith(`${path}: `) ? message : `${path}: ${message}`;
+}
+
 /** A stopped extraction's one line: the entry that failed, and what was written before it. */
 export function stoppedMessage(path: string, message: string, written: number): string {
-  return `${path}: ${message} (stopped after ${written} file${written === 1 ? '' : 's'} written; --keep-going extracts every good entry)`;
+  return `${namedOnce(path, message)} (stopped after ${written} file${written === 1 ? '' : 's'} written; --keep-going extracts every good entry)`;
 }
 
 /** What to extract where; names that would climb out are refused (with a warning) here, once. */
@@ -224,6 +229,7 @@ export async function extractArchive(path: string, target: string, options: Extr
     const refusedCount = result.refused.length;
     const total = plan.items.length + refusedCount;
     const workers = options.workers ?? (plan.bytes >= PARALLEL_BYTES || plan.items.length >= PARALLEL_FILES ? workersBesideThisThread() : 0);
+    const created = await firstMissingFolder(plan.root);
     try {
       if (workers > 0 && plan.items.length > 1) {
         const indexOf = new Map(archive.entries.map((e, i) => [e, i] as const));
@@ -264,6 +270,8 @@ export async function extractArchive(path: string, target: string, options: Extr
       result.threads = 0;
       return result;
     } catch (err) {
+      // A failed extraction into a new folder leaves no empty folders behind (the files it wrote stay).
+      if (created !== null) await removeEmptyFolders(created);
       // The stopping entry's message says how many files were written before it.
       if (err instanceof EntryFailure) fail(err.failure.code, stoppedMessage(err.path, err.failure.message, result.files), err.failure.details);
       throw err;

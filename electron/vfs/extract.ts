@@ -44,11 +44,12 @@ async function writeWinners(install: MountedInstall, hits: readonly Hit[], targe
       const out = rel === null ? null : join(root, rel);
       if (out === null || !out.startsWith(root + sep)) refuse(path, 'it would land outside the target folder');
       else {
-        const data = await install.layers[hit.layer]!.read(hit.entry);
+        // Streamed as the archive-side extract does: a large (or bomb) entry is written a chunk at a time.
+        const layer = install.layers[hit.layer]!;
         try {
-          await writer.write(out, data);
+          const bytes = await writer.write(out, layer.stream ? layer.stream(hit.entry) : await layer.read(hit.entry));
           result.files++;
-          result.bytes += data.length;
+          result.bytes += bytes;
         } catch (err) {
           // A path that is a file in one layer and a folder in another cannot be both on disk; a link planted in the target is not followed.
           const reason = refusalReason(err);
@@ -116,6 +117,13 @@ export async function flattenInstall(install: MountedInstall, out: string, optio
   const targetReal = await realOrNearest(target);
   if (isInside(installReal, targetReal) || isInside(install.root, target)) fail('refused', 'the folder is inside the install; flatten into a folder outside it');
   if (existing.length > 0) fail('refused', 'the folder is not empty; flatten needs a new or empty folder');
+  // An archive the disk failed to read would be missing from the copy without a word: stop, naming it.
+  const unreadable = install.unreadable[0];
+  if (unreadable) {
+    const err = unreadable.error;
+    if (!err.path) err.path = join(install.root, unreadable.archive);
+    throw err;
+  }
   await mkdir(target, { recursive: true });
   const hits = [...install.index.all()].map(([, h]) => h[0]!);
   return writeWinners(install, hits, target, options);

@@ -1,6 +1,7 @@
-import { readFile, readdir, stat } from 'node:fs/promises';
+import { open, readFile, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ArchiveEntry } from '../formats/index.js';
+import { STREAM_SLICE } from '../formats/archive.js';
 import { fail } from '../../shared/errors.js';
 import { compareNames } from './names.js';
 import type { Layer } from './layers.js';
@@ -79,6 +80,23 @@ export function looseLayer(root: string, files: readonly TreeFile[]): Layer {
     stage: 'loose',
     entries,
     read: async (entry) => new Uint8Array(await readFile(join(root, entry.path))),
+    stream: (entry) => fileSlices(join(root, entry.path)),
     close: async () => {},
   };
+}
+
+/** A file's bytes in slices of STREAM_SLICE, each a fresh array (the caller may keep it while reading on). */
+async function* fileSlices(path: string): AsyncIterable<Uint8Array> {
+  const handle = await open(path, 'r');
+  try {
+    for (let at = 0; ; ) {
+      const slice = new Uint8Array(STREAM_SLICE);
+      const { bytesRead } = await handle.read(slice, 0, slice.length, at);
+      if (bytesRead === 0) return;
+      at += bytesRead;
+      yield bytesRead === slice.length ? slice : slice.subarray(0, bytesRead);
+    }
+  } finally {
+    await handle.close();
+  }
 }

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { GameId } from '../../shared/vfs-types.js';
 import { pathKey } from '../../shared/paths.js';
 import { fail } from '../../shared/errors.js';
+import type { ArchiveEntry } from '../formats/index.js';
 import { FileSource } from '../io/byte-source.js';
 import { detectFormat } from '../formats/index.js';
 import type { Layer } from './layers.js';
@@ -100,7 +101,7 @@ export function combineFolders(game: GameId, parts: readonly FolderMount[]): { l
   for (const part of parts) {
     const named = (name: string) => `${part.folder}/${name}`;
     for (const l of part.layers) {
-      layers.push({ archive: l.archive === null ? null : named(l.archive), root: l.root, stage: l.stage, entries: l.entries, read: (e) => l.read(e), close: () => l.close() });
+      layers.push({ archive: l.archive === null ? null : named(l.archive), root: l.root, stage: l.stage, entries: l.entries, read: (e) => l.read(e), ...(l.stream ? { stream: (e: ArchiveEntry) => l.stream!(e) } : {}), close: () => l.close() });
     }
     plan.mounted.push(...part.plan.mounted.map((m) => ({ ...m, archive: named(m.archive) })));
     plan.ignored.push(...part.plan.ignored.map((i) => ({ ...i, archive: named(i.archive) })));

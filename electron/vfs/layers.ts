@@ -14,5 +14,7 @@ export interface Layer {
   readonly stage: MountStage | 'loose';
   readonly entries: readonly ArchiveEntry[];
   read(entry: ArchiveEntry): Promise<Uint8Array>;
+  /** The entry's bytes piece by piece (a large entry is never held whole); without it, `read`. */
+  stream?(entry: ArchiveEntry): AsyncIterable<Uint8Array>;
   close(): Promise<void>;
 }

@@ -3,6 +3,7 @@ import { basename, join, resolve } from 'node:path';
 import type { GameId } from '../../shared/vfs-types.js';
 import { pathKey } from '../../shared/paths.js';
 import type { Archive } from '../formats/index.js';
+import { entryChunks } from '../formats/archive.js';
 import { detectGame } from './detect.js';
 import { listTopLevel, listTree, looseLayer, requireFolder } from './folder.js';
 import type { Layer } from './layers.js';
@@ -77,6 +78,7 @@ function archiveLayer(planned: PlannedArchive, archive: Archive, release?: () =>
     stage: planned.stage,
     entries: archive.entries,
     read: (entry) => archive.read(entry),
+    stream: (entry) => entryChunks(archive, entry),
     close: release ?? (() => archive.close()),
   };
 }
@@ -164,5 +166,10 @@ export async function mountInstall(rootIn: string, options: MountOptions = {}): 
   });
   const loose = looseLayer(root, tree);
   const layers = plan.looseFirst ? [loose, ...archives] : [...archives, loose];
-  return new MountedInstall(root, choice, discDir, plan, new MergedIndex(layers, options.previous), placement);
+  const mounted = new MountedInstall(root, choice, discDir, plan, new MergedIndex(layers, options.previous), placement);
+  for (const i of plan.ignored) {
+    const failure = results.get(key({ root: i.root, name: i.archive }))?.ioError;
+    if (failure) mounted.unreadable.push({ archive: i.archive, error: failure });
+  }
+  return mounted;
 }

@@ -36,6 +36,11 @@ export class MountedInstall {
   private readonly shadowedLists = new Map<number, readonly Provider[]>();
   /** Soft problems met while answering (an unreadable definition file, ...), for the CLI to print. */
   readonly warnings: string[] = [];
+  /**
+   * Candidate archives ignored because the disk could not read them (not because of their bytes): the
+   * mount goes on without them, but a whole copy of the install (flatten) would silently miss their files.
+   */
+  readonly unreadable: { archive: string; error: NodeJS.ErrnoException }[] = [];
 
   constructor(
     readonly root: string,

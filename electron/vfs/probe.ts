@@ -16,7 +16,13 @@ import { taMountVerdict } from './rules/ta-mount.js';
  */
 export interface ProbeResult extends MountStatus {
   archive: Archive | null;
+  /** When the archive could not be read at all (the disk failed, no permission): the error, for callers that need every file. */
+  ioError?: NodeJS.ErrnoException;
 }
+
+/** An error of the file system (it has a string code), not of the bytes. */
+const ioErrorOf = (err: unknown): NodeJS.ErrnoException | undefined =>
+  !(err instanceof FormatError) && err instanceof Error && typeof (err as NodeJS.ErrnoException).code === 'string' ? (err as NodeJS.ErrnoException) : undefined;
 
 function engineOf(game: GameId): FormatEngine {
   if (game === 'ta' || game === 'tak') return engineFor('hpi');
@@ -41,7 +47,7 @@ export async function taMountStatus(source: ByteSource): Promise<MountStatus> {
 }
 
 /** The archive, or why the engine does not open it (`error`: the FormatError's message, when it threw one). */
-async function openWith(engine: FormatEngine, source: ByteSource): Promise<Archive | { reason: string; error?: string }> {
+async function openWith(engine: FormatEngine, source: ByteSource): Promise<Archive | { reason: string; error?: string; ioError?: NodeJS.ErrnoException }> {
   try {
     const detected = await engine.detect(source);
     if (!detected.match) return { reason: `not recognised as ${engine.label}` };
@@ -49,7 +55,7 @@ async function openWith(engine: FormatEngine, source: ByteSource): Promise<Archi
   } catch (err) {
     if (err instanceof FormatError) return { reason: `unreadable: ${err.message}`, error: err.message };
     // Any other failure of one archive (a stack or heap limit, an I/O error) ignores that archive, not the install.
-    return { reason: `unreadable: ${message(err)}`, error: message(err) };
+    return { reason: `unreadable: ${message(err)}`, error: message(err), ioError: ioErrorOf(err) };
   }
 }
 
@@ -60,7 +66,7 @@ export async function probeArchive(game: GameId, path: string): Promise<ProbeRes
   try {
     source = await FileSource.open(path);
   } catch (err) {
-    return { ok: false, reason: `cannot be opened: ${message(err)}`, archive: null };
+    return { ok: false, reason: `cannot be opened: ${message(err)}`, archive: null, ioError: ioErrorOf(err) };
   }
   try {
     const opened = await openWith(engineOf(game), source);
@@ -68,11 +74,11 @@ export async function probeArchive(game: GameId, path: string): Promise<ProbeRes
       const status = isArchive(opened) ? taMountVerdict(opened.info()) : await taRefusal(source, opened).catch((err: unknown) => ({ ok: false, reason: `unreadable: ${message(err)}` }));
       if (status.ok && isArchive(opened)) return { ok: true, reason: status.reason, archive: opened };
       await source.close();
-      return { ok: false, reason: status.reason, archive: null };
+      return { ok: false, reason: status.reason, archive: null, ...(!isArchive(opened) && opened.ioError ? { ioError: opened.ioError } : {}) };
     }
     if (!isArchive(opened)) {
       await source.close();
-      return { ok: false, reason: opened.reason, archive: null };
+      return { ok: false, reason: opened.reason, archive: null, ...(opened.ioError ? { ioError: opened.ioError } : {}) };
     }
     if (game === 'tak' && opened.format !== 'hpi') {
       await source.close();

@@ -14,6 +14,8 @@ import { callPath, EVENTS_PATH, TOKEN_HEADER, type Envelope } from '../../shared
 export interface PreloadBridge {
   call(name: string, request: unknown): Promise<Envelope>;
   on(event: string, listener: (payload: unknown) => void): () => void;
+  /** The path on disk of a File the user dropped ('' when it has none). */
+  pathForFile?(file: unknown): string;
 }
 
 /** A call the host refused or that failed: the contract's error, as a throwable. */

@@ -41,3 +41,10 @@ export function hexDump(bytes: Uint8Array, maxBytes = 16 * 1024): string {
 
 /** Text as the game wrote it: Windows-1252, which every byte decodes in. */
 export { decodeCp1252 as decodeText } from '../../shared/text/cp1252';
+
+/** Bytes as base64 (for the contract's byte fields), in chunks so a large file does not overflow the stack. */
+export function bytesToBase64(bytes: Uint8Array): string {
+  let s = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(s);
+}

@@ -17,3 +17,8 @@ export function isCancelled(error: unknown): boolean {
   if (error && typeof error === 'object' && 'code' in error && (error as { code: unknown }).code === 'cancelled') return true;
   return /\bcancel+ed\b/i.test(errorMessage(error));
 }
+
+/** The host's answer to an extraction into a folder that already holds files (the studio asks before overwriting). */
+export function isTargetConflict(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'conflict';
+}

@@ -1,9 +1,12 @@
 import { defineStore } from 'pinia';
-import { computed, markRaw, ref, shallowRef } from 'vue';
+import { computed, markRaw, ref, shallowRef, watch } from 'vue';
 import type { ArchiveListing, ResponseOf } from '../../shared/contract';
 import { api } from '../api';
 import { filterPaths, indexPaths, type PathIndex } from '../lib/glob';
-import { formatBytes, formatCount } from '../lib/bytes';
+import { bytesToBase64, formatBytes, formatCount } from '../lib/bytes';
+import { isTargetConflict } from '../lib/errors';
+import { usePickerStore } from './picker';
+import { DROP_BYTES_LIMIT } from '../lib/drop';
 import { useErrorsStore } from './errors';
 import { useJobsStore } from './jobs';
 import { useArchivePreviewStore } from './preview';
@@ -46,6 +49,9 @@ export const useArchiveStore = defineStore('archive', () => {
   const selected = ref<number | null>(null);
   const verifyResult = ref<VerifyResult | null>(null);
   const index = shallowRef<PathIndex | null>(null);
+  /** One entry chosen for extraction from its context menu (null: everything, or what the filter matches). */
+  const only = ref<string | null>(null);
+  watch(query, () => (only.value = null));
 
   /** Entry indices to show, in stored order (the filter keeps that order). */
   const visible = computed<number[]>(() => {
@@ -65,14 +71,7 @@ export const useArchiveStore = defineStore('archive', () => {
     opening.value = true;
     openError.value = null;
     try {
-      const result = await api.call('archive.open', { path: trimmed });
-      listing.value = markRaw(result);
-      index.value = markRaw(indexPaths(result.entries.map((e) => e.path)));
-      path.value = result.path ?? trimmed;
-      selected.value = null;
-      verifyResult.value = null;
-      query.value = '';
-      useArchivePreviewStore().clear();
+      adopt(await api.call('archive.open', { path: trimmed }), trimmed);
       return true;
     } catch (error) {
       // Nothing of the previous archive stays on screen under the name that failed.
@@ -89,13 +88,40 @@ export const useArchiveStore = defineStore('archive', () => {
     }
   }
 
-  async function pickAndOpen(): Promise<void> {
-    try {
-      const picked = await api.call('dialog.pickFile', { title: 'Open an archive' });
-      if (picked) await open(picked);
-    } catch (error) {
-      useErrorsStore().report(error, 'Choosing a file');
+  function adopt(result: ArchiveListing, asked: string): void {
+    listing.value = markRaw(result);
+    index.value = markRaw(indexPaths(result.entries.map((e) => e.path)));
+    path.value = result.path ?? asked;
+    selected.value = null;
+    verifyResult.value = null;
+    query.value = '';
+    only.value = null;
+    useArchivePreviewStore().clear();
+  }
+
+  /** An archive dropped in the browser (no path): its bytes, opened by the host from a temporary copy. */
+  async function openBytes(file: File): Promise<boolean> {
+    if (file.size > DROP_BYTES_LIMIT) {
+      openError.value = `${file.name} is ${formatBytes(file.size)}: too large to send from the browser (the limit is ${formatBytes(DROP_BYTES_LIMIT)}); type its path or use Browse…`;
+      return false;
     }
+    opening.value = true;
+    openError.value = null;
+    try {
+      const data = bytesToBase64(new Uint8Array(await file.arrayBuffer()));
+      adopt(await api.call('archive.openBytes', { name: file.name, data }), file.name);
+      return true;
+    } catch (error) {
+      openError.value = useErrorsStore().report(error, `Opening ${file.name}`, { inline: true }).message;
+      return false;
+    } finally {
+      opening.value = false;
+    }
+  }
+
+  async function pickAndOpen(): Promise<void> {
+    const picked = await usePickerStore().pickFile('Open an archive', path.value);
+    if (picked) await open(picked);
   }
 
   function select(i: number): void {
@@ -111,20 +137,28 @@ export const useArchiveStore = defineStore('archive', () => {
   }
 
   /** Extract everything, or what the filter matches (as globs are what archive.extract takes). */
-  async function extract(target: string): Promise<boolean> {
+  /** As the Files screen's extract: true, false, or 'exists' (the folder holds files; ask, then `overwrite`). */
+  async function extract(target: string, overwrite = false): Promise<boolean | 'exists'> {
     const archive = path.value;
     if (!archive) return false;
     if (!target.trim()) {
       useErrorsStore().report('Choose a folder to extract to first.', 'Extract');
       return false;
     }
-    const globs = extractGlobs(query.value, listing.value, visible.value);
-    const result = await useJobsStore().run(
-      `Extracting ${archive}`,
-      (jobId) => api.call('archive.extract', { path: archive, target: target.trim(), globs, jobId }),
-      (r) => `${formatCount(r.files)} files, ${formatBytes(r.bytes)} written to ${target.trim()}` + (r.refused.length ? `; ${r.refused.length} refused (unsafe names)` : ''),
-    );
-    return result !== null;
+    const globs = only.value !== null ? [literalGlob(only.value)] : extractGlobs(query.value, listing.value, visible.value);
+    try {
+      const result = await useJobsStore().run(
+        `Extracting ${archive}`,
+        (jobId) => api.call('archive.extract', { path: archive, target: target.trim(), globs, ...(overwrite ? { overwrite } : {}), jobId }),
+        (r) => `${formatCount(r.files)} files, ${formatBytes(r.bytes)} written to ${target.trim()}` + (r.refused.length ? `; ${r.refused.length} refused (unsafe names)` : ''),
+        undefined,
+        isTargetConflict,
+      );
+      return result !== null;
+    } catch (error) {
+      if (isTargetConflict(error)) return 'exists';
+      throw error;
+    }
   }
 
   async function verify(): Promise<VerifyResult | null> {
@@ -141,5 +175,5 @@ export const useArchiveStore = defineStore('archive', () => {
     return result;
   }
 
-  return { path, listing, opening, openError, query, selected, verifyResult, visible, open, pickAndOpen, select, extract, verify };
+  return { path, listing, opening, openError, query, selected, verifyResult, visible, only, open, openBytes, pickAndOpen, select, extract, verify };
 });

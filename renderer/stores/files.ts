@@ -11,6 +11,7 @@ import { useJobsStore } from './jobs';
 import { useLayeringStore } from './layering';
 import { useFilesPreviewStore } from './preview';
 import { useNavigationStore } from './navigation';
+import { isTargetConflict } from '../lib/errors';
 
 /**
  * The Files screen: the install's merged tree, the filter, the selected row and extraction. The tree's
@@ -165,20 +166,31 @@ export const useFilesStore = defineStore('files', () => {
     return matches.value ? pathsOf(matches.value) : [];
   });
 
-  async function extract(target: string, paths: string[] = extractPaths.value): Promise<boolean> {
+  /**
+   * Extract into `target`: true when done, false when it failed or was cancelled, 'exists' when the folder
+   * already holds files and `overwrite` was not given (the studio asks, then calls again with it).
+   */
+  async function extract(target: string, paths: string[] = extractPaths.value, overwrite = false): Promise<boolean | 'exists'> {
     const root = treeRoot.value;
     if (!root || paths.length === 0) return false;
     if (!target.trim()) {
       useErrorsStore().report('Choose a folder to extract to first.', 'Extract');
       return false;
     }
-    const result = await useJobsStore().run(
-      `Extracting ${formatCount(paths.length)} file${paths.length === 1 ? '' : 's'}`,
-      // A plain copy: a reactive proxy cannot cross the IPC boundary (structured clone).
-      (jobId) => api.call('install.extract', { root, paths: [...toRaw(paths)], target: target.trim(), jobId }),
-      (r) => `${formatCount(r.files)} files, ${formatBytes(r.bytes)} written to ${target.trim()}` + (r.refused.length ? `; ${r.refused.length} refused (unsafe names)` : ''),
-    );
-    return result !== null;
+    try {
+      const result = await useJobsStore().run(
+        `Extracting ${formatCount(paths.length)} file${paths.length === 1 ? '' : 's'}`,
+        // A plain copy: a reactive proxy cannot cross the IPC boundary (structured clone).
+        (jobId) => api.call('install.extract', { root, paths: [...toRaw(paths)], target: target.trim(), ...(overwrite ? { overwrite } : {}), jobId }),
+        (r) => `${formatCount(r.files)} files, ${formatBytes(r.bytes)} written to ${target.trim()}` + (r.refused.length ? `; ${r.refused.length} refused (unsafe names)` : ''),
+        undefined,
+        isTargetConflict,
+      );
+      return result !== null;
+    } catch (error) {
+      if (isTargetConflict(error)) return 'exists';
+      throw error;
+    }
   }
 
   // The open install changed on disk: follow it at once, whether or not the screen is on show.

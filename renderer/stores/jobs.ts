@@ -41,8 +41,10 @@ export const useJobsStore = defineStore('jobs', () => {
    * Run `work` as a job. Resolves with its result, or null when it was cancelled or failed (a failure is
    * reported to the error banner, a cancellation is not an error). `isBad` marks a result that finished
    * but found problems (a verify with damaged files): it is shown as failed, and still returned.
+   * `passThrough` picks failures the caller answers itself (an extraction target that exists: the studio
+   * asks first): the job is dropped from the list and the error thrown on.
    */
-  async function run<T>(label: string, work: (jobId: string) => Promise<T>, summarise: (result: T) => string, isBad?: (result: T) => boolean): Promise<T | null> {
+  async function run<T>(label: string, work: (jobId: string) => Promise<T>, summarise: (result: T) => string, isBad?: (result: T) => boolean, passThrough?: (error: unknown) => boolean): Promise<T | null> {
     const id = newJobId();
     jobs.value = [...jobs.value.filter((j) => j.state === 'running'), { id, label, done: 0, total: 0, state: 'running', detail: null, summary: null }];
     const job = () => find(id)!;
@@ -55,6 +57,10 @@ export const useJobsStore = defineStore('jobs', () => {
       job().summary = summarise(result);
       return result;
     } catch (error) {
+      if (passThrough?.(error)) {
+        jobs.value = jobs.value.filter((j) => j.id !== id);
+        throw error;
+      }
       if (job().state === 'cancelled' || isCancelled(error)) {
         job().state = 'cancelled';
         job().summary = 'Cancelled';

@@ -4,6 +4,8 @@ import { api } from '../api';
 import { useErrorsStore } from './errors';
 import { useInstallStore } from './install';
 import { isTextFile as isEditableText } from '../../shared/file-kinds';
+import { DROP_BYTES_LIMIT, type Dropped } from '../lib/drop';
+import { bytesToBase64, formatBytes } from '../lib/bytes';
 
 /**
  * The mod workspace: a folder tied to the open install, and its files. Opening one resets the other mod
@@ -117,5 +119,40 @@ export const useWorkspaceStore = defineStore('workspace', () => {
     }
   }
 
-  return { dir, files, opening, proposedName, open, openArchive, close, onAdopt, refreshFiles, override, createFile };
+  /**
+   * Files dropped onto the workspace: in Electron copied by the host from their paths on disk; in the
+   * browser their bytes sent in batches that fit the host's request limit. Resolves with the paths added.
+   */
+  async function addDropped(dropped: Dropped): Promise<string[]> {
+    if (!dir.value) return [];
+    const target = dir.value;
+    try {
+      const added: string[] = [];
+      if (dropped.desktopPaths.length > 0) {
+        added.push(...(await api.call('workspace.addPaths', { dir: target, sources: dropped.desktopPaths })).added);
+      } else {
+        let batch: { path: string; data: string }[] = [];
+        let size = 0;
+        const send = async () => {
+          if (batch.length) added.push(...(await api.call('workspace.addFiles', { dir: target, files: batch })).added);
+          batch = [];
+          size = 0;
+        };
+        for (const { path, file } of dropped.files) {
+          if (file.size > DROP_BYTES_LIMIT) throw new Error(`${path} is too large to send from the browser (${formatBytes(file.size)}); copy it into ${target} with the file manager`);
+          if (size + file.size > DROP_BYTES_LIMIT) await send();
+          batch.push({ path, data: bytesToBase64(new Uint8Array(await file.arrayBuffer())) });
+          size += file.size;
+        }
+        await send();
+      }
+      await refreshFiles();
+      return added;
+    } catch (error) {
+      report(error, 'Adding dropped files');
+      return [];
+    }
+  }
+
+  return { dir, files, opening, proposedName, open, openArchive, close, onAdopt, refreshFiles, override, createFile, addDropped };
 });

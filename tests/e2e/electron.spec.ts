@@ -46,7 +46,7 @@ test.describe('Electron', () => {
         node: typeof (globalThis as { require?: unknown }).require,
         process: typeof (globalThis as { process?: unknown }).process,
       }));
-      expect(shape).toEqual({ bridge: ['call', 'on'], node: 'undefined', process: 'undefined' });
+      expect(shape).toEqual({ bridge: ['call', 'on', 'pathForFile'], node: 'undefined', process: 'undefined' });
       const info = await win.evaluate(() => (globalThis as unknown as { modpak: { call(n: string, r: unknown): Promise<unknown> } }).modpak.call('app.info', {}));
       expect(info).toMatchObject({ ok: true, result: { host: 'electron', demo: true } });
       await expect(win.getByRole('list', { name: 'Mount order' })).toBeVisible();

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,7 +15,7 @@ export interface ServeProcess {
   origin: string;
   port: number;
   token: string;
-  /** The temporary folder holding the cache (demo), the state (recent installs) and test scratch. */
+  /** The temporary folder holding the cache (demo), the state (recent installs), the server's home (`home/`) and test scratch. */
   scratch: string;
   call<T = unknown>(name: string, request: unknown): Promise<T>;
   stop(): Promise<void>;
@@ -24,9 +24,11 @@ export interface ServeProcess {
 export async function startServe(options: { root?: string; args?: string[] } = {}): Promise<ServeProcess> {
   const scratch = await mkdtemp(join(tmpdir(), 'modpak-e2e-'));
   const args = [join(repoRoot, 'bin', 'modpak'), 'serve', ...(options.root ? [options.root] : []), '--port', '0', '--state', join(scratch, 'state'), ...(options.args ?? [])];
+  // A home of its own (with Downloads), so the folder browser and extraction defaults stay in the scratch folder.
+  await mkdir(join(scratch, 'home', 'Downloads'), { recursive: true });
   const child: ChildProcess = spawn(process.execPath, args, {
     cwd: repoRoot,
-    env: { ...process.env, XDG_CACHE_HOME: join(scratch, 'cache') },
+    env: { ...process.env, XDG_CACHE_HOME: join(scratch, 'cache'), HOME: join(scratch, 'home') },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

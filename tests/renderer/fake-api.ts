@@ -63,6 +63,8 @@ export interface FakeApiOptions {
   extraPaths?: number;
   initialRoot?: string | null;
   pickFolder?: boolean;
+  /** The desktop app's capabilities (reveal, open folder, drag out). */
+  desktop?: boolean;
 }
 
 export interface RecordedCall {
@@ -83,7 +85,7 @@ export class FakeStudioApi implements StudioApi {
   readonly options: Required<FakeApiOptions>;
 
   constructor(options: FakeApiOptions = {}) {
-    this.options = { extraPaths: 0, initialRoot: DEMO_ROOT, pickFolder: false, ...options };
+    this.options = { extraPaths: 0, initialRoot: DEMO_ROOT, pickFolder: false, desktop: false, ...options };
     this.files = demoFiles();
     for (let i = 0; i < this.options.extraPaths; i++) this.extraPaths.push(`maps/set${Math.floor(i / 1000)}/map${i}.ota`);
   }
@@ -187,7 +189,7 @@ export class FakeStudioApi implements StudioApi {
   }
 
   readonly handlers: { [K in CallName]?: Handler<K> } = {
-    'app.info': () => ({ version: '0.1.0', host: 'web', initialRoot: this.options.initialRoot, demo: true, cli: '/opt/modpak/bin/modpak', capabilities: { pickFolder: this.options.pickFolder, pickFile: this.options.pickFolder } }),
+    'app.info': () => ({ version: '0.1.0', host: 'web', initialRoot: this.options.initialRoot, demo: true, cli: '/opt/modpak/bin/modpak', capabilities: { pickFolder: this.options.pickFolder, pickFile: this.options.pickFolder, desktop: this.options.desktop } }),
     'install.recent': () => [DEMO_ROOT, '/games/Kingdoms'],
     'install.open': ({ root }) => {
       if (root !== DEMO_ROOT) throw new ApiError({ code: 'not-found', message: `${root}: no game install found (no .hpi, .ufo or .pak files)` });
@@ -234,6 +236,27 @@ export class FakeStudioApi implements StudioApi {
       return { cancelled: true };
     },
     'dialog.pickFolder': () => '/tmp/picked',
+    // A home with two folders, and the install holding its archives (as the host's folders.list answers).
+    'folders.list': ({ path, files }) => {
+      const places = [{ label: 'Home', path: '/home/me' }, { label: 'Downloads', path: '/home/me/Downloads' }, { label: 'Install: TotalA', path: DEMO_ROOT }];
+      const tree: Record<string, string[]> = { '/home/me': ['Downloads', 'mods'], '/home/me/mods': ['mymod'], '/home/me/mods/mymod': [], '/home/me/Downloads': [], [DEMO_ROOT]: [] };
+      if (path === undefined) return { path: null, parent: null, folders: [], files: [], places };
+      const names = tree[path];
+      if (!names) throw new ApiError({ code: 'not-allowed', message: `${path}: outside your home folder and the opened installs` });
+      const parent = path.slice(0, path.lastIndexOf('/'));
+      return {
+        path,
+        parent: tree[parent] ? parent : null,
+        folders: names.map((name) => ({ name, path: `${path}/${name}` })),
+        files: files && path === DEMO_ROOT ? ['totala1.hpi', 'totala2.hpi'].map((name) => ({ name, path: `${DEMO_ROOT}/${name}`, size: 1000 })) : [],
+        places,
+      };
+    },
+    'extract.defaultTarget': ({ from, name }) => ({ target: `/home/me/Downloads/${name ?? from.split('/').pop()!.replace(/\.[^.]*$/, '')}`, exists: false }),
+    'shell.reveal': ({ path }) => ({ shown: path }),
+    'workspace.addFiles': ({ files }) => ({ added: files.map((f) => f.path) }),
+    'workspace.open': ({ dir, root }) => ({ dir, root, files: [] }),
+    'workspace.files': () => [],
     'dialog.pickFile': () => '/games/TotalA/totala1.hpi',
     'archive.open': ({ path }) => {
       if (!path.endsWith('.hpi')) throw new ApiError({ code: 'failed', message: `${path}: not a recognised archive (first bytes 50 4b 03 04)` });

@@ -6,6 +6,7 @@ import type { Pinia } from 'pinia';
 import { freshStudio, giveElementsSize, settle } from './harness';
 import { DEMO_ROOT, type FakeStudioApi } from './fake-api';
 import App from '../../renderer/App.vue';
+import { usePickerStore } from '../../renderer/stores/picker';
 import HomeView from '../../renderer/views/HomeView.vue';
 import FilesView from '../../renderer/views/FilesView.vue';
 import ArchiveView from '../../renderer/views/ArchiveView.vue';
@@ -104,7 +105,10 @@ describe('HomeView', () => {
     await settle();
     expect(api.callsOf('install.open').at(-1)).toEqual({ root: '/games/Nothing' });
     expect(w.get('.field-error').text()).toContain('/games/Nothing: no game install found');
-    expect(w.find('button[type="button"]').text()).not.toBe('Browse…');
+    // The browser has no native picker: Browse… opens the host's folder browser instead.
+    await w.findAll('button').find((b) => b.text() === 'Browse…')!.trigger('click');
+    expect(usePickerStore().request).toMatchObject({ kind: 'folder', title: 'Open a game install' });
+    expect(api.callsOf('dialog.pickFolder')).toHaveLength(0);
   });
 
   it('offers the folder picker when the host has one', async () => {

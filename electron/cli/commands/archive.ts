@@ -4,7 +4,7 @@ import { terminalProgress } from '../progress.js';
 import { collect, oneOf, parseInteger } from '../options.js';
 import { CliFailure, UsageError } from '../errors.js';
 import { WarningTally } from '../warnings.js';
-import { archiveInfo, catEntryTo, extractArchive, listArchive, verifyArchive } from '../../services/archive-service.js';
+import { archiveInfo, catEntryTo, extractArchive, listArchive, verifyArchive, namedOnce } from '../../services/archive-service.js';
 import { packFolder } from '../../mods/pack.js';
 import { foreignPackOptions, packFormatFromExtension, packFormatLabel, type PackFormatId, type PackOptions } from '../../formats/index.js';
 import { reportLines } from '../../../shared/archive-facts.js';
@@ -117,7 +117,10 @@ export function registerArchiveCommands(program: Command, ctx: CliContext): void
         for (const e of result.errors) ctx.print(`error: ${e.path}: ${e.message}`);
         ctx.print(`${result.ok ? 'ok' : 'FAILED'}: ${result.files} files, ${result.bytes} bytes decoded, ${result.errors.length} errors, ${result.warnings.length} warnings`);
       }
-      if (!result.ok) throw new CliFailure(file, `${result.errors.length} files failed to verify`);
+      if (!result.ok) {
+        const first = result.errors[0];
+        throw new CliFailure(file, `${result.errors.length} of ${result.files + result.errors.length} files failed to verify${first ? ` (first: ${namedOnce(first.path, first.message)})` : ''}`);
+      }
     });
 
   program

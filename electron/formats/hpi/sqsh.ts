@@ -74,9 +74,16 @@ export function decodeChunk(header: ChunkHeader, payload: Uint8Array, where: num
     });
   }
   const sum = byteSum(payload);
+  const out = decodeBody(header, payload, where, onWarning);
+  // Only a chunk that decodes gets the warning: for one that does not, its error says all.
   if (sum !== header.checksum) {
     onWarning?.(`SQSH chunk at ${where}: checksum 0x${header.checksum.toString(16)} does not match the payload's 0x${sum.toString(16)}`);
   }
+  return out;
+}
+
+function decodeBody(header: ChunkHeader, payload: Uint8Array, where: number, onWarning?: (m: string) => void): Uint8Array {
+  const { method, size } = header;
   if (method === 0) {
     const plain = header.scrambled ? unscramble(payload) : payload;
     if (plain.length !== size) fail('size-mismatch', `stored SQSH chunk at ${where}: ${plain.length} bytes, header says ${size}`, { offset: where });
@@ -109,11 +116,17 @@ function inflateChunk(plain: Uint8Array, size: number, where: number, onWarning?
   let out: Uint8Array;
   try {
     out = inflateZlib(plain, size);
-  } catch {
+  } catch (first) {
+    if ((first as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') {
+      fail('size-mismatch', `zlib chunk at ${where} inflates to more than the ${size} bytes its header declares`, { offset: where, expected: size });
+    }
     try {
       out = inflateRaw(plain.subarray(2), size);
       onWarning?.(`zlib chunk at ${where} has a missing or bad Adler-32 (tolerated)`);
     } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') {
+        fail('size-mismatch', `zlib chunk at ${where} inflates to more than the ${size} bytes its header declares`, { offset: where, expected: size });
+      }
       fail('bad-stream', `zlib chunk at ${where} does not inflate: ${(err as Error).message}`, { offset: where });
     }
   }

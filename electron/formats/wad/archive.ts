@@ -51,7 +51,7 @@ class WadArchive implements Archive {
   async read(entry: ArchiveEntry): Promise<Uint8Array> {
     const record = this.records.get(entry);
     if (!record) fail('not-found', `${entry.path} is not a lump of this WAD`);
-    if (record.compression !== 0) fail('unsupported', `${entry.path}: ${entry.method} compressed lumps are not supported (no known tool writes them)`);
+    if (record.compression !== 0) fail('unsupported', `${entry.method} compressed lumps are not supported (no known tool writes them)`);
     return this.source.read(record.offset, record.diskSize);
   }
 

@@ -62,12 +62,12 @@ export class RecentInstalls {
   }
 }
 
-export function appHandlers(facts: AppFacts, recent: RecentInstalls, dialogs: Dialogs | null, writable?: WritableWorkspaces): Pick<CallTable, 'app.info' | 'install.recent' | 'dialog.pickFolder' | 'dialog.pickFile'> {
+export function appHandlers(facts: AppFacts, recent: RecentInstalls, dialogs: Dialogs | null, writable?: WritableWorkspaces, desktop = false): Pick<CallTable, 'app.info' | 'install.recent' | 'dialog.pickFolder' | 'dialog.pickFile'> {
   return {
     'app.info': async (): Promise<Responses['app.info']> => ({
       ...facts,
       cli: facts.cli ?? null,
-      capabilities: { pickFolder: dialogs !== null, pickFile: dialogs !== null },
+      capabilities: { pickFolder: dialogs !== null, pickFile: dialogs !== null, desktop },
     }),
     'install.recent': async () => recent.get(),
     // A picked path is what the user chose: it joins the allowlist at once.

@@ -3,11 +3,31 @@ import { DEFAULT_ISOLATION, openArchiveIsolated, verifyArchiveIsolated, type Iso
 import type { ArchiveListing } from '../../../shared/contract.js';
 import type { CallContext, CallTable } from '../host/types.js';
 import { DEFAULT_PREVIEW_BYTES, toPreview } from './preview.js';
-import { refuseDotFolders, refuseExtractionIntoInstall, KnownInstalls } from '../host/reach.js';
+import { refuseDotFolders, refuseExtractionIntoInstall, refuseOverwrite, KnownInstalls } from '../host/reach.js';
+import { mkdtemp } from 'node:fs/promises';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { writeFileAtomically } from '../../io/byte-sink.js';
 
 /** The Archive screen: one archive of any supported format, through the same service as the CLI. */
-export function archiveHandlers(isolation: IsolationLimits = DEFAULT_ISOLATION, installs = new KnownInstalls()): Pick<CallTable, 'archive.open' | 'archive.read' | 'archive.extract' | 'archive.verify'> {
+/**
+ * `dropped`: where archive.openBytes keeps the copies of archives dropped in the browser (a folder of the
+ * host's own, made on first use, removed when the host closes).
+ */
+export function archiveHandlers(isolation: IsolationLimits = DEFAULT_ISOLATION, installs = new KnownInstalls(), dropped?: { temp: string; scratch: Set<string> }): Pick<CallTable, 'archive.open' | 'archive.read' | 'archive.extract' | 'archive.verify' | 'archive.openBytes'> {
   return {
+    // The copy is granted as a file of its own: read, extracted and verified like a picked archive.
+    'archive.openBytes': async ({ name, data }, ctx): Promise<ArchiveListing> => {
+      const bytes = Buffer.from(data, 'base64');
+      const folder = await mkdtemp(join(dropped?.temp ?? tmpdir(), 'modpak-dropped-'));
+      dropped?.scratch.add(folder);
+      const copy = join(folder, name);
+      await writeFileAtomically(copy, async (sink) => {
+        await sink.write(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length));
+      });
+      const granted = await ctx.grant(copy, 'file');
+      return openArchiveIsolated(granted, isolation, ctx.signal);
+    },
     // Opening and verifying a picked archive run in a worker with heap and time limits: a hostile file
     // fails that call, never the host.
     'archive.open': async ({ path }, ctx): Promise<ArchiveListing> => openArchiveIsolated(path, isolation, ctx.signal),
@@ -15,9 +35,10 @@ export function archiveHandlers(isolation: IsolationLimits = DEFAULT_ISOLATION, 
       const head = await catEntryHead(path, entry, maxBytes ?? DEFAULT_PREVIEW_BYTES);
       return toPreview(entry, head.bytes, path, maxBytes, head.size);
     },
-    'archive.extract': async ({ path, target, globs }, ctx) => {
+    'archive.extract': async ({ path, target, globs, overwrite }, ctx) => {
       refuseDotFolders(target, 'target folder');
       await refuseExtractionIntoInstall(target, installs);
+      await refuseOverwrite(target, overwrite);
       return extractArchive(path, target, { globs, signal: ctx.signal, onProgress: abortable(ctx) });
     },
     'archive.verify': async ({ path }, ctx) => verifyArchiveIsolated(path, isolation, abortable(ctx), ctx.signal),

@@ -15,6 +15,9 @@ import { ModsService, freshMount, type MountProvider } from '../mods-service.js'
 import type { EventName, Events } from '../../../shared/contract.js';
 import { KnownInstalls, WritableWorkspaces } from '../host/reach.js';
 import { LiveFolders } from '../live-install.js';
+import { desktopHandlers, removeScratch, type Desktop, type DesktopPlaces } from './desktop.js';
+import { homedir, tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 /**
  * The composition root shared by both shells: builds the services, the call table (one handler per
@@ -30,6 +33,10 @@ export interface StudioOptions {
   warm?: boolean;
   /** Heap and time limits of the worker that opens and verifies picked archives. */
   isolation?: Partial<IsolationLimits>;
+  /** What only the desktop shell can do (reveal, open a folder, drag out); null in the browser. */
+  desktop?: Desktop | null;
+  /** The home, Downloads and temporary folders (default: the user's own; tests give their own). */
+  places?: Partial<DesktopPlaces>;
 }
 
 /** The services behind the table, for the host to close. */
@@ -45,6 +52,8 @@ export interface StudioServices {
   known: KnownInstalls;
   /** Follows the open install and workspace on disk (re-mounts, edits from elsewhere). */
   live: LiveFolders;
+  /** Temporary folders (dropped archives, drags), removed when the host closes. */
+  scratch: Set<string>;
 }
 
 /** Events from services that run outside any call (watch builds) go through `emit`. */
@@ -82,21 +91,30 @@ export function createServices(options: StudioOptions, emit: EventSink): StudioS
     writable: new WritableWorkspaces(),
     known: new KnownInstalls(),
     live,
+    scratch: new Set(),
   };
 }
 
 export type EventSink = <E extends EventName>(event: E, payload: Events[E]) => void;
 
+export function placesOf(options: StudioOptions): DesktopPlaces {
+  const home = options.places?.home ?? homedir();
+  return { home, downloads: options.places?.downloads ?? join(home, 'Downloads'), temp: options.places?.temp ?? tmpdir() };
+}
+
 export function createCallTable(options: StudioOptions, services: StudioServices): CallTable {
   const { jobs, recent, mods, installs } = services;
+  const where = placesOf(options);
+  const opened = openedInstall(installs, services.opener);
   return {
-    ...appHandlers(options.facts, recent, options.dialogs ?? null, services.writable),
+    ...appHandlers(options.facts, recent, options.dialogs ?? null, services.writable, options.desktop != null),
     ...jobHandlers(jobs),
-    ...archiveHandlers({ ...DEFAULT_ISOLATION, ...options.isolation }, services.known),
+    ...archiveHandlers({ ...DEFAULT_ISOLATION, ...options.isolation }, services.known, { temp: where.temp, scratch: services.scratch }),
     ...installHandlers(installs, services.opener, recent, services.known, services.live),
     ...searchHandlers(installs, services.opener),
-    ...modsHandlers(mods, services.writable, services.known, services.live),
-    ...assetHandlers(openedInstall(installs, services.opener)),
+    ...modsHandlers(mods, services.writable, services.known, services.live, where.home),
+    ...assetHandlers(opened),
+    ...desktopHandlers({ where, installs: services.known, desktop: options.desktop ?? null, opened, scratch: services.scratch }),
   };
 }
 
@@ -113,6 +131,7 @@ export async function createStudioHost(options: StudioOptions): Promise<StudioHo
   host.onClose(() => services.live.close());
   host.onClose(() => services.mods.close());
   host.onClose(() => services.installs.closeAll());
+  host.onClose(() => removeScratch(services.scratch));
   // The initial install is mounted while the page loads, so the renderer's first install.open finds it.
   if (options.facts.initialRoot && options.warm !== false) void services.opener.warm(options.facts.initialRoot);
   return host;

@@ -3,7 +3,7 @@ import { installSignature } from './install-signature.js';
 import type { CallTable } from '../host/types.js';
 import type { RecentInstalls } from './app.js';
 import { toPreview } from './preview.js';
-import { refuseDotFolders, refuseExtractionIntoInstall, requireInstall, KnownInstalls } from '../host/reach.js';
+import { refuseDotFolders, refuseExtractionIntoInstall, refuseOverwrite, requireInstall, KnownInstalls } from '../host/reach.js';
 import type { LiveFolders } from '../live-install.js';
 
 /**
@@ -69,10 +69,11 @@ export function installHandlers(installs: InstallService, opener: InstallOpener,
       const from = archive !== undefined ? archive : (install.resolve(path).winner?.archive ?? null);
       return toPreview(path, bytes, from, maxBytes);
     },
-    'install.extract': async ({ root, paths, target }, ctx) => {
+    'install.extract': async ({ root, paths, target, overwrite }, ctx) => {
       refuseDotFolders(target, 'target folder');
       await known.add(root);
       await refuseExtractionIntoInstall(target, known);
+      await refuseOverwrite(target, overwrite);
       return (await opened(root)).extract(paths, target, { signal: ctx.signal, onProgress: ctx.progress });
     },
   };

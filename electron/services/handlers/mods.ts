@@ -3,7 +3,9 @@ import { HostError } from '../host/errors.js';
 import type { CallTable } from '../host/types.js';
 import { safeRelativePath } from '../../../shared/paths.js';
 import { abortable } from './archive.js';
-import { guardOriginal, refuseDotFolders, refuseWorkspaceInInstall, type KnownInstalls, type WritableWorkspaces } from '../host/reach.js';
+import { guardOriginal, refuseDotFolders, refuseWorkspaceInInstall, requireBrowsable, type KnownInstalls, type WritableWorkspaces } from '../host/reach.js';
+import { addDroppedFiles, copyDroppedPaths } from './dropped-files.js';
+import { homedir } from 'node:os';
 import { readRecord } from '../../mods/workspace.js';
 import { readdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -24,7 +26,7 @@ function insideWorkspace(path: string): string {
 export type ModsCalls =
   | 'workspace.open' | 'workspace.fromArchive' | 'workspace.files' | 'workspace.override' | 'workspace.readText'
   | 'workspace.writeText' | 'workspace.checkTdf' | 'mods.diff' | 'mods.impact' | 'mods.export'
-  | 'watch.start' | 'watch.stop' | 'watch.status';
+  | 'watch.start' | 'watch.stop' | 'watch.status' | 'workspace.addFiles' | 'workspace.addPaths';
 
 /** Whether the folder is missing or empty (a workspace the studio creates there is its own). */
 async function isNewFolder(dir: string): Promise<boolean> {
@@ -42,7 +44,7 @@ async function isNewFolder(dir: string): Promise<boolean> {
  * never inside an install or a dot-folder. Export and watch targets: never a dot-folder, and an install's
  * own file only with the request's confirmation (then with a backup).
  */
-export function modsHandlers(mods: ModsService, writable: WritableWorkspaces, installs: KnownInstalls, live?: LiveFolders): Pick<CallTable, ModsCalls> {
+export function modsHandlers(mods: ModsService, writable: WritableWorkspaces, installs: KnownInstalls, live?: LiveFolders, home: string = homedir()): Pick<CallTable, ModsCalls> {
   // The open workspace is followed on disk, so an edit made elsewhere reaches the editor.
   const follow = async <T extends { dir: string }>(opened: T): Promise<T> => {
     await live?.followWorkspace(opened.dir);
@@ -97,6 +99,15 @@ export function modsHandlers(mods: ModsService, writable: WritableWorkspaces, in
       }
     },
     'workspace.checkTdf': async ({ text }) => mods.checkTdf(text),
+    'workspace.addFiles': async ({ dir, files }) => {
+      await requireWritable(dir);
+      return { added: await addDroppedFiles(dir, files) };
+    },
+    // Dropped paths are read only from where the folder browser may look (home, opened installs).
+    'workspace.addPaths': async ({ dir, sources }) => {
+      await requireWritable(dir);
+      return { added: await copyDroppedPaths(dir, sources.map((s) => resolve(s)), (s) => requireBrowsable(s, home, installs)) };
+    },
     'mods.diff': async ({ dir, root, game }) => mods.diff(dir, root, game),
     'mods.impact': async ({ root, archive, name, mod }) => mods.impact(root, archive, { ...(name === undefined ? {} : { name }), ...(mod === undefined ? {} : { mod }) }),
     'mods.export': async ({ dir, target, orderFrom, replaceOriginal }, ctx) => {

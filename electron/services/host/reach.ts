@@ -1,6 +1,6 @@
 import { constants } from 'node:fs';
 import { copyFile, readdir, stat } from 'node:fs/promises';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { isInside, realOrNearest } from '../../io/real-path.js';
 import { extensionOf } from '../../vfs/names.js';
 import { HostError } from './errors.js';
@@ -64,6 +64,19 @@ export class KnownInstalls {
     this.roots.set(resolve(root), await realOrNearest(resolve(root)));
   }
 
+  /** The installs opened so far, as given. */
+  list(): string[] {
+    return [...this.roots.keys()];
+  }
+
+  /** The opened install `path` lies in (by name and by real path), or null; a folder merely holding archives does not count. */
+  async opened(path: string): Promise<string | null> {
+    const abs = resolve(path);
+    const real = await realOrNearest(abs);
+    for (const [root, realRoot] of this.roots) if (isInside(root, abs) && isInside(realRoot, real)) return root;
+    return null;
+  }
+
   /**
    * The install `path` is in: an opened install it lies in (by name or real path), or the folder itself
    * when it holds game archives (an install not opened yet). Null when neither.
@@ -83,6 +96,20 @@ export async function refuseExtractionIntoInstall(target: string, installs: Know
   if (install !== null) throw new HostError('not-allowed', `${target}: inside the install ${install}; extract into a folder outside it`);
 }
 
+/**
+ * Extraction over a folder that already holds files needs the user's yes (`overwrite`): refused with
+ * 'conflict' (the studio then asks) otherwise. A missing or empty folder is fine; a file there is not.
+ */
+export async function refuseOverwrite(target: string, overwrite: boolean | undefined): Promise<void> {
+  const info = await stat(target).catch(() => null);
+  if (info === null) return;
+  if (!info.isDirectory()) throw new HostError('failed', `${target} is a file, not a folder; choose another target`);
+  const names = await readdir(target);
+  if (names.length > 0 && overwrite !== true) {
+    throw new HostError('conflict', `${target} already exists and holds ${names.length} item${names.length === 1 ? '' : 's'}; files of the same name would be replaced`);
+  }
+}
+
 /** A workspace inside an install would write over the install's own files: refused. */
 export async function refuseWorkspaceInInstall(dir: string, installs: KnownInstalls): Promise<void> {
   const install = await installs.holding(dir);
@@ -94,10 +121,33 @@ export async function refuseWorkspaceInInstall(dir: string, installs: KnownInsta
  * drive (~/.wine/drive_c/...) is where Windows games live on Linux, so what lies below a drive_c counts.
  */
 export function refuseDotFolders(path: string, what: string): void {
+  const hidden = dotFolderIn(path);
+  if (hidden !== undefined) throw new HostError('not-allowed', `${path}: the studio does not write into dot-folders (${hidden}); choose another ${what}`);
+}
+
+/** The first dot-folder (or dot-file) named in `path`, not counting what lies below a Wine drive_c. */
+export function dotFolderIn(path: string): string | undefined {
   const parts = resolve(path).split(/[\\/]+/);
   const drive = parts.findIndex((p) => p.toLowerCase() === 'drive_c');
-  const hidden = parts.find((p, i) => p.startsWith('.') && p !== '.' && (drive < 0 || i > drive));
-  if (hidden !== undefined) throw new HostError('not-allowed', `${path}: the studio does not write into dot-folders (${hidden}); choose another ${what}`);
+  return parts.find((p, i) => p.startsWith('.') && p !== '.' && (drive < 0 || i > drive));
+}
+
+/**
+ * Where the browser's folder browser may look, and what a dropped path may be copied from: the user's
+ * home and the opened installs (by the path as written and by its real path, so a link does not lead
+ * out), never through a dot-folder. Refused with 'not-allowed' otherwise.
+ */
+export async function requireBrowsable(path: string, home: string, installs: KnownInstalls): Promise<void> {
+  const hidden = dotFolderIn(path);
+  if (hidden !== undefined) throw new HostError('not-allowed', `${path}: dot-folders (${hidden}) are not shown`);
+  const abs = resolve(path);
+  const real = await realOrNearest(abs);
+  const realHome = await realOrNearest(resolve(home));
+  // A link below home into one of its dot-folders (~/.ssh) counts as that dot-folder.
+  const hiddenBelow = relative(realHome, real).split(/[\\/]+/).some((p) => p.startsWith('.') && p !== '.' && p !== '..');
+  if (isInside(resolve(home), abs) && isInside(realHome, real) && !hiddenBelow) return;
+  if ((await installs.opened(abs)) !== null) return;
+  throw new HostError('not-allowed', `${path}: outside your home folder and the opened installs`);
 }
 
 /**

@@ -145,7 +145,7 @@ describe('the bundled preload', () => {
     expect(preload).not.toContain('zod');
   });
 
-  it('exposes exactly call and on, forwarding contract calls on their own channels only', async () => {
+  it('exposes exactly call, on and pathForFile, forwarding contract calls on their own channels only', async () => {
     const exposed: Record<string, unknown> = {};
     const invoked: [string, unknown][] = [];
     let eventHandler: ((e: unknown, m: unknown) => void) | null = null;
@@ -165,7 +165,7 @@ describe('the bundled preload', () => {
     runInNewContext(preload, { require: (name: string) => (name === 'electron' ? electron : undefined), module, exports: module.exports, console });
     expect(Object.keys(exposed)).toEqual(['modpak']);
     const bridge = exposed.modpak as { call(n: string, r: unknown): Promise<unknown>; on(e: string, l: (p: unknown) => void): () => void };
-    expect(Object.keys(bridge).sort()).toEqual(['call', 'on']);
+    expect(Object.keys(bridge).sort()).toEqual(['call', 'on', 'pathForFile']);
     expect(await bridge.call('install.tree', { root: '/x' })).toEqual({ ok: true, result: 'modpak:call:install.tree' });
     expect(await bridge.call('shell.openExternal', {})).toMatchObject({ ok: false, error: { code: 'bad-request' } });
     expect(await bridge.call('toString', {})).toMatchObject({ ok: false, error: { code: 'bad-request' } });

@@ -18,6 +18,8 @@ const REPORT = "data:text/javascript,process.on('exit',()=>process.stderr.write(
 interface Run {
   code: number | null;
   stdoutBytes: number;
+  /** The first 64 KB of stdout. */
+  stdout: string;
   stderr: string;
   peakMb: number;
 }
@@ -26,15 +28,19 @@ function runLimited(args: string[]): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [`--max-old-space-size=${LIMIT_MB}`, '--max-semi-space-size=1', '--import', REPORT, modpakBin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdoutBytes = 0;
+    let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdoutBytes += c.length));
+    child.stdout.on('data', (c: Buffer) => {
+      stdoutBytes += c.length;
+      if (stdout.length < 65536) stdout += c.toString();
+    });
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
     const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);
       const kb = Number(/maxrss-kb=(\d+)/.exec(stderr)?.[1] ?? NaN);
-      resolve({ code, stdoutBytes, stderr: stderr.replace(/maxrss-kb=\d+\n/, ''), peakMb: kb / 1024 });
+      resolve({ code, stdoutBytes, stdout, stderr: stderr.replace(/maxrss-kb=\d+\n/, ''), peakMb: kb / 1024 });
     });
   });
 }
@@ -77,6 +83,19 @@ describe('resource limits: hostile archives under a 512 MB limit (items 1, 2)', 
     });
   }, 300_000);
 
+  it('the same entry in a mounted install is streamed by mount flatten (the mount-side extract)', async () => {
+    await withScratch(async (dir) => {
+      const root = join(dir, 'TA');
+      await mkdir(root);
+      await put(join(root, 'bomb.ufo'), withTrailer(hpiV1ChunkBomb(CHUNKS)));
+      const out = join(dir, 'flat');
+      const flatten = await runLimited(['mount', 'flatten', root, out, '--game', 'ta']);
+      expect(flatten.code, flatten.stderr).toBe(0);
+      expect((await stat(join(out, 'bomb.bin'))).size).toBe(CHUNKS * 65536);
+      expect(flatten.peakMb).toBeLessThan(LIMIT_MB / 2);
+    });
+  }, 300_000);
+
   it('an HPI v2 directory block that inflates past what records can need is refused before inflating', async () => {
     await withScratch(async (dir) => {
       const bomb = await put(join(dir, 'dir-bomb.hpi'), hpiV2DirectoryBomb(64 << 20));
@@ -86,6 +105,12 @@ describe('resource limits: hostile archives under a 512 MB limit (items 1, 2)', 
         expect(run.stderr).toMatch(/directory block at 32 declares 67108864 bytes once decoded, more than its records can need \(at most 25165824\)/);
         expect(run.peakMb).toBeLessThan(LIMIT_MB / 2);
       }
+      // Mounted in an install, the archive is ignored with that reason and the mount goes on.
+      const mount = await runLimited(['mount', 'archives', dir, '--game', 'tak', '--json']);
+      expect(mount.code, mount.stderr).toBe(0);
+      expect(mount.peakMb).toBeLessThan(LIMIT_MB / 2);
+      expect(mount.stdout).toMatch(/dir-bomb\.hpi/);
+      expect(mount.stdout).toMatch(/more than its records can need/);
     });
   }, 300_000);
 });

@@ -20,7 +20,7 @@ describe('modpak serve: who may talk to it', () => {
   it('answers a call that carries the token', async () => {
     const res = await call(served, 'app.info', {});
     expect(res.status).toBe(200);
-    expect(json(res.body)).toEqual({ ok: true, result: { version: '9.9.9', host: 'web', initialRoot: served.install, demo: false, cli: null, capabilities: { pickFolder: false, pickFile: false } } });
+    expect(json(res.body)).toEqual({ ok: true, result: { version: '9.9.9', host: 'web', initialRoot: served.install, demo: false, cli: null, capabilities: { pickFolder: false, pickFile: false, desktop: false } } });
   });
 
   it('refuses a call without the token, or with a wrong one, and runs nothing', async () => {
