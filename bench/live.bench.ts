@@ -3,13 +3,14 @@
  * - the host's cost of one incremental re-mount (an archive added: only it is opened, the 16 others come
  *   from the pool) against a full mount of the same install (every archive opened and its directory read);
  * - in headless Chromium against `modpak serve`: from a save in a 10-file workspace with watch on (the
- *   studio's own Watch toggle, its default 150 ms debounce) to the Layering panel of the selected path
+ *   studio's own Watch toggle, its default debounce) to the Layering panel of the selected path
  *   showing the rebuilt archive's winner (target < 1 s). The first save makes the mod's .ufo appear in the
  *   install (a new winner); later saves change it in place (the winner's new size).
- * The install is a folder of symlinks to the shared corpus's archives, so the corpus itself is never
- * written to.
+ * The install is a folder of hard links to the shared corpus's archives (the host refuses symlinked
+ * archives), so nothing is copied; the studio never writes an archive in place, so the corpus stays as made.
  */
-import { mkdir, readdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { copyFile, link, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -20,28 +21,39 @@ import { mountInstall } from '../electron/vfs/mount.js';
 import { writeHpi } from '../electron/demo/writer.js';
 import { unitFbi } from '../electron/demo/content.js';
 import { chromiumArgs, chromiumPath } from '../playwright.config.js';
-import { figure, fullInstall, scratch, timed } from './util.js';
+import { figure, fullInstall, timed } from './util.js';
 import { serveAndWait } from '../tests/helpers/serve.js';
+import { limit } from './targets.js';
 
 const repo = fileURLToPath(new URL('..', import.meta.url));
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const ROUNDS = 7;
 
-async function linkedInstall(): Promise<string> {
+/** Under the system's temporary folder: the host refuses workspaces and targets inside a dot-folder (.bench). */
+async function linkedInstall(work: string): Promise<string> {
   const source = await fullInstall();
-  const root = join(await scratch('live'), 'ta');
-  await rm(root, { recursive: true, force: true });
+  const root = join(work, 'ta');
   await mkdir(root, { recursive: true });
-  for (const name of await readdir(source)) if (name !== '.stamp') await symlink(join(source, name), join(root, name));
+  for (const name of await readdir(source)) {
+    if (name !== '.stamp') await link(join(source, name), join(root, name)).catch(() => copyFile(join(source, name), join(root, name)));
+  }
   return root;
 }
 
 export async function run(): Promise<void> {
-  const root = await linkedInstall();
-  const work = await scratch('live');
+  const work = await mkdtemp(join(tmpdir(), 'modpak-live-bench-'));
+  try {
+    await measure(work);
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+async function measure(work: string): Promise<void> {
+  const root = await linkedInstall(work);
 
   // Host: a full mount against an incremental re-mount after one archive appeared.
-  {
+  if (!process.env.MODPAK_BENCH_STUDIO_ONLY) {
     const full: number[] = [];
     const incremental: number[] = [];
     let reopened = 0;
@@ -74,9 +86,8 @@ export async function run(): Promise<void> {
   await rm(join(work, '.mod.modpak.json'), { force: true });
   await rm(join(root, 'mod.ufo'), { force: true });
   const paths = Array.from({ length: 10 }, (_, n) => `units/LIVE${n}.fbi`);
-  await mkdir(join(ws, 'units'), { recursive: true });
-  // The install has no such units yet: the first build makes them appear, the later ones change them.
-  for (const p of paths) await writeFile(join(ws, p), unitFbi(p.slice(6, -4), 'Live'));
+  // An empty folder: the host writes only workspaces it created or the user picked (a typed path is neither).
+  await mkdir(ws, { recursive: true });
   const serve = await serveAndWait([root, '--port', '0', '--state', join(work, 'state')]);
   const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
   try {
@@ -88,10 +99,22 @@ export async function run(): Promise<void> {
     await page.getByRole('textbox', { name: 'Workspace folder' }).fill(ws);
     await page.getByRole('button', { name: 'Open workspace' }).click();
     await page.getByRole('region', { name: 'Workspace', exact: true }).waitFor();
+    // The install has no such units yet: the first build makes them appear, the later ones change them.
+    await mkdir(join(ws, 'units'), { recursive: true });
+    for (const p of paths) await writeFile(join(ws, p), unitFbi(p.slice(6, -4), 'Live'));
     // Watch on; the first build runs at once. Its archive appearing is the first measured round.
     const target = join(root, 'mod.ufo');
-    const firstSave = performance.now();
-    await page.getByRole('checkbox', { name: 'Rebuild the target on every change' }).check();
+    // Watch into the install shows its impact first, and again while the workspace's change events from
+    // the writes above still invalidate it; the toggle is set again until the watch runs.
+    const watchBox = page.getByRole('checkbox', { name: 'Rebuild the target on every change' });
+    const watching = page.getByRole('region', { name: 'Watch' }).getByText(/Watching|Building|✓|✗/).first();
+    let firstSave = performance.now();
+    for (let attempt = 0; attempt < 10 && !(await watching.isVisible()); attempt++) {
+      if (await watchBox.isChecked()) await watchBox.uncheck();
+      firstSave = performance.now();
+      await watchBox.check();
+      await watching.waitFor({ timeout: 2_000 }).catch(() => {});
+    }
     await nav.getByRole('button', { name: 'Files', exact: true }).click();
     await page.getByRole('searchbox', { name: 'Search paths' }).fill(paths[0]!);
     const row = page.getByRole('treeitem', { name: paths[0]!, exact: true });
@@ -114,7 +137,8 @@ export async function run(): Promise<void> {
       rounds.push(performance.now() - started);
     }
     figure('studio: watch on → the new .ufo wins in Layering (incl. first build)', `${appeared.toFixed(0)} ms`);
-    figure('studio: save (10-file mod) → new winner in Layering, median', `${median(rounds).toFixed(0)} ms`, '< 1 s');
+    figure('studio: save (10-file mod) → new winner in Layering, median', `${median(rounds).toFixed(0)} ms`);
+    limit('issue 12: save → new winner in Layering', median(rounds), 1000, 'ms');
     figure('studio: save → Layering, slowest of 7', `${Math.max(...rounds).toFixed(0)} ms`);
     void target;
   } finally {

@@ -5,6 +5,7 @@
  */
 import { mountInstall } from '../electron/vfs/index.js';
 import { figure, fullInstall, promoteInputs, timed } from './util.js';
+import { limit } from './targets.js';
 
 const show = (t: { ms: number; cpu: number }) => `${t.ms.toFixed(1)} ms (cpu ${t.cpu.toFixed(0)})`;
 
@@ -14,7 +15,8 @@ export async function run(): Promise<void> {
   const vfs = mount.value;
   try {
     const stats = vfs.stats();
-    figure(`cold mount (${stats.archives} archives, ${stats.entries} entries)`, show(mount), '< 300 ms');
+    figure(`cold mount (${stats.archives} archives, ${stats.entries} entries)`, show(mount));
+    limit('issue 15: mount, 16 archives / 60,000 entries', mount.ms, 300, 'ms');
     // Lookups in mixed case with a few misses, as a user types them, each round over fresh random paths.
     // The first round runs while the JIT is still compiling resolve(); the steady state is the median of
     // the rounds after it (this machine is shared and noisy, hence the median and the spread).

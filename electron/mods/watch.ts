@@ -31,7 +31,7 @@ export interface RepackWatcherOptions {
   target: string;
   /** Rebuild the target from the folder (re-reading it) and write it atomically. */
   build: () => Promise<BuildReport>;
-  /** Quiet time after the last change before a build starts (default 150 ms). */
+  /** Quiet time after the last change before a build starts (default 50 ms). */
   debounceMs?: number;
   /** How long a file's size must stay still before its change counts (chokidar's awaitWriteFinish). */
   writeSettleMs?: number;
@@ -47,7 +47,7 @@ export interface RepackWatcherOptions {
   onStatus?: (status: WatchStatus) => void;
 }
 
-export const DEFAULT_DEBOUNCE_MS = 150;
+export const DEFAULT_DEBOUNCE_MS = 50;
 
 /** Shared by every watcher, so statuses order across watchers too (a restarted watch never goes back). */
 let revisions = 0;

@@ -1,5 +1,6 @@
 import { watch, type FSWatcher } from 'chokidar';
 import { basename, relative, sep } from 'node:path';
+import { isTemporaryFileOf } from '../io/byte-sink.js';
 
 /**
  * A folder followed for changes, reported in batches: chokidar's events within `debounceMs` of each other
@@ -17,7 +18,12 @@ export interface FolderWatcherOptions {
   onError?(message: string): void;
 }
 
-const isTemporary = (path: string) => /^\..+\.[0-9a-f]{12}\.tmp$/.test(basename(path));
+/** A temporary file of an atomic write (io/byte-sink's naming, `.NAME.PID-HEX.tmp`) of the file NAME beside it. */
+const isTemporary = (path: string) => {
+  const name = basename(path);
+  const target = /^\.(.+)\.[^.]+\.tmp$/.exec(name)?.[1];
+  return target !== undefined && isTemporaryFileOf(name, target);
+};
 
 export class FolderWatcher {
   private watcher: FSWatcher | null = null;
@@ -59,6 +65,19 @@ export class FolderWatcher {
     this.pending.add(rel === '' ? '.' : rel);
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => this.flush(), this.options.debounceMs ?? 25);
+  }
+
+  /** Run `task` in turn with the change batches (after the one running), as a first-hand change. */
+  run(task: () => Promise<void>): void {
+    if (this.closed) return;
+    this.running = this.running.then(async () => {
+      if (this.closed) return;
+      try {
+        await task();
+      } catch (err) {
+        this.options.onError?.(err instanceof Error ? err.message : String(err));
+      }
+    });
   }
 
   private flush(): void {

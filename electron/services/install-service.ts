@@ -77,7 +77,9 @@ export class InstallService {
     let pool = this.pools.get(abs);
     if (!pool) this.pools.set(abs, (pool = new ArchivePool()));
     const { refresh: _refresh, onProgress, ...mount } = options;
-    const install = mountInstall(abs, { ...mount, pool, onProgress });
+    // The mount this one replaces lends its index: unchanged archives' paths are not hashed again.
+    const previous = current?.install.then((i) => i.index, () => undefined);
+    const install = (previous ?? Promise.resolve(undefined)).then((index) => mountInstall(abs, { ...mount, pool, onProgress, previous: index }));
     this.cache.set(abs, { key, options: mount, signature, install });
     install.catch(() => {
       if (this.cache.get(abs)?.install === install) this.cache.delete(abs);

@@ -1,4 +1,5 @@
-import { resolve } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { relative, resolve, sep } from 'node:path';
 import { REMOUNT_JOB, type EventName, type Events } from '../../shared/contract.js';
 import { pathKey } from '../../shared/paths.js';
 import { FolderWatcher } from './folder-watcher.js';
@@ -35,6 +36,8 @@ export class LiveFolders {
   private install: { root: string; options: InstallOptions; watcher: FolderWatcher } | null = null;
   private workspace: FolderWatcher | null = null;
   private starting: Promise<void> = Promise.resolve();
+  /** Files in the install this host wrote and re-mounted for already, by relative path: their stamp then. */
+  private readonly handled = new Map<string, string>();
 
   constructor(private readonly options: LiveOptions) {}
 
@@ -70,9 +73,28 @@ export class LiveFolders {
     this.install = { root, options, watcher };
   }
 
-  private async remount(root: string, paths: string[]): Promise<void> {
+  /**
+   * The host itself just wrote `file` (a watch build or an export): when it lies in the followed install,
+   * re-mount at once instead of after the file watcher's settle time and debounce. The watcher's own
+   * event for the same bytes, a moment later, is then skipped.
+   */
+  async written(file: string): Promise<void> {
+    await this.starting;
+    const held = this.install;
+    if (!held) return;
+    const rel = relative(held.root, resolve(file));
+    if (rel === '' || rel.startsWith('..') || resolve(held.root, rel) !== resolve(file)) return;
+    const path = rel.split(sep).join('/');
+    const stamp = await stampOf(file);
+    if (stamp === null) return;
+    this.handled.set(path, stamp);
+    held.watcher.run(() => this.remount(held.root, [path], true));
+  }
+
+  private async remount(root: string, paths: string[], firstHand = false): Promise<void> {
     const held = this.install;
     if (!held || held.root !== root) return;
+    if (!firstHand && (await this.allHandled(root, paths))) return;
     const emit = this.options.emit;
     const label = `Re-mounting ${root}`;
     emit('progress', { jobId: REMOUNT_JOB, done: 0, total: 1, label });
@@ -84,6 +106,17 @@ export class LiveFolders {
     const changed = [...new Map(paths.map((p) => [pathKey(p.split('/')[0]!), p.split('/')[0]!])).values()];
     emit('install.changed', { ...install.report(), root: install.root, stats: install.stats(), changed });
     emit('progress', { jobId: REMOUNT_JOB, done: 1, total: 1, label });
+  }
+
+  /** Whether every path of a batch is a file re-mounted for already with the same bytes (`written`'s echo). */
+  private async allHandled(root: string, paths: string[]): Promise<boolean> {
+    let all = paths.length > 0;
+    for (const p of paths) {
+      const was = this.handled.get(p);
+      this.handled.delete(p);
+      if (was === undefined || (await stampOf(resolve(root, p))) !== was) all = false;
+    }
+    return all;
   }
 
   /** Follow the open workspace's files (one workspace at a time). */
@@ -127,4 +160,9 @@ export class LiveFolders {
   private log(err: unknown): void {
     this.options.onLog?.(`live: ${err instanceof Error ? err.message : String(err)}`);
   }
+}
+
+async function stampOf(file: string): Promise<string | null> {
+  const info = await stat(file).catch(() => null);
+  return info ? `${info.size}:${info.mtimeMs}:${info.ino}` : null;
 }

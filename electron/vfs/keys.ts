@@ -4,7 +4,7 @@ import { pathKey } from '../../shared/paths.js';
  * The lookup key of a path, exactly `pathKey` from shared/paths.ts, but fast for the usual case: a path
  * that is already canonical (ASCII, `/` separators, no leading, trailing or doubled slash) needs only the
  * native upper-casing, which for ASCII touches a–z alone. Anything else takes the general route.
- * The merged index computes one key per entry at mount (lookups then go through its PathTable).
+ * The merged index computes one key per entry at mount, and each lookup one key for its query.
  */
 export function isCanonicalAscii(path: string): boolean {
   const n = path.length;

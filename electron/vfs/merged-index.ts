@@ -1,7 +1,6 @@
 import type { ArchiveEntry } from '../formats/index.js';
 import type { Provider } from '../../shared/vfs-types.js';
 import { lookupKey } from './keys.js';
-import { PathTable } from './path-table.js';
 import type { Layer } from './layers.js';
 
 /** One provider of a path: which layer (index into the priority order) and which of its entries. */
@@ -13,46 +12,112 @@ export interface Hit {
 }
 
 /**
- * Every path of the install, layered: one table from the path key (upper-case ASCII, `/` separators) to a
- * path number, and per number its providers in priority order. Built once at mount by walking the layers
- * highest first and each layer's entries in stored order, so the first hit is the winner (and, inside one
- * archive, the first stored entry beats a later duplicate). Lookups are O(1) through a PathTable (typed
- * arrays, hashed while folding case, no allocation per canonical query); whether a path is shadowed sits
- * in a byte array (60 KB for 60,000 paths, cache-resident), so a lookup touches as little memory as it can.
+ * The path keys an install's mounts have met, numbered once and shared by each index built after the
+ * previous one (an incremental re-mount): only an entry list not seen before has its keys computed and
+ * hashed. Numbers are never reused, so a number of an older index still names the same path; keys only
+ * accumulate (the paths of every archive the install has held this session). Per entry list it also keeps
+ * the hits of its last placement, which a re-mount hands out again while the layer keeps its rank.
+ */
+class PathNumbers {
+  readonly numbers = new Map<string, number>();
+  readonly keys: string[] = [];
+  private readonly byEntries = new WeakMap<readonly ArchiveEntry[], Int32Array>();
+  private readonly hitsByEntries = new WeakMap<readonly ArchiveEntry[], { layer: number; archive: string | null; hits: Hit[] }>();
+
+  /** Per entry, its path number (-1 for a folder). */
+  of(entries: readonly ArchiveEntry[]): Int32Array {
+    let out = this.byEntries.get(entries);
+    if (out) return out;
+    const { numbers, keys } = this;
+    out = new Int32Array(entries.length);
+    for (let i = 0; i < entries.length; i++) {
+      const entry = entries[i]!;
+      if (entry.dir) {
+        out[i] = -1;
+        continue;
+      }
+      const key = lookupKey(entry.path);
+      let n = numbers.get(key);
+      if (n === undefined) {
+        n = keys.length;
+        numbers.set(key, n);
+        keys.push(key);
+      }
+      out[i] = n;
+    }
+    this.byEntries.set(entries, out);
+    return out;
+  }
+
+  /** Per entry, its hit at `layer` (holes for folders): the previous placement's when the rank is the same. */
+  hits(layerAt: Layer, layer: number): Hit[] {
+    const { entries, archive } = layerAt;
+    const held = this.hitsByEntries.get(entries);
+    if (held && held.layer === layer && held.archive === archive) return held.hits;
+    // Rows name the archive, so they carry over to the new rank only under the same name.
+    const rows = held?.archive === archive ? held.hits : null;
+    const hits = new Array<Hit>(entries.length);
+    for (let i = 0; i < entries.length; i++) {
+      const entry = entries[i]!;
+      if (!entry.dir) hits[i] = { layer, entry, row: rows?.[i]?.row };
+    }
+    this.hitsByEntries.set(entries, { layer, archive, hits });
+    return hits;
+  }
+}
+
+/**
+ * Every path of the install, layered: path key (upper-case ASCII, `/` separators) → path number, and per
+ * number its providers in priority order. Built by walking the layers highest first and each layer's
+ * entries in stored order, so the first hit is the winner (and, inside one archive, the first stored entry
+ * beats a later duplicate). Given the index it replaces, the numbering and the keys of every entry list
+ * it already held are reused: a re-mount after one archive changed hashes that archive's paths only.
  */
 export class MergedIndex {
-  private readonly keys: string[] = [];
-  /** Path key → path number (MountedInstall.resolve asks it directly: see there). */
-  readonly table: PathTable;
-  private readonly lists: Hit[][] = [];
+  private readonly paths: PathNumbers;
+  /** Per layer, per entry, its path number. */
+  private readonly numbered: Int32Array[];
+  /** By path number; undefined for numbers of paths this index does not hold. */
+  private readonly lists: (Hit[] | undefined)[];
   private readonly shadowedFlags: Uint8Array;
+  /** The path numbers in first-seen order (see `all`). */
+  private readonly order: Int32Array;
+  private pathCount = 0;
   private entryCount = 0;
 
-  constructor(readonly layers: readonly Layer[]) {
-    const { keys, lists } = this;
-    // A Map while building (entries arrive layer by layer); the lookup table is built once from it.
-    const numbers = new Map<string, number>();
+  constructor(readonly layers: readonly Layer[], previous?: MergedIndex) {
+    const paths = (this.paths = previous?.paths ?? new PathNumbers());
+    const numbered = (this.numbered = layers.map((l) => paths.of(l.entries)));
+    const lists = (this.lists = new Array<Hit[] | undefined>(paths.keys.length));
+    const shadowed = (this.shadowedFlags = new Uint8Array(paths.keys.length));
+    const order = new Int32Array(numbered.reduce((sum, numbers) => sum + numbers.length, 0));
     for (let layer = 0; layer < layers.length; layer++) {
-      const entries = layers[layer]!.entries;
-      for (let i = 0; i < entries.length; i++) {
-        const entry = entries[i]!;
-        if (entry.dir) continue;
-        const key = lookupKey(entry.path);
-        const hit: Hit = { layer, entry, row: undefined };
-        const n = numbers.get(key);
-        if (n === undefined) {
-          numbers.set(key, lists.length);
-          keys.push(key);
-          lists.push([hit]);
-        } else lists[n]!.push(hit);
+      const numbers = numbered[layer]!;
+      const hits = paths.hits(layers[layer]!, layer);
+      for (let i = 0; i < numbers.length; i++) {
+        const n = numbers[i]!;
+        if (n < 0) continue;
+        const list = lists[n];
+        if (list === undefined) {
+          lists[n] = [hits[i]!];
+          order[this.pathCount++] = n;
+        } else {
+          list.push(hits[i]!);
+          shadowed[n] = 1;
+        }
         this.entryCount++;
       }
     }
-    this.shadowedFlags = Uint8Array.from(lists, (l) => (l.length > 1 ? 1 : 0));
-    this.table = new PathTable(keys);
+    this.order = order.subarray(0, this.pathCount);
   }
 
-  /** The providers of path number `n`, winner first. */
+  /** The number of a path key, or -1 when no layer has it. */
+  numberOf(key: string): number {
+    const n = this.paths.numbers.get(key);
+    return n !== undefined && n < this.lists.length && this.lists[n] !== undefined ? n : -1;
+  }
+
+  /** The providers of path number `n` (one numberOf answered), winner first. */
   hitsOf(n: number): readonly Hit[] {
     return this.lists[n]!;
   }
@@ -64,19 +129,18 @@ export class MergedIndex {
 
   /** Providers of a path (any case, either separator), winner first; undefined when nothing has it. */
   lookup(path: string): readonly Hit[] | undefined {
-    const n = this.table.find(path);
-    return n < 0 ? undefined : this.lists[n];
+    return this.lookupKey(lookupKey(path));
   }
 
   /** Providers by an already computed key. */
   lookupKey(key: string): readonly Hit[] | undefined {
-    const n = this.table.findKey(key);
+    const n = this.numberOf(key);
     return n < 0 ? undefined : this.lists[n];
   }
 
   /** Distinct paths. */
   get size(): number {
-    return this.lists.length;
+    return this.pathCount;
   }
 
   /** Entries across every layer. */
@@ -86,6 +150,21 @@ export class MergedIndex {
 
   /** Every path key with its providers, in first-seen order (highest layer first, stored order). */
   *all(): IterableIterator<[string, readonly Hit[]]> {
-    for (let n = 0; n < this.lists.length; n++) yield [this.keys[n]!, this.lists[n]!];
+    const { lists, order } = this;
+    const keys = this.paths.keys;
+    for (let i = 0; i < order.length; i++) {
+      const n = order[i]!;
+      yield [keys[n]!, lists[n]!];
+    }
+  }
+
+  /** The path numbers, sorted by key (code unit order). */
+  sorted(): Int32Array {
+    const keys = this.paths.keys;
+    return Int32Array.from(this.order).sort((a, b) => {
+      const ka = keys[a]!;
+      const kb = keys[b]!;
+      return ka < kb ? -1 : ka > kb ? 1 : 0;
+    });
   }
 }

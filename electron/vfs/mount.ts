@@ -31,7 +31,7 @@ async function mountGameFolders(root: string, folders: GameFolders, options: Mou
     throw err;
   }
   const combined = combineFolders(folders.game, parts);
-  return new MountedInstall(root, choice, null, combined.plan, new MergedIndex(combined.layers), combined.placement);
+  return new MountedInstall(root, choice, null, combined.plan, new MergedIndex(combined.layers, options.previous), combined.placement);
 }
 
 export interface MountOptions {
@@ -51,6 +51,11 @@ export interface MountOptions {
    * again (an incremental re-mount). Layers then give their archive back to the pool when closed.
    */
   pool?: ArchivePool;
+  /**
+   * The index of the mount this one replaces: its path numbering and the keys of the archives both hold
+   * are reused, so only a changed archive's paths are hashed (with `pool`, an incremental re-mount).
+   */
+  previous?: MergedIndex;
   /** Called as candidates are probed (a long re-mount's progress). */
   onProgress?: (done: number, total: number) => void;
   /**
@@ -161,7 +166,7 @@ export async function mountInstall(rootIn: string, options: MountOptions = {}): 
   });
   const loose = looseLayer(root, tree);
   const layers = plan.looseFirst ? [loose, ...archives] : [...archives, loose];
-  const mounted = new MountedInstall(root, choice, discDir, plan, new MergedIndex(layers), placement);
+  const mounted = new MountedInstall(root, choice, discDir, plan, new MergedIndex(layers, options.previous), placement);
   for (const i of plan.ignored) {
     const failure = results.get(key({ root: i.root, name: i.archive }))?.ioError;
     if (failure) mounted.unreadable.push({ archive: i.archive, error: failure });

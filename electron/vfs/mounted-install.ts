@@ -8,6 +8,7 @@ import type { Hit, MergedIndex } from './merged-index.js';
 import type { MountPlan } from './rules/index.js';
 import type { Placement } from './rules/placement.js';
 import { collectDefinitions, definitionConflicts } from './definitions.js';
+import { isCanonicalAscii } from './keys.js';
 
 /**
  * The `shadowed` list of a path nothing shadows: one frozen empty array shared by every such answer, so
@@ -31,9 +32,8 @@ export interface GameChoice {
 export class MountedInstall {
   private readonly defsCache = new Map<DefinitionKind, Promise<DefinitionWinner[]>>();
   private treeCache: MergedTree | null = null;
-  private readonly winnerRows: Provider[];
-  /** Per path number, the frozen rows its winner hides (NOTHING_SHADOWED for most paths). */
-  private readonly shadowedLists: (readonly Provider[])[];
+  /** Per shadowed path number, the frozen rows its winner hides, made on first use. */
+  private readonly shadowedLists = new Map<number, readonly Provider[]>();
   /** Soft problems met while answering (an unreadable definition file, ...), for the CLI to print. */
   readonly warnings: string[] = [];
   /**
@@ -50,18 +50,7 @@ export class MountedInstall {
     readonly index: MergedIndex,
     /** Set when mounted with a hypothetical extra archive: where it landed (see MountOptions.extra). */
     readonly placement: Placement | null = null,
-  ) {
-    // Every answer's rows, made up front and in path order: side by side in memory (about 1.7 MB for
-    // 60,000 paths) rather than scattered among what mount allocated, so the rows random lookups read
-    // stay in the last-level cache, and lookups neither make rows nor allocate lists.
-    this.winnerRows = new Array<Provider>(index.size);
-    this.shadowedLists = new Array<readonly Provider[]>(index.size);
-    for (let n = 0; n < index.size; n++) {
-      const hits = index.hitsOf(n);
-      this.winnerRows[n] = this.provider(hits[0]!);
-      this.shadowedLists[n] = hits.length > 1 ? Object.freeze(hits.slice(1).map((h) => this.provider(h))) : NOTHING_SHADOWED;
-    }
-  }
+  ) {}
 
   get game(): GameId {
     return this.choice.game;
@@ -96,18 +85,20 @@ export class MountedInstall {
   }
 
   resolve(path: string): ResolveResult {
-    // One scan hashes the query and decides the path reported back (the canonical case copies nothing).
-    // The table is asked directly, not through a MergedIndex method: each wrapper the lookup passes
-    // through is one more function that the JIT compiles with the whole lookup inlined into it, on the
-    // same background thread, while the first lookups run unoptimized.
+    // A canonical ASCII query (what the studio sends) is its own path to report and upper-cases natively.
+    const canonical = isCanonicalAscii(path);
     const index = this.index;
-    const table = index.table;
-    const n = table.find(path);
-    const shown = table.lastQueryCanonical ? path : normalizeArchivePath(path);
+    const n = index.numberOf(canonical ? path.toUpperCase() : pathKey(path));
+    const shown = canonical ? path : normalizeArchivePath(path);
     if (n < 0) return { path: shown, winner: null, shadowed: NOTHING_SHADOWED };
-    // The rows by path number. The shadowed flags (a byte a path, cache-resident) spare most lookups a
-    // random read of shadowedLists, whose entry for an unshadowed path is NOTHING_SHADOWED anyway.
-    return { path: shown, winner: this.winnerRows[n]!, shadowed: index.isShadowed(n) ? this.shadowedLists[n]! : NOTHING_SHADOWED };
+    const hits = index.hitsOf(n);
+    return { path: shown, winner: this.provider(hits[0]!), shadowed: index.isShadowed(n) ? this.shadowedOf(n, hits) : NOTHING_SHADOWED };
+  }
+
+  private shadowedOf(n: number, hits: readonly Hit[]): readonly Provider[] {
+    let rows = this.shadowedLists.get(n);
+    if (!rows) this.shadowedLists.set(n, (rows = Object.freeze(hits.slice(1).map((h) => this.provider(h)))));
+    return rows;
   }
 
   stats(): MountStats {
@@ -143,15 +134,17 @@ export class MountedInstall {
       layerToArchive.set(i, archives.length);
       archives.push(l.archive);
     });
-    const rows = [...this.index.all()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-    const tree: MergedTree = { paths: new Array(rows.length), winners: new Array(rows.length), sizes: new Array(rows.length), layers: new Array(rows.length), archives };
-    rows.forEach(([, hits], i) => {
+    const numbers = this.index.sorted();
+    const count = numbers.length;
+    const tree: MergedTree = { paths: new Array(count), winners: new Array(count), sizes: new Array(count), layers: new Array(count), archives };
+    for (let i = 0; i < count; i++) {
+      const hits = this.index.hitsOf(numbers[i]!);
       const win = hits[0]!;
       tree.paths[i] = win.entry.path;
       tree.winners[i] = layerToArchive.get(win.layer) ?? -1;
       tree.sizes[i] = win.entry.size;
       tree.layers[i] = hits.length;
-    });
+    }
     return tree;
   }
 

@@ -68,8 +68,15 @@ export function createServices(options: StudioOptions, emit: EventSink): StudioS
     const cached = await installs.cachedFor(root, options);
     return cached ? { install: cached.install, pool: cached.pool, release: async () => {} } : freshMount(root, options);
   };
-  const mods = new ModsService({ mount, onWatchStatus: (status) => emit('watch', status) });
-  const live = new LiveFolders({
+  const mods = new ModsService({
+    mount,
+    onWatchStatus: (status) => {
+      emit('watch', status);
+      // A build into the followed install is re-mounted at once, not when the file watcher settles.
+      if (status.state === 'ok' && status.target) void live.written(status.target);
+    },
+  });
+  const live: LiveFolders = new LiveFolders({
     remount: (root, o) => installs.open(root, { ...o, refresh: true }),
     emit,
     // Another install takes the screens: the old one's watch-and-repack stops with it.

@@ -113,7 +113,10 @@ export function modsHandlers(mods: ModsService, writable: WritableWorkspaces, in
     'mods.export': async ({ dir, target, orderFrom, replaceOriginal, game }, ctx) => {
       await guardTarget(dir, target, replaceOriginal);
       written.add(resolve(target));
-      return mods.export({ dir, target, orderFrom, game, signal: ctx.signal, onProgress: abortable(ctx) });
+      const result = await mods.export({ dir, target, orderFrom, game, signal: ctx.signal, onProgress: abortable(ctx) });
+      // An export into the followed install is re-mounted at once (the studio shows it winning without waiting).
+      void live?.written(target);
+      return result;
     },
     'watch.start': async ({ dir, target, debounceMs, replaceOriginal, game }) => {
       await guardTarget(dir, target, replaceOriginal);

@@ -259,3 +259,50 @@ describe('a workspace opened from an archive of the install', () => {
     }
   });
 });
+
+describe('a file the host wrote into the followed install', () => {
+  it('is re-mounted at once, the watcher echo of the same bytes is skipped, and a file outside is ignored', async () => {
+    const { LiveFolders } = await import('../../../electron/services/live-install.js');
+    const root = join(base, 'first-hand');
+    await mkdir(root, { recursive: true });
+    await asInstall(root);
+    const remounts: string[] = [];
+    const installs = new InstallService();
+    const changed: string[][] = [];
+    const live = new LiveFolders({
+      remount: async (r, o) => {
+        remounts.push(r);
+        return installs.open(r, { ...o, refresh: true });
+      },
+      emit: (event, payload) => {
+        if (event === 'install.changed') changed.push((payload as Events['install.changed']).changed);
+      },
+    });
+    try {
+      await live.followInstall(root, {});
+      const target = join(root, 'mine.ufo');
+      await writeHpi(target, [{ path: 'units/MINE.fbi', data: unitFbi('MINE', 'Mine') }]);
+      await live.written(target);
+      await live.idle();
+      expect(remounts).toHaveLength(1);
+      expect(changed.at(-1)).toEqual(['mine.ufo']);
+      expect((await installs.get(root)).resolve('units/mine.fbi').winner?.archive).toBe('mine.ufo');
+      // What the file watcher reports for the same bytes is the echo of that write: no second re-mount.
+      await (live as unknown as { remount(root: string, paths: string[]): Promise<void> }).remount(root, ['mine.ufo']);
+      expect(remounts).toHaveLength(1);
+      // Rewritten since: a report of it re-mounts again.
+      await live.written(target);
+      await writeHpi(target, [{ path: 'units/MINE.fbi', data: unitFbi('MINE', 'Mine, again') }, { path: 'units/TWO.fbi', data: unitFbi('TWO', 'Two') }]);
+      await live.idle();
+      await (live as unknown as { remount(root: string, paths: string[]): Promise<void> }).remount(root, ['mine.ufo']);
+      expect(remounts.length).toBeGreaterThanOrEqual(3);
+      const before = remounts.length;
+      await live.written(join(base, 'elsewhere.ufo'));
+      await live.idle();
+      expect(remounts).toHaveLength(before);
+    } finally {
+      await live.close();
+      await installs.closeAll();
+    }
+  });
+});

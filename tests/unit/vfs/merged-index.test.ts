@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ArchiveEntry } from '../../../electron/formats/index.js';
 import { MergedIndex, MountedInstall, type Layer, type MountPlan } from '../../../electron/vfs/index.js';
 import type { MountStage } from '../../../shared/vfs-types.js';
+import { normalizeArchivePath, pathKey } from '../../../shared/paths.js';
 
 /** A layer over in-memory files, in the given stored order (a pure input for the index). */
 function layer(archive: string | null, stage: MountStage | 'loose', files: [string, string][]): Layer {
@@ -116,5 +117,90 @@ describe('definition winners over the layers', () => {
       { kind: 'units', name: 'CORAK', providers: [{ file: 'units/CORAK.fbi', archive: 'rev31.gp3' }, { file: 'units/CORAK2.fbi', archive: 'mod.ufo' }] },
       { kind: 'features', name: 'CarScar06', providers: [{ file: 'features/urban/cars.tdf', archive: 'mod.ufo' }, { file: 'features/trees.tdf', archive: 'totala1.hpi' }] },
     ]);
+  });
+});
+
+describe('lookups in any spelling', () => {
+  const spelled = () => install([layer('a.hpi', 'hpi', [['units/ARMCOM.fbi', 'a'], ['sounds/é.wav', 'b'], ['DATA/한글.DAT', 'c'], ['', 'empty']])]);
+
+  it('finds a path in any case and separator, and reports the canonical spelling of a non-canonical query', () => {
+    const vfs = spelled();
+    for (const q of ['units/ARMCOM.fbi', 'UNITS/armcom.FBI', 'units\\ARMCOM.fbi', '/units//ARMCOM.fbi/', '\\units\\armcom.FBI']) {
+      expect(vfs.resolve(q).winner?.entry, q).toBe('units/ARMCOM.fbi');
+    }
+    expect(vfs.resolve('UNITS/armcom.FBI').path).toBe('UNITS/armcom.FBI');
+    expect(vfs.resolve('units\\ARMCOM.fbi').path).toBe('units/ARMCOM.fbi');
+    expect(vfs.resolve('/units//ARMCOM.fbi/').path).toBe('units/ARMCOM.fbi');
+  });
+
+  it('folds only ASCII letters, as TA compares names; keys beyond Latin-1 are found', () => {
+    const vfs = spelled();
+    expect(vfs.resolve('SOUNDS/é.WAV').winner?.entry).toBe('sounds/é.wav');
+    expect(vfs.resolve('sounds/É.wav').winner).toBeNull();
+    expect(vfs.resolve('data\\한글.dat').winner?.entry).toBe('DATA/한글.DAT');
+    expect(vfs.resolve('data/한글글.dat').winner).toBeNull();
+    for (const miss of ['units/ARMCOM.fb', 'units/ARMCOM.fbix', 'units', 'units/', 'xunits/ARMCOM.fbi']) expect(vfs.resolve(miss).winner, miss).toBeNull();
+  });
+
+  it('agrees with a Map over pathKey on random keys and spellings', () => {
+    let seed = 7;
+    const next = (n: number) => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 8) % n;
+    const alphabet = ['a', 'B', 'z', '_', '.', '/', '\\', '@', '[', '`', '{', '\u00e9', '\u00c9', '\ud55c', '\u00e0'];
+    const word = () => Array.from({ length: 1 + next(12) }, () => alphabet[next(alphabet.length)]).join('');
+    const raws = Array.from({ length: 2000 }, word);
+    const files = new Map<string, string>();
+    for (const raw of raws) if (!files.has(pathKey(raw))) files.set(pathKey(raw), raw);
+    const vfs = install([layer('r.hpi', 'hpi', [...files.values()].map((p) => [p, p]))]);
+    for (const query of [...raws, ...raws.map((r) => r.toLowerCase()), ...Array.from({ length: 2000 }, word)]) {
+      const found = vfs.resolve(query);
+      expect(found.winner?.entry ?? null, JSON.stringify(query)).toBe(files.get(pathKey(query)) ?? null);
+      expect(found.path, JSON.stringify(query)).toBe(normalizeArchivePath(query) === query ? query : normalizeArchivePath(query));
+    }
+  });
+});
+
+describe('an index built over the one it replaces (an incremental re-mount)', () => {
+  const base = () => [
+    layer(null, 'loose', [['units/ARMCOM.FBI', fbi('ARMCOM')]]),
+    layer('rev31.gp3', 'gp3', [['units/CORAK.fbi', fbi('CORAK')], ['gamedata/x.tdf', 'first']]),
+    layer('totala1.hpi', 'hpi', [['units/CORAK.fbi', fbi('HIDDEN')], ['units/ARMPW.fbi', fbi('ARMPW')], ['readme.txt', 'old']]),
+  ];
+  const answers = (vfs: MountedInstall, probes: string[]) => ({
+    all: [...vfs.index.all()].map(([k, hits]) => [k, hits.map((h) => [h.layer, h.entry.path])]),
+    stats: vfs.stats(),
+    tree: vfs.tree(),
+    resolved: probes.map((p) => vfs.resolve(p)),
+  });
+  const probes = ['units/corak.fbi', 'units/armpw.fbi', 'units/mod.fbi', 'readme.txt', 'gamedata/x.tdf', 'units/armcom.fbi'];
+
+  it('answers exactly as an index built afresh, when an archive is added, replaced or removed', async () => {
+    const [loose, rev, ta] = base();
+    const mod = layer('mod.ufo', 'ufo', [['units/ARMPW.fbi', fbi('ARMPW_MOD')], ['units/MOD.fbi', fbi('MOD')]]);
+    const mod2 = layer('mod.ufo', 'ufo', [['units/MOD.fbi', fbi('MOD2')], ['readme.txt', 'mod readme']]);
+    const steps: Layer[][] = [[loose!, rev!, ta!], [loose!, rev!, mod, ta!], [loose!, rev!, mod2, ta!], [loose!, ta!], [loose!, rev!, mod, ta!]];
+    let previous: MergedIndex | undefined;
+    for (const layers of steps) {
+      const incremental = new MergedIndex(layers, previous);
+      const fresh = new MergedIndex(layers);
+      const a = new MountedInstall('/nowhere', { game: 'ta', source: 'given', reason: null }, null, { game: 'ta', looseFirst: true, mounted: [], ignored: [] }, incremental);
+      const b = new MountedInstall('/nowhere', { game: 'ta', source: 'given', reason: null }, null, { game: 'ta', looseFirst: true, mounted: [], ignored: [] }, fresh);
+      expect(answers(a, probes)).toEqual(answers(b, probes));
+      expect(await a.defs('units')).toEqual(await b.defs('units'));
+      expect((await a.conflicts()).paths).toEqual((await b.conflicts()).paths);
+      previous = incremental;
+    }
+  });
+
+  it('leaves the index it replaced answering as before', () => {
+    const [loose, rev, ta] = base();
+    const before = install([loose!, rev!, ta!]);
+    const was = before.resolve('units/ARMPW.fbi');
+    const mod = layer('mod.ufo', 'ufo', [['units/ARMPW.fbi', fbi('ARMPW_MOD')], ['units/NEW.fbi', fbi('NEW')]]);
+    const after = new MergedIndex([loose!, rev!, mod, ta!], before.index);
+    expect(after.lookup('units/armpw.fbi')?.[0]?.layer).toBe(2);
+    expect(after.lookup('units/new.fbi')).toBeDefined();
+    expect(before.resolve('units/ARMPW.fbi')).toEqual(was);
+    expect(before.resolve('units/NEW.fbi').winner).toBeNull();
+    expect(before.stats().paths).toBe(5);
   });
 });
