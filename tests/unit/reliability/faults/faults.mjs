@@ -13,6 +13,7 @@ import fs from 'node:fs';
 import { writeFileSync } from 'node:fs';
 import { resolve, sep } from 'node:path';
 import { Buffer } from 'node:buffer';
+import { syncBuiltinESMExports } from 'node:module';
 
 let root = null;
 let faultKind, target, faultCode;
@@ -152,3 +153,7 @@ const FileHandle = Object.getPrototypeOf(probe);
 await probe.close();
 for (const n of ['read', 'readv', 'readFile']) wrapPromise(FileHandle, n, 'read', false);
 for (const n of ['write', 'writev', 'writeFile', 'appendFile']) wrapPromise(FileHandle, n, 'write', false);
+
+// Named imports of builtins (`import { readSync } from 'node:fs'`, as the CLI bundle does) are bound to
+// their own copies; without this they would bypass every wrapper above.
+syncBuiltinESMExports();
