@@ -4,11 +4,11 @@ import type { ArchiveListing, ResponseOf } from '../../shared/contract';
 import { api } from '../api';
 import { filterPaths, indexPaths, type PathIndex } from '../lib/glob';
 import { bytesToBase64, formatBytes, formatCount } from '../lib/bytes';
-import { isTargetConflict } from '../lib/errors';
 import { usePickerStore } from './picker';
 import { DROP_BYTES_LIMIT } from '../lib/drop';
 import { useErrorsStore } from './errors';
 import { useJobsStore } from './jobs';
+import { runExtraction } from './extraction';
 import { useArchivePreviewStore } from './preview';
 import { useInstallStore } from './install';
 import { isGlob } from '../../shared/globs';
@@ -173,24 +173,10 @@ export const useArchiveStore = defineStore('archive', () => {
   async function extract(target: string, overwrite = false): Promise<boolean | 'exists'> {
     const archive = path.value;
     if (!archive) return false;
-    if (!target.trim()) {
-      useErrorsStore().report('Choose a folder to extract to first.', 'Extract');
-      return false;
-    }
     const globs = only.value !== null ? [literalGlob(only.value)] : extractGlobs(query.value, listing.value, visible.value);
-    try {
-      const result = await useJobsStore().run(
-        `Extracting ${archive}`,
-        (jobId) => api.call('archive.extract', { path: archive, target: target.trim(), globs, ...(overwrite ? { overwrite } : {}), jobId }),
-        (r) => `${formatCount(r.files)} files, ${formatBytes(r.bytes)} written to ${target.trim()}` + (r.refused.length ? `; ${r.refused.length} refused (unsafe names)` : ''),
-        undefined,
-        isTargetConflict,
-      );
-      return result !== null;
-    } catch (error) {
-      if (isTargetConflict(error)) return 'exists';
-      throw error;
-    }
+    return runExtraction(`Extracting ${archive}`, target, (jobId, folder) =>
+      api.call('archive.extract', { path: archive, target: folder, globs, ...(overwrite ? { overwrite } : {}), jobId }),
+    );
   }
 
   async function verify(): Promise<VerifyResult | null> {

@@ -4,14 +4,13 @@ import type { MergedTree } from '../../shared/vfs-types';
 import { api } from '../api';
 import { filterPaths, indexPaths, type PathIndex } from '../lib/glob';
 import { ancestorKeys, buildTreeModel, filesUnder, matchRows, visibleRows, type TreeModel, type TreeRow } from '../lib/tree-model';
-import { formatBytes, formatCount } from '../lib/bytes';
+import { formatCount } from '../lib/bytes';
 import { useErrorsStore } from './errors';
 import { useInstallStore } from './install';
-import { useJobsStore } from './jobs';
 import { useLayeringStore } from './layering';
 import { useFilesPreviewStore } from './preview';
 import { useNavigationStore } from './navigation';
-import { isTargetConflict } from '../lib/errors';
+import { runExtraction } from './extraction';
 
 /**
  * The Files screen: the install's merged tree, the filter, the selected row and extraction. The tree's
@@ -173,24 +172,10 @@ export const useFilesStore = defineStore('files', () => {
   async function extract(target: string, paths: string[] = extractPaths.value, overwrite = false): Promise<boolean | 'exists'> {
     const root = treeRoot.value;
     if (!root || paths.length === 0) return false;
-    if (!target.trim()) {
-      useErrorsStore().report('Choose a folder to extract to first.', 'Extract');
-      return false;
-    }
-    try {
-      const result = await useJobsStore().run(
-        `Extracting ${formatCount(paths.length)} file${paths.length === 1 ? '' : 's'}`,
-        // A plain copy: a reactive proxy cannot cross the IPC boundary (structured clone).
-        (jobId) => api.call('install.extract', { root, paths: [...toRaw(paths)], target: target.trim(), ...(overwrite ? { overwrite } : {}), jobId }),
-        (r) => `${formatCount(r.files)} files, ${formatBytes(r.bytes)} written to ${target.trim()}` + (r.refused.length ? `; ${r.refused.length} refused (unsafe names)` : ''),
-        undefined,
-        isTargetConflict,
-      );
-      return result !== null;
-    } catch (error) {
-      if (isTargetConflict(error)) return 'exists';
-      throw error;
-    }
+    return runExtraction(`Extracting ${formatCount(paths.length)} file${paths.length === 1 ? '' : 's'}`, target, (jobId, folder) =>
+      // A plain copy: a reactive proxy cannot cross the IPC boundary (structured clone).
+      api.call('install.extract', { root, paths: [...toRaw(paths)], target: folder, ...(overwrite ? { overwrite } : {}), jobId }),
+    );
   }
 
   // The open install changed on disk: follow it at once, whether or not the screen is on show.
