@@ -26,7 +26,8 @@ export const LAYERS = {
   'electron/vfs': ['shared', 'electron/io', 'electron/formats', 'electron/tdf'],
   'electron/demo': ['shared', 'electron/io', 'electron/formats'],
   'electron/mods': ['shared', 'electron/io', 'electron/formats', 'electron/tdf', 'electron/vfs'],
-  'electron/services': [
+  'electron/services': ['shared', 'electron/io', 'electron/formats', 'electron/tdf', 'electron/vfs', 'electron/demo', 'electron/mods'],
+  'electron/web': [
     'shared',
     'electron/io',
     'electron/formats',
@@ -34,12 +35,30 @@ export const LAYERS = {
     'electron/vfs',
     'electron/demo',
     'electron/mods',
+    'electron/services',
   ],
-  'electron/web': ['shared', 'electron/io', 'electron/formats', 'electron/tdf', 'electron/vfs', 'electron/demo', 'electron/mods', 'electron/services'],
-  'electron/main': ['shared', 'electron/io', 'electron/formats', 'electron/tdf', 'electron/vfs', 'electron/demo', 'electron/mods', 'electron/services'],
+  'electron/main': [
+    'shared',
+    'electron/io',
+    'electron/formats',
+    'electron/tdf',
+    'electron/vfs',
+    'electron/demo',
+    'electron/mods',
+    'electron/services',
+  ],
   'electron/preload': ['shared', 'electron/services'],
   // `modpak mcp`: the services as Model Context Protocol tools, a shell like web.
-  'electron/mcp': ['shared', 'electron/io', 'electron/formats', 'electron/tdf', 'electron/vfs', 'electron/demo', 'electron/mods', 'electron/services'],
+  'electron/mcp': [
+    'shared',
+    'electron/io',
+    'electron/formats',
+    'electron/tdf',
+    'electron/vfs',
+    'electron/demo',
+    'electron/mods',
+    'electron/services',
+  ],
   'electron/cli': [
     'shared',
     'electron/io',
@@ -103,7 +122,9 @@ export default tseslint.config(
       'import-x/extensions': ['.ts', '.js', '.mjs'],
       // no-cycle parses what a module imports; SFCs are left out of that walk (their imports still obey the zones).
       'import-x/ignore': ['\\.vue$'],
-      'import-x/resolver-next': [createTypeScriptImportResolver({ project: ['tsconfig.json', 'renderer/tsconfig.json'], noWarnOnMultipleProjects: true })],
+      'import-x/resolver-next': [
+        createTypeScriptImportResolver({ project: ['tsconfig.json', 'renderer/tsconfig.json'], noWarnOnMultipleProjects: true }),
+      ],
     },
     rules: {
       'import-x/no-restricted-paths': ['error', { zones: layerZones }],

@@ -66,7 +66,10 @@ async function decodeAll(): Promise<void> {
     const context = assetContext(install);
     const palette = await context.palette('ta');
     // The generated install keeps its texture GAFs in subfolders of textures/, where TA keeps them at the top.
-    const lookup = installTextureLookup({ ...context, list: (glob) => context.list(glob === 'textures/*.gaf' ? 'textures/**/*.gaf' : glob) });
+    const lookup = installTextureLookup({
+      ...context,
+      list: (glob) => context.list(glob === 'textures/*.gaf' ? 'textures/**/*.gaf' : glob),
+    });
     const index = await timed(() => lookup('__warm__'));
     figure('3DO texture index (every texture GAF, once)', `${index.ms.toFixed(0)} ms`);
 
@@ -102,7 +105,10 @@ async function decodeAll(): Promise<void> {
       }
     });
     figure(`GAF: ${gafs.length} files, ${frames} frames composited`, `${gafRun.cpu.toFixed(0)} ms CPU (${gafRun.ms.toFixed(0)} wall)`);
-    figure(`3DO: ${models.length} models, ${triangles} triangles built`, `${modelRun.cpu.toFixed(0)} ms CPU (${modelRun.ms.toFixed(0)} wall)`);
+    figure(
+      `3DO: ${models.length} models, ${triangles} triangles built`,
+      `${modelRun.cpu.toFixed(0)} ms CPU (${modelRun.ms.toFixed(0)} wall)`,
+    );
     // An overriding file takes the bytes made for another path, so a few .gaf/.3do paths hold opaque data.
     figure('files that are not GAF/3DO bytes (overrides)', String(failed));
     limit('GAF decode, average per file (CPU)', gafRun.cpu / Math.max(1, gafs.length), 16, 'ms');

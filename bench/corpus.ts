@@ -14,7 +14,31 @@ export interface CorpusFile {
 }
 
 const FOLDERS = ['units', 'weapons', 'features/corpses', 'objects3d', 'anims', 'unitpics', 'scripts', 'sounds', 'maps', 'textures'];
-const WORDS = ['Armor', 'MaxDamage', 'BuildCostEnergy', 'BuildCostMetal', 'UnitName', 'Description', 'Category', 'Weapon1', 'Speed', 'range', 'reloadtime', 'damage', 'default', 'explosiongenerator', 'Footprintx', 'Footprintz', 'sightdistance', 'ARM', 'CORE', 'KBOT', 'TANK', 'NOWEAPON', 'LEVEL1'];
+const WORDS = [
+  'Armor',
+  'MaxDamage',
+  'BuildCostEnergy',
+  'BuildCostMetal',
+  'UnitName',
+  'Description',
+  'Category',
+  'Weapon1',
+  'Speed',
+  'range',
+  'reloadtime',
+  'damage',
+  'default',
+  'explosiongenerator',
+  'Footprintx',
+  'Footprintz',
+  'sightdistance',
+  'ARM',
+  'CORE',
+  'KBOT',
+  'TANK',
+  'NOWEAPON',
+  'LEVEL1',
+];
 
 function textFile(rand: () => number, size: number): Uint8Array {
   let s = '';
@@ -77,7 +101,15 @@ export function* corpusFiles(count = 30_000, seed = 31, scale = 1): Generator<Co
     // Sizes skewed like a real game: mostly small, a few large (textures, sounds up to ~100 KB).
     const size = Math.round(scale * (kind === 9 ? 25_000 + Math.floor(rand() * 80_000) : 500 + Math.floor(rand() * 7_000)));
     const bytes =
-      kind < 4 ? textFile(rand, size) : kind < 7 ? structuredBinary(rand, size) : kind < 9 ? runs(rand, size) : i % 20 === 9 ? noise(rand, size) : runs(rand, size);
+      kind < 4
+        ? textFile(rand, size)
+        : kind < 7
+          ? structuredBinary(rand, size)
+          : kind < 9
+            ? runs(rand, size)
+            : i % 20 === 9
+              ? noise(rand, size)
+              : runs(rand, size);
     const ext = kind < 4 ? (i % 2 ? 'fbi' : 'tdf') : kind < 7 ? '3do' : kind < 9 ? 'pcx' : 'wav';
     yield { path: `${folder}/file${String(i).padStart(5, '0')}.${ext}`, bytes };
   }

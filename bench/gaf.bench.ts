@@ -51,6 +51,9 @@ export async function run(): Promise<void> {
     const used = process.cpuUsage(cpu0);
     // CPU time, not wall time: on a shared machine it is what the decoder costs.
     const ms = (used.user + used.system) / 1000;
-    figure(`GAF ${name} (${(bytes.length / 1024).toFixed(1)} KiB, ${frames / rounds} frames)`, `${(ms / rounds).toFixed(3)} ms CPU a file (${(wall / rounds).toFixed(3)} wall) · ${Math.round((frames / ms) * 1000)} frames/s · ${(pixels / ms / 1000).toFixed(1)} Mpixel/s`);
+    figure(
+      `GAF ${name} (${(bytes.length / 1024).toFixed(1)} KiB, ${frames / rounds} frames)`,
+      `${(ms / rounds).toFixed(3)} ms CPU a file (${(wall / rounds).toFixed(3)} wall) · ${Math.round((frames / ms) * 1000)} frames/s · ${(pixels / ms / 1000).toFixed(1)} Mpixel/s`,
+    );
   }
 }

@@ -31,7 +31,17 @@ async function child(archive: string, target: string, workers: string): Promise<
   const ms = performance.now() - started;
   const usage = process.resourceUsage();
   const cpuMs = (usage.userCPUTime + usage.systemCPUTime) / 1000;
-  process.stdout.write(JSON.stringify({ ms, cpuMs, userMs: usage.userCPUTime / 1000, bytes: result.bytes, files: result.files, threads: result.threads, maxRssKb: peakRssKb() }));
+  process.stdout.write(
+    JSON.stringify({
+      ms,
+      cpuMs,
+      userMs: usage.userCPUTime / 1000,
+      bytes: result.bytes,
+      files: result.files,
+      threads: result.threads,
+      maxRssKb: peakRssKb(),
+    }),
+  );
 }
 
 interface ChildResult {
@@ -52,7 +62,9 @@ async function cliNodeFlags(): Promise<string[]> {
 
 function runChild(archive: string, target: string, workers = 'auto', nodeFlags: string[] = []): Promise<ChildResult> {
   return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', self, '--extract-child', archive, target, workers], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const p = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', self, '--extract-child', archive, target, workers], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     p.stdout.on('data', (c: Buffer) => (out += c.toString()));
     p.on('error', reject);
@@ -76,7 +88,10 @@ async function runCli(args: string[], scratchDir: string): Promise<{ ms: number;
 }
 
 /** Every LZ77 chunk payload of the archive (deciphered, unscrambled), up to `limit` compressed bytes. */
-async function lz77Chunks(path: string, limit: number): Promise<{ payloads: Uint8Array[]; sizes: number[]; packed: number; unpacked: number }> {
+async function lz77Chunks(
+  path: string,
+  limit: number,
+): Promise<{ payloads: Uint8Array[]; sizes: number[]; packed: number; unpacked: number }> {
   const source = await FileSource.open(path);
   const archive = await hpiEngine.open(source);
   const info = archive.info();
@@ -191,13 +206,19 @@ export async function run(): Promise<void> {
     const target = join(dir, `out-${label}`);
     await rm(target, { recursive: true, force: true });
     const r = await runChild(archive, target, workers, [...nodeFlags]);
-    figure(`extract all (${label}), this thread + ${r.threads} worker(s)${nodeFlags.length ? '' : ', without the CLI flags'}`, mbps(r.bytes, r.ms));
+    figure(
+      `extract all (${label}), this thread + ${r.threads} worker(s)${nodeFlags.length ? '' : ', without the CLI flags'}`,
+      mbps(r.bytes, r.ms),
+    );
     figure(`  CPU time (user+sys), user`, `${(r.cpuMs / 1000).toFixed(1)} s, ${(r.userMs / 1000).toFixed(1)} s`);
     figure(`  peak RSS of the extracting process`, `${(r.maxRssKb / 1024).toFixed(0)} MB`, '< 200 MB');
     await rm(target, { recursive: true, force: true });
   }
   // The same work as a user runs it: `modpak extract` and `modpak pack` (the CLI's bundle, no TypeScript loader).
-  for (const [label, archive] of [['LZ77', lz], ['zlib', zl]] as const) {
+  for (const [label, archive] of [
+    ['LZ77', lz],
+    ['zlib', zl],
+  ] as const) {
     const target = join(dir, `out-cli-${label}`);
     await rm(target, { recursive: true, force: true });
     const r = await runCli(['extract', archive, '-t', target], dir);
@@ -240,7 +261,12 @@ async function packTargets(corpus: { dir: string; bytes: number }, dir: string):
   const out = join(dir, 'cli-pack-medium.hpi');
   await runCli(['pack', medium.dir, '--target', out], dir);
   figure('88 MB corpus', `${medium.files} files, ${(medium.bytes / 1e6).toFixed(1)} MB`);
-  limit('  LZ77 archive size, 88 MB corpus', (await stat(out)).size / 1e6, Number(((MEDIUM_LZ77_BEFORE * HPIPACK_SHARE_MEDIUM) / 1e6).toFixed(2)), 'MB');
+  limit(
+    '  LZ77 archive size, 88 MB corpus',
+    (await stat(out)).size / 1e6,
+    Number(((MEDIUM_LZ77_BEFORE * HPIPACK_SHARE_MEDIUM) / 1e6).toFixed(2)),
+    'MB',
+  );
   await rm(out, { force: true });
 }
 

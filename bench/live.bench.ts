@@ -67,7 +67,10 @@ async function measure(work: string): Promise<void> {
       await installs.open(root);
       const pool = installs.poolOf(root)!;
       const before = pool.opened;
-      await writeHpi(join(root, `bench${i}.ufo`), Array.from({ length: 10 }, (_, n) => ({ path: `units/BENCH${n}.fbi`, data: unitFbi(`BENCH${n}`, 'Bench') })));
+      await writeHpi(
+        join(root, `bench${i}.ufo`),
+        Array.from({ length: 10 }, (_, n) => ({ path: `units/BENCH${n}.fbi`, data: unitFbi(`BENCH${n}`, 'Bench') })),
+      );
       const again = await timed(() => installs.open(root, { refresh: true }));
       incremental.push(again.ms);
       reopened = pool.opened - before;
@@ -107,7 +110,10 @@ async function measure(work: string): Promise<void> {
     // Watch into the install shows its impact first, and again while the workspace's change events from
     // the writes above still invalidate it; the toggle is set again until the watch runs.
     const watchBox = page.getByRole('checkbox', { name: 'Rebuild the target on every change' });
-    const watching = page.getByRole('region', { name: 'Watch' }).getByText(/Watching|Building|✓|✗/).first();
+    const watching = page
+      .getByRole('region', { name: 'Watch' })
+      .getByText(/Watching|Building|✓|✗/)
+      .first();
     let firstSave = performance.now();
     for (let attempt = 0; attempt < 10 && !(await watching.isVisible()); attempt++) {
       if (await watchBox.isChecked()) await watchBox.uncheck();
@@ -160,4 +166,3 @@ const IN_PAGE_WAIT = `function (before) {
     observer.observe(document.body, { childList: true, subtree: true, characterData: true });
   });
 }`;
-

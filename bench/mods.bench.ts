@@ -22,7 +22,7 @@ function unitMod(): CorpusFile[] {
   const text = (lines: string[]) => new TextEncoder().encode(lines.join('\r\n') + '\r\n');
   const runs = (size: number) => {
     const out = new Uint8Array(size);
-    for (let i = 0; i < size; ) {
+    for (let i = 0; i < size;) {
       const len = 1 + Math.floor(rand() * 40);
       out.fill(Math.floor(rand() * 256), i, Math.min(size, i + len));
       i += len;
@@ -45,7 +45,10 @@ function unitMod(): CorpusFile[] {
     { path: 'unitpics/ARMZEUS.PCX', bytes: runs(5_200) },
     { path: 'anims/ARMZEUS.GAF', bytes: runs(64_000) },
     { path: 'anims/buildpic/ARMZEUS.PCX', bytes: runs(5_200) },
-    { path: 'weapons/ARMZEUS_WEAPON.TDF', bytes: text(['[ARMZEUS_WEAPON]', '{', '\tname=Lightning Gun;', '\trange=280;', '\t[DAMAGE]', '\t{', '\t\tdefault=90;', '\t}', '}']) },
+    {
+      path: 'weapons/ARMZEUS_WEAPON.TDF',
+      bytes: text(['[ARMZEUS_WEAPON]', '{', '\tname=Lightning Gun;', '\trange=280;', '\t[DAMAGE]', '\t{', '\t\tdefault=90;', '\t}', '}']),
+    },
     { path: 'sounds/zeusfire.wav', bytes: noise(24_000) },
     { path: 'sounds/zeussel.wav', bytes: noise(12_000) },
   ];
@@ -105,7 +108,11 @@ async function measure(label: string, files: Iterable<CorpusFile>, rounds: numbe
   const beyond = latencies.map((l) => l - DEBOUNCE_MS);
   const size = bytes < 1048576 ? `${(bytes / 1024).toFixed(0)} KB` : `${(bytes / 1048576).toFixed(1)} MB`;
   figure(`${label}: ${count} files, ${size}, first build`, `${first.toFixed(0)} ms`);
-  figure(`${label}: save → rebuilt .ufo beyond the debounce (median)`, `${median(beyond).toFixed(0)} ms`, count < 100 ? '< 300 ms' : undefined);
+  figure(
+    `${label}: save → rebuilt .ufo beyond the debounce (median)`,
+    `${median(beyond).toFixed(0)} ms`,
+    count < 100 ? '< 300 ms' : undefined,
+  );
   figure(`${label}: same, worst of ${rounds}`, `${worst(beyond).toFixed(0)} ms`);
   figure(`${label}: of which the build itself (median)`, `${median(builds).toFixed(0)} ms`);
   await rm(base, { recursive: true, force: true });

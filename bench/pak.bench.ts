@@ -73,7 +73,9 @@ export async function run(): Promise<void> {
 
   const corpus = await corpusFolder();
   // The corpus folder's .complete marker is not part of the corpus.
-  const files = (await collectFolder(corpus.dir)).filter((f) => f.path !== '.complete').map((f) => ({ ...f, path: f.path.replace(/\.3do$/, '.bsp') }));
+  const files = (await collectFolder(corpus.dir))
+    .filter((f) => f.path !== '.complete')
+    .map((f) => ({ ...f, path: f.path.replace(/\.3do$/, '.bsp') }));
   const target = join(await scratch('pak'), 'corpus-daikatana.pak');
   const packRun = await time(() => writeFileAtomically(target, (sink) => daikatanaEngine.pack!(files, sink, {})));
   const size = (await stat(target)).size;

@@ -52,7 +52,12 @@ async function median(n: number, fn: () => Promise<Run>): Promise<Run> {
 const cpuNote = (r: Run) => `${(r.ms / 1000).toFixed(2)} s wall, ${(r.cpuMs / 1000).toFixed(2)} s CPU`;
 
 /** An archive of `folder` packed once per format and method (kept between runs while the corpus stays). */
-async function packed(folder: string, dir: string, name: string, options: { format?: 'hpi' | 'pak' | 'daikatana' | 'pangya'; method?: 'lz77' | 'zlib' }): Promise<string> {
+async function packed(
+  folder: string,
+  dir: string,
+  name: string,
+  options: { format?: 'hpi' | 'pak' | 'daikatana' | 'pangya'; method?: 'lz77' | 'zlib' },
+): Promise<string> {
   const path = join(dir, name);
   if (!existsSync(path)) await packFolder({ dir: folder, target: path, ...options });
   return path;
@@ -69,17 +74,26 @@ export async function run(): Promise<void> {
   if (!existsSync(gz)) references.gzip6(corpus.dir, gz);
   const gunzip = shellMs(`gzip -dc '${gz}' > /dev/null`, 3);
 
-  for (const [label, archive] of [['LZ77', lz], ['zlib', zl]] as const) {
+  for (const [label, archive] of [
+    ['LZ77', lz],
+    ['zlib', zl],
+  ] as const) {
     const r = await median(3, () => cli(['verify', archive], dir));
     target(`verify (${label}), 303 MB`, r.ms, 'gzip -dc', gunzip, 1.0);
     figure('  wall, CPU', cpuNote(r));
     limit(`  peak RSS of verify (${label})`, r.maxRssKb / 1024, 128, 'MB');
   }
 
-  for (const [where, base, ratio] of [['tmpfs', TMPFS, 1.0], ['disk', dir, 1.1]] as const) {
+  for (const [where, base, ratio] of [
+    ['tmpfs', TMPFS, 1.0],
+    ['disk', dir, 1.1],
+  ] as const) {
     const out = join(base, 'modpak-read-bench-out');
     const cp = references.cpTree(corpus.dir, out);
-    for (const [label, archive] of [['LZ77', lz], ['zlib', zl]] as const) {
+    for (const [label, archive] of [
+      ['LZ77', lz],
+      ['zlib', zl],
+    ] as const) {
       const r = await median(3, async () => {
         await rm(out, { recursive: true, force: true });
         return cli(['extract', archive, '-t', out], dir);

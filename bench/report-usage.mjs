@@ -7,5 +7,14 @@ const started = performance.now();
 process.on('exit', () => {
   const u = process.resourceUsage();
   const file = process.env.MODPAK_USAGE_FILE;
-  if (file) writeFileSync(file, JSON.stringify({ ms: performance.now() - started, maxRssKb: peakRssKb(), cpuMs: (u.userCPUTime + u.systemCPUTime) / 1000, userMs: u.userCPUTime / 1000 }));
+  if (file)
+    writeFileSync(
+      file,
+      JSON.stringify({
+        ms: performance.now() - started,
+        maxRssKb: peakRssKb(),
+        cpuMs: (u.userCPUTime + u.systemCPUTime) / 1000,
+        userMs: u.userCPUTime / 1000,
+      }),
+    );
 });

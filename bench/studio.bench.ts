@@ -98,7 +98,6 @@ async function firstTreeRow(page: Page): Promise<void> {
   await page.getByRole('tree', { name: 'Files' }).getByRole('treeitem').first().waitFor({ state: 'visible', timeout: 60_000 });
 }
 
-
 /**
  * Type each glob into "Search paths" inside the page and time, with the page's own clock, until Vue has
  * updated the tree (a DOM mutation) and until the next frame is painted. The box is cleared in between.
@@ -107,7 +106,11 @@ async function measureFilters(page: Page): Promise<{ glob: string; dom: number; 
   const out: { glob: string; dom: number; painted: number; matches: string }[] = [];
   for (const glob of GLOBS) {
     // A string, not a function: the TypeScript runner would add helpers the page does not have.
-    const result = (await page.evaluate(`(${IN_PAGE_FILTER})(${JSON.stringify(glob)})`)) as { dom: number; painted: number; matches: string };
+    const result = (await page.evaluate(`(${IN_PAGE_FILTER})(${JSON.stringify(glob)})`)) as {
+      dom: number;
+      painted: number;
+      matches: string;
+    };
     out.push({ glob, ...result });
   }
   return out;

@@ -9,7 +9,9 @@ import { performance } from 'node:perf_hooks';
 export function target(label: string, measuredMs: number, referenceLabel: string, referenceMs: number, ratio: number): boolean {
   const ok = measuredMs <= referenceMs * ratio;
   const x = (measuredMs / referenceMs).toFixed(2);
-  console.log(`${ok ? '✓' : '✗'} ${label.padEnd(42)} ${fmt(measuredMs).padStart(9)}  = ${x}× ${referenceLabel} (${fmt(referenceMs)}), target ≤ ${ratio}×`);
+  console.log(
+    `${ok ? '✓' : '✗'} ${label.padEnd(42)} ${fmt(measuredMs).padStart(9)}  = ${x}× ${referenceLabel} (${fmt(referenceMs)}), target ≤ ${ratio}×`,
+  );
   return ok;
 }
 

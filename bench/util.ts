@@ -63,13 +63,29 @@ export async function fullAssetInstall(): Promise<string> {
   const read = async (path: string) => new Uint8Array(await readFile(join(ta, path)));
   const gadgets = [await read('armimr/anims/ARMIMR_gadget.gaf'), await read('gaf/ta3d_truecolour_cortl_gadget.gaf')];
   const textures = [await read('gaf/Alien.gaf'), await read('armimr/textures/ArmImp.gaf')];
-  const models = await Promise.all(['armimr/objects3d/ARMIMR.3do', 'armimr/objects3d/ARMIMR_dead.3do', ...['7x7a', 'DEMR', 'armthund', 'cormlk_dead', 'icurock_dead', 'ion4', 'nfadrag', 'screamer'].map((n) => `objects3d/${n}.3do`)].map(read));
+  const models = await Promise.all(
+    [
+      'armimr/objects3d/ARMIMR.3do',
+      'armimr/objects3d/ARMIMR_dead.3do',
+      ...['7x7a', 'DEMR', 'armthund', 'cormlk_dead', 'icurock_dead', 'ion4', 'nfadrag', 'screamer'].map((n) => `objects3d/${n}.3do`),
+    ].map(read),
+  );
   const pick = (list: Uint8Array[], n: number) => list[n % list.length]!;
   const options = {
     ...FULL_INSTALL,
     method: 'none' as const,
     assets: (folder: string, n: number) =>
-      folder === 'anims' ? (n % 12 === 0 ? pick(gadgets, n / 12) : undefined) : folder === 'textures' ? (n % 200 === 0 ? pick(textures, n / 200) : undefined) : n % 5 === 0 ? pick(models, n / 5) : undefined,
+      folder === 'anims'
+        ? n % 12 === 0
+          ? pick(gadgets, n / 12)
+          : undefined
+        : folder === 'textures'
+          ? n % 200 === 0
+            ? pick(textures, n / 200)
+            : undefined
+          : n % 5 === 0
+            ? pick(models, n / 5)
+            : undefined,
   };
   const stampText = `full-asset-install v1 ${JSON.stringify(FULL_INSTALL)}`;
   const dir = join(await scratch('full-asset-install'), 'ta');
@@ -96,4 +112,3 @@ export function promoteInputs(): void {
   gc?.({ type: 'minor' });
   gc?.({ type: 'minor' });
 }
-

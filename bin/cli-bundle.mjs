@@ -91,7 +91,8 @@ export async function freshCliBundle() {
     for (const name of chunks) await rename(join(tmp, 'chunks', name), join(outDir, 'chunks', name));
     await rename(join(tmp, 'modpak.mjs'), bundlePath);
     await rm(tmp, { recursive: true, force: true });
-    for (const name of await readdir(join(outDir, 'chunks'))) if (!chunks.has(name)) await rm(join(outDir, 'chunks', name), { force: true });
+    for (const name of await readdir(join(outDir, 'chunks')))
+      if (!chunks.has(name)) await rm(join(outDir, 'chunks', name), { force: true });
     return pathToFileURL(bundlePath);
   } catch {
     return null;

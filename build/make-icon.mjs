@@ -9,7 +9,10 @@ const size = 512;
 const rgba = Buffer.alloc(size * size * 4);
 const put = (x, y, [r, g, b, a]) => {
   const i = (y * size + x) * 4;
-  rgba[i] = r; rgba[i + 1] = g; rgba[i + 2] = b; rgba[i + 3] = a;
+  rgba[i] = r;
+  rgba[i + 1] = g;
+  rgba[i + 2] = b;
+  rgba[i + 3] = a;
 };
 const inRounded = (x, y, x0, y0, x1, y1, radius) => {
   if (x < x0 || x >= x1 || y < y0 || y >= y1) return false;
@@ -27,7 +30,8 @@ for (let y = 0; y < size; y++) {
     let px = [0, 0, 0, 0];
     if (inRounded(x, y, 16, 16, 496, 496, 96)) px = [28, 32, 44, 255];
     for (const l of layers) {
-      if (inRounded(x, y, l.x0, l.y0, l.x0 + 270, l.y0 + 110, 18)) px = inRounded(x, y, l.x0 + 8, l.y0 + 8, l.x0 + 262, l.y0 + 102, 12) ? l.color : [20, 22, 30, 255];
+      if (inRounded(x, y, l.x0, l.y0, l.x0 + 270, l.y0 + 110, 18))
+        px = inRounded(x, y, l.x0 + 8, l.y0 + 8, l.x0 + 262, l.y0 + 102, 12) ? l.color : [20, 22, 30, 255];
     }
     put(x, y, px);
   }
@@ -58,6 +62,11 @@ header[9] = 6; // RGBA
 // Each scanline starts with filter byte 0 (none).
 const raw = Buffer.alloc((size * 4 + 1) * size);
 for (let y = 0; y < size; y++) rgba.copy(raw, y * (size * 4 + 1) + 1, y * size * 4, (y + 1) * size * 4);
-const png = Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', header), chunk('IDAT', deflateSync(raw, { level: 9 })), chunk('IEND', Buffer.alloc(0))]);
+const png = Buffer.concat([
+  Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
+  chunk('IHDR', header),
+  chunk('IDAT', deflateSync(raw, { level: 9 })),
+  chunk('IEND', Buffer.alloc(0)),
+]);
 writeFileSync(fileURLToPath(new URL('./icon.png', import.meta.url)), png);
 console.log(`build/icon.png: ${png.length} bytes`);

@@ -56,7 +56,8 @@ function until(done: () => boolean): Promise<void> {
   });
 }
 
-const asGame = (game: string | undefined): GameId | undefined => (GAME_IDS as readonly string[]).includes(game ?? '') ? (game as GameId) : undefined;
+const asGame = (game: string | undefined): GameId | undefined =>
+  (GAME_IDS as readonly string[]).includes(game ?? '') ? (game as GameId) : undefined;
 
 /** Show a place: open its install (and archive) when another is open, go to its screen, select its path. */
 export async function showPlace(place: Place): Promise<void> {

@@ -27,11 +27,18 @@ export function formatName(report: ArchiveReport): string {
 export function formatFacts(report: ArchiveReport): Fact[] {
   switch (report.format) {
     case 'hpi':
-      if (report.version === 2) return [{ label: 'version', value: '2 (TA: Kingdoms)' }, { label: 'Last78 block', value: report.last78 ? 'present' : 'absent' }];
+      if (report.version === 2)
+        return [
+          { label: 'version', value: '2 (TA: Kingdoms)' },
+          { label: 'Last78 block', value: report.last78 ? 'present' : 'absent' },
+        ];
       return [
         { label: 'version', value: '1 (Total Annihilation)' },
         { label: 'key', value: report.key === 0 ? '0 (no cipher)' : hex(report.key) },
-        { label: 'trailer', value: report.trailer ?? (report.bytesAfterTrailer !== null ? `followed by ${report.bytesAfterTrailer} bytes` : 'none') },
+        {
+          label: 'trailer',
+          value: report.trailer ?? (report.bytesAfterTrailer !== null ? `followed by ${report.bytesAfterTrailer} bytes` : 'none'),
+        },
       ];
     case 'pak':
     case 'sin':
@@ -44,7 +51,12 @@ export function formatFacts(report: ArchiveReport): Fact[] {
     case 'wad':
       return [
         { label: 'version', value: report.version },
-        { label: 'lumps', value: Object.entries(report.lumpTypes).map(([t, n]) => `${n} ${t}`).join(', ') },
+        {
+          label: 'lumps',
+          value: Object.entries(report.lumpTypes)
+            .map(([t, n]) => `${n} ${t}`)
+            .join(', '),
+        },
       ];
     case 'pangya': {
       const facts = [

@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import type { ArchiveReport } from './archive-info.js';
 import type {
-  ConflictReport, DefinitionWinner, GameId, MergedTree, ModFolders, MountReport, MountStats, ResolveResult,
+  ConflictReport,
+  DefinitionWinner,
+  GameId,
+  MergedTree,
+  ModFolders,
+  MountReport,
+  MountStats,
+  ResolveResult,
 } from './vfs-types.js';
 import type { ExportImpact, OverrideDiff, WatchStatus } from './mods-types.js';
 import type { WireAssetView } from './assets/wire.js';
@@ -18,12 +25,24 @@ import type { GrepResult, InstallProblem, UnitRow } from './search-types.js';
 const gameId = z.enum(['ta', 'tak', 'quake', 'quake2', 'daikatana', 'halflife']);
 const path = z.string().min(1).max(4096);
 /** A file name alone: no folder, no separator of either kind. */
-const fileName = z.string().min(1).max(255).regex(/^[^\\/\0]+$/, 'a file name without folders');
+const fileName = z
+  .string()
+  .min(1)
+  .max(255)
+  .regex(/^[^\\/\0]+$/, 'a file name without folders');
 const jobId = z.string().min(1).max(64).optional();
 /** Bytes as base64 (the request body limit bounds the total). */
-const base64 = z.string().max(48 << 20).regex(/^[A-Za-z0-9+/]*={0,2}$/, 'base64');
+const base64 = z
+  .string()
+  .max(48 << 20)
+  .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'base64');
 /** `mod`: Quake family, a mod folder under the game's folder, mounted over the base folder (id1, baseq2, data, valve). */
-const modFolder = z.string().min(1).max(255).regex(/^[^\\/\0]+$/, 'a folder name under the game folder').refine((s) => s !== '.' && s !== '..', 'a folder name under the game folder');
+const modFolder = z
+  .string()
+  .min(1)
+  .max(255)
+  .regex(/^[^\\/\0]+$/, 'a folder name under the game folder')
+  .refine((s) => s !== '.' && s !== '..', 'a folder name under the game folder');
 const mountOptions = { game: gameId.optional(), disc: path.optional(), noDisc: z.boolean().optional(), mod: modFolder.optional() };
 
 export const requests = {
@@ -38,11 +57,34 @@ export const requests = {
   'install.defs': z.object({ root: path, kind: z.enum(['units', 'weapons', 'features']) }),
   'install.conflicts': z.object({ root: path }),
   /** A file's bytes for preview: the winner, or a given provider (archive null = loose). */
-  'install.read': z.object({ root: path, path, archive: z.string().nullable().optional(), maxBytes: z.number().int().positive().max(64 << 20).optional() }),
+  'install.read': z.object({
+    root: path,
+    path,
+    archive: z.string().nullable().optional(),
+    maxBytes: z
+      .number()
+      .int()
+      .positive()
+      .max(64 << 20)
+      .optional(),
+  }),
   /** `overwrite`: the user confirmed extracting into a folder that already holds files (else 'conflict'). */
-  'install.extract': z.object({ root: path, paths: z.array(z.string()).max(1_000_000), target: path, overwrite: z.boolean().optional(), jobId }),
+  'install.extract': z.object({
+    root: path,
+    paths: z.array(z.string()).max(1_000_000),
+    target: path,
+    overwrite: z.boolean().optional(),
+    jobId,
+  }),
   /** Search the winning text files for a regular expression (JavaScript syntax). */
-  'install.grep': z.object({ root: path, pattern: z.string().min(1).max(1024), ignoreCase: z.boolean().optional(), globs: z.array(z.string().max(512)).max(64).optional(), limit: z.number().int().positive().max(100_000).optional(), jobId }),
+  'install.grep': z.object({
+    root: path,
+    pattern: z.string().min(1).max(1024),
+    ignoreCase: z.boolean().optional(),
+    globs: z.array(z.string().max(512)).max(64).optional(),
+    limit: z.number().int().positive().max(100_000).optional(),
+    jobId,
+  }),
   /** The TA sanity checks: duplicate UnitNumber and weapon ID, references to nothing. */
   'install.check': z.object({ root: path }),
   /** The units the game loads, with their main FBI fields. */
@@ -51,7 +93,16 @@ export const requests = {
   'install.modFolders': z.object({ root: path, game: gameId.optional() }),
   /** A single archive of any format. */
   'archive.open': z.object({ path }),
-  'archive.read': z.object({ path, entry: z.string(), maxBytes: z.number().int().positive().max(64 << 20).optional() }),
+  'archive.read': z.object({
+    path,
+    entry: z.string(),
+    maxBytes: z
+      .number()
+      .int()
+      .positive()
+      .max(64 << 20)
+      .optional(),
+  }),
   'archive.extract': z.object({ path, target: path, globs: z.array(z.string()).optional(), overwrite: z.boolean().optional(), jobId }),
   /** A dropped archive's bytes (the browser gives no path): kept in a temporary copy and opened from there. */
   'archive.openBytes': z.object({ name: fileName, data: base64 }),
@@ -60,7 +111,14 @@ export const requests = {
   // A file as the studio's asset viewers show it: an install path (the winner, or the provider `archive`
   // names; null = the loose file), or an `entry` of the archive `file`. Exactly one of root and file.
   /** `paletteRoot` (with file and entry): an open install whose palettes and files stand under the archive's own. */
-  'asset.view': z.object({ root: path.optional(), path: path.optional(), archive: z.string().nullable().optional(), file: path.optional(), entry: z.string().min(1).max(4096).optional(), paletteRoot: path.optional() }),
+  'asset.view': z.object({
+    root: path.optional(),
+    path: path.optional(),
+    archive: z.string().nullable().optional(),
+    file: path.optional(),
+    entry: z.string().min(1).max(4096).optional(),
+    paletteRoot: path.optional(),
+  }),
   /** Native pickers (Electron only; the browser uses folders.list). */
   'dialog.pickFolder': z.object({ title: z.string().optional() }),
   'dialog.pickFile': z.object({ title: z.string().optional() }),
@@ -74,7 +132,11 @@ export const requests = {
   /** Electron only: show a file in the system's file manager (`open`: open a folder itself). */
   'shell.reveal': z.object({ path, open: z.boolean().optional() }),
   /** Electron only: extract install files to a temporary folder and drag them out to the desktop. */
-  'shell.dragOut': z.object({ root: path, paths: z.array(z.string().min(1).max(4096)).min(1).max(100_000), folder: z.string().max(4096).optional() }),
+  'shell.dragOut': z.object({
+    root: path,
+    paths: z.array(z.string().min(1).max(4096)).min(1).max(100_000),
+    folder: z.string().max(4096).optional(),
+  }),
   'jobs.cancel': z.object({ jobId: z.string() }),
   /** Mod workspaces. */
   'workspace.open': z.object({ dir: path, root: path }),
@@ -87,10 +149,21 @@ export const requests = {
    * not exist yet; the save is refused ('conflict') when the file on disk is no longer that. Left out, the
    * file is written whatever it holds (the user chose "keep mine").
    */
-  'workspace.writeText': z.object({ dir: path, path, text: z.string().max(16 << 20), expectedHash: z.string().max(128).nullable().optional() }),
+  'workspace.writeText': z.object({
+    dir: path,
+    path,
+    text: z.string().max(16 << 20),
+    expectedHash: z.string().max(128).nullable().optional(),
+  }),
   'workspace.checkTdf': z.object({ text: z.string().max(16 << 20) }),
   /** Files dropped onto a workspace in the browser: each relative path with its bytes (base64). */
-  'workspace.addFiles': z.object({ dir: path, files: z.array(z.object({ path: z.string().min(1).max(4096), data: base64 })).min(1).max(10_000) }),
+  'workspace.addFiles': z.object({
+    dir: path,
+    files: z
+      .array(z.object({ path: z.string().min(1).max(4096), data: base64 }))
+      .min(1)
+      .max(10_000),
+  }),
   /** Files or folders dropped onto a workspace in Electron (their paths on disk), copied in by name. */
   'workspace.addPaths': z.object({ dir: path, sources: z.array(path).min(1).max(1000) }),
   'mods.diff': z.object({ dir: path, root: path, game: gameId.optional() }),
@@ -98,8 +171,21 @@ export const requests = {
   'mods.impact': z.object({ root: path, archive: path, name: fileName.optional(), mod: modFolder.optional() }),
   // `replaceOriginal`: the user confirmed replacing a file the install held before the studio wrote it (a backup NAME.bak is kept).
   /** `game`: the install's game, so a Daikatana `.pak` is written in Daikatana's layout. */
-  'mods.export': z.object({ dir: path, target: path, orderFrom: path.optional(), replaceOriginal: z.boolean().optional(), game: gameId.optional(), jobId }),
-  'watch.start': z.object({ dir: path, target: path, debounceMs: z.number().int().min(0).max(60_000).optional(), replaceOriginal: z.boolean().optional(), game: gameId.optional() }),
+  'mods.export': z.object({
+    dir: path,
+    target: path,
+    orderFrom: path.optional(),
+    replaceOriginal: z.boolean().optional(),
+    game: gameId.optional(),
+    jobId,
+  }),
+  'watch.start': z.object({
+    dir: path,
+    target: path,
+    debounceMs: z.number().int().min(0).max(60_000).optional(),
+    replaceOriginal: z.boolean().optional(),
+    game: gameId.optional(),
+  }),
   'watch.stop': z.object({ dir: path }),
   'watch.status': z.object({ dir: path }),
 } as const;
@@ -153,7 +239,14 @@ export interface TdfCheck {
 }
 
 export interface Responses {
-  'app.info': { version: string; host: 'electron' | 'web'; initialRoot: string | null; demo: boolean; cli: string | null; capabilities: { pickFolder: boolean; pickFile: boolean; desktop: boolean } };
+  'app.info': {
+    version: string;
+    host: 'electron' | 'web';
+    initialRoot: string | null;
+    demo: boolean;
+    cli: string | null;
+    capabilities: { pickFolder: boolean; pickFile: boolean; desktop: boolean };
+  };
   'install.open': MountReport & { root: string; stats: MountStats };
   'install.recent': string[];
   'install.stats': MountStats;
@@ -172,7 +265,13 @@ export interface Responses {
   'archive.extract': { files: number; bytes: number; refused: string[] };
   'archive.openBytes': ArchiveListing;
   'asset.view': AssetViewResult;
-  'archive.verify': { ok: boolean; files: number; bytes: number; errors: { path: string; message: string }[]; warnings: { path: string | null; message: string }[] };
+  'archive.verify': {
+    ok: boolean;
+    files: number;
+    bytes: number;
+    errors: { path: string; message: string }[];
+    warnings: { path: string | null; message: string }[];
+  };
   'dialog.pickFolder': string | null;
   'dialog.pickFile': string | null;
   'folders.list': FolderListing;

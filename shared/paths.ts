@@ -6,7 +6,11 @@
 
 /** Turn a stored name into the canonical archive path: `\` → `/`, no leading or doubled slashes. */
 export function normalizeArchivePath(name: string): string {
-  return name.replace(/\\/g, '/').replace(/\/{2,}/g, '/').replace(/^\/+/, '').replace(/\/+$/, '');
+  return name
+    .replace(/\\/g, '/')
+    .replace(/\/{2,}/g, '/')
+    .replace(/^\/+/, '')
+    .replace(/\/+$/, '');
 }
 
 /** The key a path is looked up by: upper-case ASCII only (so non-ASCII bytes keep their identity). */

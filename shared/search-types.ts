@@ -27,7 +27,17 @@ export interface InstallProblem {
 }
 
 /** The FBI fields the unit table shows, in its column order. */
-export const UNIT_TABLE_FIELDS = ['Name', 'Description', 'BuildCostMetal', 'BuildCostEnergy', 'MaxDamage', 'MaxVelocity', 'Weapon1', 'Weapon2', 'Weapon3'] as const;
+export const UNIT_TABLE_FIELDS = [
+  'Name',
+  'Description',
+  'BuildCostMetal',
+  'BuildCostEnergy',
+  'MaxDamage',
+  'MaxVelocity',
+  'Weapon1',
+  'Weapon2',
+  'Weapon3',
+] as const;
 export type UnitTableField = (typeof UNIT_TABLE_FIELDS)[number];
 
 /** One row of the unit table: a winning unit definition and its main fields (absent keys are absent). */

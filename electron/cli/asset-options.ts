@@ -27,7 +27,12 @@ export function withAssetOptions(cmd: Command): Command {
 /**
  * Open FILE as the options say, run `fn`, close what was opened. The one-line error names FILE.
  */
-export async function withAsset<T>(ctx: CliContext, file: string, opts: AssetCliOptions & { entry?: string }, fn: (asset: OpenedAsset) => Promise<T>): Promise<T> {
+export async function withAsset<T>(
+  ctx: CliContext,
+  file: string,
+  opts: AssetCliOptions & { entry?: string },
+  fn: (asset: OpenedAsset) => Promise<T>,
+): Promise<T> {
   ctx.file = file;
   const asset = await openAsset(file, { install: opts.install, game: opts.game, mod: opts.mod, palette: opts.palette, entry: opts.entry });
   try {

@@ -22,7 +22,8 @@ export function describeError(err: unknown, file: string | null): string {
     // Nested decoders may each name it (by its path or its name): drop every leading repeat.
     const own = file ? [`${file}: `, `${file.slice(Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\')) + 1)}: `] : [];
     let message = err.message;
-    for (let prefix = own.find((p) => message.startsWith(p)); prefix; prefix = own.find((p) => message.startsWith(p))) message = message.slice(prefix.length);
+    for (let prefix = own.find((p) => message.startsWith(p)); prefix; prefix = own.find((p) => message.startsWith(p)))
+      message = message.slice(prefix.length);
     return `modpak: ${where}${message}`;
   }
   const e = err as NodeJS.ErrnoException;

@@ -25,7 +25,10 @@ export function progressLine(title: string, done: number, total: number, label: 
   const bar = '█'.repeat(filled) + '░'.repeat(BAR_WIDTH - filled);
   const seconds = elapsedMs / 1000;
   const rate = seconds >= 0.25 && done > 0 ? done / seconds : 0;
-  const pace = rate > 0 ? ` ${rate >= 100 ? Math.round(rate) : rate.toFixed(1)}/s, ${done < total ? `${formatDuration((total - done) / rate)} left` : `${formatDuration(seconds)}`}` : '';
+  const pace =
+    rate > 0
+      ? ` ${rate >= 100 ? Math.round(rate) : rate.toFixed(1)}/s, ${done < total ? `${formatDuration((total - done) / rate)} left` : `${formatDuration(seconds)}`}`
+      : '';
   return `${title} ${bar} ${done}/${total}${pace} ${label}`.trimEnd().slice(0, columns - 1);
 }
 

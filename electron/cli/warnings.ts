@@ -36,7 +36,9 @@ export class WarningTally {
 
   /** One line per kind: the first message, and how many more of its kind there were. */
   lines(): string[] {
-    return [...this.kinds.values()].map(({ first, count }) => (count === 1 ? first : `${first} (and ${count - 1} more like it; -v lists them)`));
+    return [...this.kinds.values()].map(({ first, count }) =>
+      count === 1 ? first : `${first} (and ${count - 1} more like it; -v lists them)`,
+    );
   }
 
   /** Print the lines as warnings and start over. */

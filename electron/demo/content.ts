@@ -4,7 +4,15 @@ import { utf8 } from './writer.js';
 const crlf = (lines: string[]) => utf8(lines.join('\r\n') + '\r\n');
 
 export function unitFbi(unitName: string, name: string, extra: Record<string, string> = {}): Uint8Array {
-  const keys: Record<string, string> = { UnitName: unitName, Version: '1.2', Side: unitName.slice(0, 3).toUpperCase(), Name: name, Description: `${name} unit`, BuildTime: '1000', ...extra };
+  const keys: Record<string, string> = {
+    UnitName: unitName,
+    Version: '1.2',
+    Side: unitName.slice(0, 3).toUpperCase(),
+    Name: name,
+    Description: `${name} unit`,
+    BuildTime: '1000',
+    ...extra,
+  };
   return crlf(['[UNITINFO]', '\t{', ...Object.entries(keys).map(([k, v]) => `\t${k}=${v};`), '\t}']);
 }
 
@@ -19,6 +27,17 @@ export function sectionsTdf(sections: Record<string, Record<string, string>>, co
   return crlf(lines);
 }
 
-export const weapon = (damage: number, range = 300) => ({ range: String(range), reloadtime: '0.5', weaponvelocity: '400', damage: String(damage) });
-export const feature = (world: string, description: string) => ({ world, description, category: 'arm_corpses', footprintx: '2', footprintz: '2' });
+export const weapon = (damage: number, range = 300) => ({
+  range: String(range),
+  reloadtime: '0.5',
+  weaponvelocity: '400',
+  damage: String(damage),
+});
+export const feature = (world: string, description: string) => ({
+  world,
+  description,
+  category: 'arm_corpses',
+  footprintx: '2',
+  footprintz: '2',
+});
 export const textFile = (lines: string[]) => crlf(lines);

@@ -55,9 +55,22 @@ export function demoArchives(): DemoArchive[] {
   const beep = makeWav(tone(440, 0.25));
   const greatDivide = demoTntSpec();
   return [
-    { name: 'rev31.gp3', files: [f('units/ARMCOM.fbi', unitFbi('ARMCOM', 'Commander', { BuildTime: '75000' })), f('gamedata/sidedata.tdf', sectionsTdf({ SIDE0: { name: 'ARM' }, SIDE1: { name: 'CORE' } }, 'patched by 3.1')), f('anims/DEMOFX.gaf', demoSpriteGaf('demofx', 208))] },
+    {
+      name: 'rev31.gp3',
+      files: [
+        f('units/ARMCOM.fbi', unitFbi('ARMCOM', 'Commander', { BuildTime: '75000' })),
+        f('gamedata/sidedata.tdf', sectionsTdf({ SIDE0: { name: 'ARM' }, SIDE1: { name: 'CORE' } }, 'patched by 3.1')),
+        f('anims/DEMOFX.gaf', demoSpriteGaf('demofx', 208)),
+      ],
+    },
     { name: 'rev30.gp3', files: [f('units/ARMCOM.fbi', unitFbi('ARMCOM', 'Old patch commander'))] },
-    { name: 'btdata.ccx', files: [f('units/ARMFAV.fbi', unitFbi('ARMFAV', 'Jeffy')), f('features/ccx/rocks.tdf', sectionsTdf({ Rock1: feature('all worlds', 'Rock') }))] },
+    {
+      name: 'btdata.ccx',
+      files: [
+        f('units/ARMFAV.fbi', unitFbi('ARMFAV', 'Jeffy')),
+        f('features/ccx/rocks.tdf', sectionsTdf({ Rock1: feature('all worlds', 'Rock') })),
+      ],
+    },
     {
       name: 'AFark.ufo',
       files: [
@@ -75,11 +88,19 @@ export function demoArchives(): DemoArchive[] {
     },
     {
       name: '_extra.ufo',
-      files: [f('gamedata/mods.txt', textFile(['_extra.ufo: hidden by zeta.ufo'])), f('units/EXTRA.fbi', unitFbi('EXTRA', 'Extra')), f('units/ZETADUP.fbi', unitFbi('CORZETA', 'Duplicate of Zeta'))],
+      files: [
+        f('gamedata/mods.txt', textFile(['_extra.ufo: hidden by zeta.ufo'])),
+        f('units/EXTRA.fbi', unitFbi('EXTRA', 'Extra')),
+        f('units/ZETADUP.fbi', unitFbi('CORZETA', 'Duplicate of Zeta')),
+      ],
     },
     { name: 'ccbeta.hpi', files: [f('units/CCBETA.fbi', unitFbi('CCBETA', 'Beta unit'))], trailer: false },
     { name: 'kingdoms.hpi', files: [f('units/KINGDOM.fbi', unitFbi('KINGDOM', 'Kingdoms unit'))], version: 2 },
-    { name: 'patched.hpi', files: [f('units/PATCHED.fbi', unitFbi('PATCHED', 'Patched unit'))], tamper: { append: utf8('\r\nhand-edited\r\n') } },
+    {
+      name: 'patched.hpi',
+      files: [f('units/PATCHED.fbi', unitFbi('PATCHED', 'Patched unit'))],
+      tamper: { append: utf8('\r\nhand-edited\r\n') },
+    },
     ...[1, 2, 3, 4, 5, 6, 7, 8].map(tacticsArchive),
     {
       name: 'totala1.hpi',
@@ -88,12 +109,18 @@ export function demoArchives(): DemoArchive[] {
         f('units/CORCOM.fbi', unitFbi('CORCOM', 'Commander')),
         f('units/ARMPW.fbi', unitFbi('ARMPW', 'Peewee')),
         f('anims/ARMPW_gadget.gaf', demoSpriteGaf('ARMPW', 160, 3)),
-        f('unitpics/ARMPW.pcx', makePcx(64, 64, (x, y) => ((x >> 3) + (y >> 3)) * 9 & 0xff, rampPalette())),
+        f(
+          'unitpics/ARMPW.pcx',
+          makePcx(64, 64, (x, y) => (((x >> 3) + (y >> 3)) * 9) & 0xff, rampPalette()),
+        ),
         f('units/old/ARMOLD.fbi', unitFbi('ARMOLD', 'Never read: a subfolder of units/')),
         f('weapons/weapons.tdf', sectionsTdf({ ARM_LIGHTLASER: weapon(40), CORE_LIGHTLASER: weapon(40) })),
         f('weapons/old/weapons.tdf', sectionsTdf({ OLD_LASER: weapon(1) }, 'never read: a subfolder of weapons/')),
         f('features/urban/cars2.tdf', sectionsTdf({ CarScar05: feature('urban', 'Wrecked car (cars2.tdf, stored first: wins)') })),
-        f('features/urban/cars.tdf', sectionsTdf({ CarScar05: feature('urban', 'Wrecked car (cars.tdf: loses)'), CarScar06: feature('urban', 'Burnt car') })),
+        f(
+          'features/urban/cars.tdf',
+          sectionsTdf({ CarScar05: feature('urban', 'Wrecked car (cars.tdf: loses)'), CarScar06: feature('urban', 'Burnt car') }),
+        ),
         f('features/trees.tdf', sectionsTdf({ Tree1: feature('green', 'Pine') })),
         f('bitmaps/logo.pcx', logo),
         f('sounds/beep.wav', beep),
@@ -104,10 +131,26 @@ export function demoArchives(): DemoArchive[] {
     },
     {
       name: 'totala2.hpi',
-      files: [f('units/CORAK.fbi', unitFbi('CORAK', 'A.K.')), f('features/trees.tdf', sectionsTdf({ Tree1: feature('green', 'hidden by totala1.hpi') })), f('features/forest.tdf', sectionsTdf({ Tree1: feature('green', 'Fir (loses to trees.tdf)'), Tree2: feature('green', 'Fir') }))],
+      files: [
+        f('units/CORAK.fbi', unitFbi('CORAK', 'A.K.')),
+        f('features/trees.tdf', sectionsTdf({ Tree1: feature('green', 'hidden by totala1.hpi') })),
+        f('features/forest.tdf', sectionsTdf({ Tree1: feature('green', 'Fir (loses to trees.tdf)'), Tree2: feature('green', 'Fir') })),
+      ],
     },
-    { name: 'totala3.hpi', files: [f('maps/Coast to Coast.ota', textFile(['[GlobalHeader]', '\t{', '\tmissionname=Coast to Coast;', '\t}'])), f('units/CORAK.fbi', unitFbi('CORAK', 'hidden by totala2.hpi'))] },
-    { name: 'totala4.hpi', files: [f('maps/Great Divide.ota', writeOta('Great Divide', greatDivide.starts)), f('maps/Great Divide.tnt', writeTnt(greatDivide.spec))] },
+    {
+      name: 'totala3.hpi',
+      files: [
+        f('maps/Coast to Coast.ota', textFile(['[GlobalHeader]', '\t{', '\tmissionname=Coast to Coast;', '\t}'])),
+        f('units/CORAK.fbi', unitFbi('CORAK', 'hidden by totala2.hpi')),
+      ],
+    },
+    {
+      name: 'totala4.hpi',
+      files: [
+        f('maps/Great Divide.ota', writeOta('Great Divide', greatDivide.starts)),
+        f('maps/Great Divide.tnt', writeTnt(greatDivide.spec)),
+      ],
+    },
     { name: 'worlds.hpi', files: [f('sections/green/grass.sct', new Uint8Array(64).fill(7))] },
   ];
 }

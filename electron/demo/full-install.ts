@@ -25,7 +25,18 @@ export interface FullInstallOptions {
 const ASSET_FOLDERS = new Set(['anims', 'textures', 'objects3d']);
 
 const BINARY_FOLDERS = ['anims', 'bitmaps', 'sounds', 'maps', 'textures', 'objects3d', 'scripts', 'gamedata', 'guis', 'palettes'];
-const BINARY_EXT: Record<string, string> = { anims: 'gaf', bitmaps: 'pcx', sounds: 'wav', maps: 'tnt', textures: 'gaf', objects3d: '3do', scripts: 'cob', gamedata: 'tdf', guis: 'gui', palettes: 'pal' };
+const BINARY_EXT: Record<string, string> = {
+  anims: 'gaf',
+  bitmaps: 'pcx',
+  sounds: 'wav',
+  maps: 'tnt',
+  textures: 'gaf',
+  objects3d: '3do',
+  scripts: 'cob',
+  gamedata: 'tdf',
+  guis: 'gui',
+  palettes: 'pal',
+};
 const WORLDS = ['all worlds', 'green', 'desert', 'lava', 'arctic', 'urban', 'moon', 'water', 'metal', 'crystal'];
 
 function archiveNames(count: number): string[] {
@@ -49,8 +60,13 @@ function binary(rand: () => number, size: number): Uint8Array {
 
 function makeFile(rand: () => number, n: number, tag: string, assets?: FullInstallOptions['assets']): DemoFile {
   const kind = rand();
-  if (kind < 0.04) return { path: `units/U${n}.fbi`, data: unitFbi(`U${n}`, `Unit ${n} (${tag})`, { BuildCostMetal: String(Math.floor(rand() * 900)) }) };
-  if (kind < 0.05) return { path: `weapons/W${n}.tdf`, data: sectionsTdf({ [`W${n}_A`]: weapon(Math.floor(rand() * 200)), [`W${n}_B`]: weapon(Math.floor(rand() * 200)) }, tag) };
+  if (kind < 0.04)
+    return { path: `units/U${n}.fbi`, data: unitFbi(`U${n}`, `Unit ${n} (${tag})`, { BuildCostMetal: String(Math.floor(rand() * 900)) }) };
+  if (kind < 0.05)
+    return {
+      path: `weapons/W${n}.tdf`,
+      data: sectionsTdf({ [`W${n}_A`]: weapon(Math.floor(rand() * 200)), [`W${n}_B`]: weapon(Math.floor(rand() * 200)) }, tag),
+    };
   if (kind < 0.08) {
     const world = WORLDS[Math.floor(rand() * WORLDS.length)]!;
     return { path: `features/${world}/F${n}.tdf`, data: sectionsTdf({ [`F${n}`]: feature(world, `feature ${n} (${tag})`) }) };

@@ -42,7 +42,13 @@ export function encodeRleRows(layer: FixtureLayer): Uint8Array {
         codes.push(((run - 1) << 2) | 2, row[x]!);
       } else {
         let n = 0;
-        while (x + n < row.length && n < 64 && row[x + n] !== t && !(x + n + 2 < row.length && row[x + n] === row[x + n + 1] && row[x + n] === row[x + n + 2])) n++;
+        while (
+          x + n < row.length &&
+          n < 64 &&
+          row[x + n] !== t &&
+          !(x + n + 2 < row.length && row[x + n] === row[x + n + 1] && row[x + n] === row[x + n + 2])
+        )
+          n++;
         n = Math.max(n, 1);
         codes.push((n - 1) << 2, ...row.slice(x, x + n));
         run = n;
@@ -131,14 +137,31 @@ export function demoSpriteGaf(name: string, hue: number, frames = 6): Uint8Array
       const d = Math.hypot((i % size) - size / 2 + 0.5, Math.floor(i / size) - size / 2 + 0.5);
       return Math.abs(d - radius) < 2.5 ? hue + Math.floor(Math.abs(d - radius) * 2) : d < radius ? hue + 10 : 9;
     });
-  const list: FixtureFrame[] = Array.from({ length: frames }, (_, f) => ({ width: size, height: size, xOffset: 16, yOffset: 16, rle: true, duration: 2, pixels: ring(3 + f * 2) }));
-  const square = (w: number, colour: number) => Uint8Array.from({ length: w * w }, (_, i) => ((i % w) + Math.floor(i / w)) % 5 === 0 ? 9 : colour);
+  const list: FixtureFrame[] = Array.from({ length: frames }, (_, f) => ({
+    width: size,
+    height: size,
+    xOffset: 16,
+    yOffset: 16,
+    rle: true,
+    duration: 2,
+    pixels: ring(3 + f * 2),
+  }));
+  const square = (w: number, colour: number) =>
+    Uint8Array.from({ length: w * w }, (_, i) => (((i % w) + Math.floor(i / w)) % 5 === 0 ? 9 : colour));
   list.push({
-    width: size, height: size, xOffset: 16, yOffset: 16, duration: 4, pixels: new Uint8Array(0),
+    width: size,
+    height: size,
+    xOffset: 16,
+    yOffset: 16,
+    duration: 4,
+    pixels: new Uint8Array(0),
     subFrames: [
       { width: 20, height: 20, xOffset: 12, yOffset: 12, pixels: square(20, hue + 2) },
       { width: 12, height: 12, xOffset: 0, yOffset: 0, rle: true, pixels: square(12, hue + 12) },
     ],
   });
-  return buildGaf([{ name, frames: list }, { name: `${name}_still`, frames: [list[2]!] }]);
+  return buildGaf([
+    { name, frames: list },
+    { name: `${name}_still`, frames: [list[2]!] },
+  ]);
 }

@@ -12,7 +12,7 @@ export function makePcx(width: number, height: number, pixel: (x: number, y: num
     const line = new Uint8Array(bytesPerLine);
     for (let x = 0; x < width; x++) line[x] = pixel(x, y);
     // RLE per line: a byte with both top bits set is a count (max 63) for the next byte.
-    for (let x = 0; x < bytesPerLine; ) {
+    for (let x = 0; x < bytesPerLine;) {
       let run = 1;
       while (x + run < bytesPerLine && run < 63 && line[x + run] === line[x]) run++;
       if (run > 1 || line[x]! >= 0xc0) body.push(0xc0 | run, line[x]!);

@@ -56,7 +56,8 @@ export function writeTnt(spec: TntSpec): Uint8Array {
   const minimap = spec.minimap ?? { width: 1, height: 1, pixels: new Uint8Array([0]) };
   const storedWidth = minimap.storedWidth ?? 252;
   const storedHeight = minimap.storedHeight ?? 252;
-  if (spec.grid.length !== spec.tileColumns * spec.tileRows) throw new Error(`grid has ${spec.grid.length} places, the map ${spec.tileColumns * spec.tileRows}`);
+  if (spec.grid.length !== spec.tileColumns * spec.tileRows)
+    throw new Error(`grid has ${spec.grid.length} places, the map ${spec.tileColumns * spec.tileRows}`);
   if (minimap.width > storedWidth || minimap.height > storedHeight) throw new Error('minimap larger than its stored size');
 
   const sizes = {
@@ -77,8 +78,18 @@ export function writeTnt(spec: TntSpec): Uint8Array {
   const out = new Uint8Array(at);
   const view = new DataView(out.buffer);
   const header = [
-    spec.version ?? 0x2000, width, height, offsets.grid, offsets.cells, offsets.tiles, spec.tiles.length,
-    features.length, offsets.features, spec.seaLevel ?? 0, offsets.minimap, 1,
+    spec.version ?? 0x2000,
+    width,
+    height,
+    offsets.grid,
+    offsets.cells,
+    offsets.tiles,
+    spec.tiles.length,
+    features.length,
+    offsets.features,
+    spec.seaLevel ?? 0,
+    offsets.minimap,
+    1,
   ];
   header.forEach((v, i) => view.setUint32(i * 4, v, true));
 
@@ -118,30 +129,68 @@ export function patternTile(seed: number, dx = 1, dy = 32): Uint8Array {
  * A deterministic example map: `tileCount` patterned tiles laid out at random, rolling heights, a few
  * features (and a void corner), and a minimap of one pixel per tile (never the void colour).
  */
-export function exampleTntSpec(tileColumns: number, tileRows: number, options: { seed?: number; tileCount?: number; features?: string[] } = {}): TntSpec {
+export function exampleTntSpec(
+  tileColumns: number,
+  tileRows: number,
+  options: { seed?: number; tileCount?: number; features?: string[] } = {},
+): TntSpec {
   const rand = prng(options.seed ?? 13);
   const tileCount = options.tileCount ?? 24;
   const tiles = Array.from({ length: tileCount }, (_, i) => patternTile(i * 11, 1 + (i % 3), 7 + i));
   const grid = Array.from({ length: tileColumns * tileRows }, () => Math.floor(rand() * tileCount));
   const width = tileColumns * 2;
   const height = tileRows * 2;
-  const heights = Array.from({ length: width * height }, (_, i) => Math.floor(64 + 60 * Math.sin((i % width) / 5) * Math.cos(Math.floor(i / width) / 7)));
+  const heights = Array.from({ length: width * height }, (_, i) =>
+    Math.floor(64 + 60 * Math.sin((i % width) / 5) * Math.cos(Math.floor(i / width) / 7)),
+  );
   const features = options.features ?? ['TreeA', 'Rock03', 'ArmCorpse'];
   const cellFeatures = new Array<number>(width * height).fill(0xffff);
-  for (let i = 0; i < Math.min(40, width * height / 8); i++) cellFeatures[Math.floor(rand() * width * height)] = Math.floor(rand() * features.length);
+  for (let i = 0; i < Math.min(40, (width * height) / 8); i++)
+    cellFeatures[Math.floor(rand() * width * height)] = Math.floor(rand() * features.length);
   cellFeatures[width * height - 1] = 0xfffc;
   const minimapPixels = new Uint8Array(tileColumns * tileRows).map((_, i) => 1 + ((grid[i]! * 9) % 90));
   return {
-    tileColumns, tileRows, tiles, grid, heights, cellFeatures, features, seaLevel: 40,
-    minimap: { width: tileColumns, height: tileRows, pixels: minimapPixels, storedWidth: Math.max(252, tileColumns), storedHeight: Math.max(252, tileRows) },
+    tileColumns,
+    tileRows,
+    tiles,
+    grid,
+    heights,
+    cellFeatures,
+    features,
+    seaLevel: 40,
+    minimap: {
+      width: tileColumns,
+      height: tileRows,
+      pixels: minimapPixels,
+      storedWidth: Math.max(252, tileColumns),
+      storedHeight: Math.max(252, tileRows),
+    },
   };
 }
 
 /** The sister .ota of a map: a [GlobalHeader] with one schema whose specials are the start positions (x, z in pixels). */
 export function writeOta(missionName: string, starts: readonly { x: number; z: number }[], planet = 'Green Planet'): Uint8Array {
-  const lines = ['[GlobalHeader]', '\t{', `\tmissionname=${missionName};`, `\tplanet=${planet};`, '\tnumplayers=2, 4;', '\t[Schema 0]', '\t\t{', '\t\tType=Network 1;', '\t\t[specials]', '\t\t\t{'];
+  const lines = [
+    '[GlobalHeader]',
+    '\t{',
+    `\tmissionname=${missionName};`,
+    `\tplanet=${planet};`,
+    '\tnumplayers=2, 4;',
+    '\t[Schema 0]',
+    '\t\t{',
+    '\t\tType=Network 1;',
+    '\t\t[specials]',
+    '\t\t\t{',
+  ];
   starts.forEach((s, i) => {
-    lines.push(`\t\t\t[special${i}]`, '\t\t\t\t{', `\t\t\t\tspecialwhat=StartPos${i + 1};`, `\t\t\t\tXPos=${s.x};`, `\t\t\t\tZPos=${s.z};`, '\t\t\t\t}');
+    lines.push(
+      `\t\t\t[special${i}]`,
+      '\t\t\t\t{',
+      `\t\t\t\tspecialwhat=StartPos${i + 1};`,
+      `\t\t\t\tXPos=${s.x};`,
+      `\t\t\t\tZPos=${s.z};`,
+      '\t\t\t\t}',
+    );
   });
   lines.push('\t\t\t}', '\t\t}', '\t}');
   return new TextEncoder().encode(lines.join('\r\n') + '\r\n');
@@ -191,7 +240,9 @@ export function demoTntSpec(): { spec: TntSpec; starts: { x: number; z: number }
   }
   const cw = tileColumns * 2;
   const ch = tileRows * 2;
-  const heights = Array.from({ length: cw * ch }, (_, i) => Math.max(0, Math.min(255, Math.round(ground((i % cw) * 16 + 8, Math.floor(i / cw) * 16 + 8)))));
+  const heights = Array.from({ length: cw * ch }, (_, i) =>
+    Math.max(0, Math.min(255, Math.round(ground((i % cw) * 16 + 8, Math.floor(i / cw) * 16 + 8)))),
+  );
   const features = ['Tree1', 'Tree2', 'CarScar05', 'Rock1', 'Boulder9'];
   const cellFeatures = new Array<number>(cw * ch).fill(0xffff);
   const rand = prng(4);
@@ -206,10 +257,26 @@ export function demoTntSpec(): { spec: TntSpec; starts: { x: number; z: number }
   const mw = 252;
   const mh = Math.round((252 * height) / width);
   const minimap = new Uint8Array(mw * mh);
-  for (let y = 0; y < mh; y++) for (let x = 0; x < mw; x++) minimap[y * mw + x] = shade(Math.floor(((x + 0.5) * width) / mw), Math.floor(((y + 0.5) * height) / mh));
-  const starts = [{ x: 96, z: 64 }, { x: 416, z: 320 }, { x: 96, z: 320 }, { x: 416, z: 64 }];
+  for (let y = 0; y < mh; y++)
+    for (let x = 0; x < mw; x++) minimap[y * mw + x] = shade(Math.floor(((x + 0.5) * width) / mw), Math.floor(((y + 0.5) * height) / mh));
+  const starts = [
+    { x: 96, z: 64 },
+    { x: 416, z: 320 },
+    { x: 96, z: 320 },
+    { x: 416, z: 64 },
+  ];
   return {
-    spec: { tileColumns, tileRows, tiles, grid, heights, cellFeatures, features, seaLevel, minimap: { width: mw, height: mh, pixels: minimap } },
+    spec: {
+      tileColumns,
+      tileRows,
+      tiles,
+      grid,
+      heights,
+      cellFeatures,
+      features,
+      seaLevel,
+      minimap: { width: mw, height: mh, pixels: minimap },
+    },
     starts,
   };
 }

@@ -28,7 +28,11 @@ export function packFiles(files: readonly DemoFile[]): PackFile[] {
   return files.map((f) => ({ path: f.path, size: f.data.length, read: async () => f.data }));
 }
 
-export async function packBytes(engine: 'hpi' | 'pak' | 'daikatana', files: readonly DemoFile[], options: PackOptions): Promise<Uint8Array> {
+export async function packBytes(
+  engine: 'hpi' | 'pak' | 'daikatana',
+  files: readonly DemoFile[],
+  options: PackOptions,
+): Promise<Uint8Array> {
   const sink = new MemorySink();
   await engineFor(engine).pack!(packFiles(files), sink, options);
   return sink.toBytes();

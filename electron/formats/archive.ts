@@ -28,7 +28,6 @@ export interface ArchiveEntry {
   readonly entryType?: string;
 }
 
-
 export interface VerifyIssue {
   path: string | null;
   message: string;
@@ -191,7 +190,12 @@ export class ChunkScratch {
 }
 
 /** An entry's bytes piece by piece: the archive's own stream where it has one, else its whole read. */
-export function entryChunks(archive: Archive, entry: ArchiveEntry, onWarning?: (message: string) => void, scratch?: ChunkScratch): AsyncIterable<Uint8Array> {
+export function entryChunks(
+  archive: Archive,
+  entry: ArchiveEntry,
+  onWarning?: (message: string) => void,
+  scratch?: ChunkScratch,
+): AsyncIterable<Uint8Array> {
   if (archive.stream) return archive.stream(entry, onWarning, scratch);
   return (async function* () {
     yield await archive.read(entry, onWarning);

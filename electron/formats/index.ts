@@ -3,7 +3,17 @@ import { FormatError, fail } from '../../shared/errors.js';
 import type { Archive, FormatEngine, FormatId, PackFormatId, PackOptions, UserPackOption } from './archive.js';
 import { formatEngines } from './registry.js';
 
-export type { Archive, ArchiveEntry, ArchiveInfo, FormatEngine, FormatId, PackFormatId, PackFile, PackOptions, UserPackOption } from './archive.js';
+export type {
+  Archive,
+  ArchiveEntry,
+  ArchiveInfo,
+  FormatEngine,
+  FormatId,
+  PackFormatId,
+  PackFile,
+  PackOptions,
+  UserPackOption,
+} from './archive.js';
 
 /**
  * Recognise a file from its bytes. Every engine validates its own layout; several may match ('PACK' is

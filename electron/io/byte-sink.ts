@@ -192,7 +192,12 @@ async function cannotCreate(target: string, err: unknown): Promise<unknown> {
   let why: string;
   if (code === 'ENOENT') {
     const info = await stat(folder).catch(() => null);
-    why = info === null ? `the folder ${folder} does not exist` : info.isDirectory() ? `${folder} does not accept new files (a virtual or read-only file system)` : `${folder} is not a folder`;
+    why =
+      info === null
+        ? `the folder ${folder} does not exist`
+        : info.isDirectory()
+          ? `${folder} does not accept new files (a virtual or read-only file system)`
+          : `${folder} is not a folder`;
   } else if (code === 'EACCES' || code === 'EPERM') why = 'permission denied';
   else if (code === 'EROFS') why = 'read-only file system';
   else if (code === 'ENOSPC') why = 'no space left on the device';

@@ -74,7 +74,7 @@ export class FolderWriter {
 }
 
 function writeAll(fd: number, bytes: Uint8Array, position: number): void {
-  for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done, position + done);
+  for (let done = 0; done < bytes.length;) done += writeSync(fd, bytes, done, bytes.length - done, position + done);
 }
 
 /** Why a file-system error means "this name cannot be written here" rather than "the extraction failed". */
@@ -90,7 +90,12 @@ export function refusalReason(err: unknown): string | null {
  * Run `task` over `items` with at most `inFlight` at once, in order of starting. Reading and writing a few
  * files at a time overlaps disk and decoding while memory stays bounded by the files in flight.
  */
-export async function forEachInFlight<T>(items: readonly T[], inFlight: number, task: (item: T) => Promise<void>, signal?: AbortSignal): Promise<void> {
+export async function forEachInFlight<T>(
+  items: readonly T[],
+  inFlight: number,
+  task: (item: T) => Promise<void>,
+  signal?: AbortSignal,
+): Promise<void> {
   let next = 0;
   const lane = async () => {
     while (next < items.length) {

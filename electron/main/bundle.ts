@@ -56,9 +56,14 @@ export async function buildElectronBundles(repo: string, out = join(repo, 'out')
  * Every worker entry. Each bundle lands beside the main bundle under the entry's name, which is where the
  * pools look once their `new URL('./x-worker.ts', import.meta.url)` is resolved against out/main/index.cjs.
  */
-export const WORKER_ENTRIES = ['electron/services/extract-worker.ts', 'electron/mods/compress-worker.ts', 'electron/services/archive-task-worker.ts'];
+export const WORKER_ENTRIES = [
+  'electron/services/extract-worker.ts',
+  'electron/mods/compress-worker.ts',
+  'electron/services/archive-task-worker.ts',
+];
 
-export const workerBundlePath = (entry: string, repo: string, out = join(repo, 'out')) => join(out, 'main', basename(entry).replace(/\.ts$/, '.mjs'));
+export const workerBundlePath = (entry: string, repo: string, out = join(repo, 'out')) =>
+  join(out, 'main', basename(entry).replace(/\.ts$/, '.mjs'));
 
 export async function buildWorkerBundles(repo: string, out = join(repo, 'out')): Promise<void> {
   const esbuild = await import('esbuild');

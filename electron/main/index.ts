@@ -19,7 +19,9 @@ const outDir = join(__dirname, '..');
 const rendererDir = join(outDir, 'renderer');
 const preloadPath = join(outDir, 'preload', 'index.cjs');
 
-protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, stream: true } }]);
+protocol.registerSchemesAsPrivileged([
+  { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, stream: true } },
+]);
 
 // Remote content never loads in this app: no new windows, no navigation away, no <webview>; permissions
 // are refused below.
@@ -35,7 +37,8 @@ app.on('web-contents-created', (_event, contents) => {
 });
 
 /** What the pointer carries while dragging files out: a 16 × 16 page (startDrag requires an icon). */
-const DRAG_ICON = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAYAAAAf8/9hAAAAGUlEQVR4nGNIaDjwnxLMMGrAqAGjBgwXAwA9Xp8faWEsRAAAAABJRU5ErkJggg==';
+const DRAG_ICON =
+  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAYAAAAf8/9hAAAAGUlEQVR4nGNIaDjwnxLMMGrAqAGjBgwXAwA9Xp8faWEsRAAAAABJRU5ErkJggg==';
 
 function rootFromArgs(argv: readonly string[]): string | null {
   const arg = argv.find((a) => a.startsWith('--modpak-root='));

@@ -9,7 +9,10 @@ import { isTrustedSender } from './policy.js';
  * Written against the small part of Electron it uses, so tests drive it with a fake ipcMain.
  */
 export interface IpcMainLike {
-  handle(channel: string, listener: (event: { senderFrame: { url: string; parent: unknown } | null }, payload: unknown) => Promise<unknown>): void;
+  handle(
+    channel: string,
+    listener: (event: { senderFrame: { url: string; parent: unknown } | null }, payload: unknown) => Promise<unknown>,
+  ): void;
   removeHandler(channel: string): void;
 }
 
@@ -28,7 +31,11 @@ export function registerCallHandlers(ipc: IpcMainLike, host: StudioHost): () => 
 }
 
 /** Forward the host's events to a window (only while it is alive, and only to the app's page). */
-export function forwardEvents(host: StudioHost, target: { isDestroyed(): boolean; getURL(): string; send(channel: string, message: unknown): void }, isApp: (url: string) => boolean): () => void {
+export function forwardEvents(
+  host: StudioHost,
+  target: { isDestroyed(): boolean; getURL(): string; send(channel: string, message: unknown): void },
+  isApp: (url: string) => boolean,
+): () => void {
   return host.on(<E extends EventName>(event: E, payload: Events[E]) => {
     if (!target.isDestroyed() && isApp(target.getURL())) target.send(EVENT_CHANNEL, { event, payload });
   });

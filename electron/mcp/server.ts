@@ -31,7 +31,11 @@ export interface ModpakMcp {
 
 export async function createMcpServer(options: McpOptions): Promise<ModpakMcp> {
   const root = resolve(options.root);
-  const host = await createStudioHost({ facts: { version: options.version, host: 'web', initialRoot: root, demo: false }, recentFile: null, warm: false });
+  const host = await createStudioHost({
+    facts: { version: options.version, host: 'web', initialRoot: root, demo: false },
+    recentFile: null,
+    warm: false,
+  });
   const readable = new PathAllowlist();
   const writable = new PathAllowlist();
   await readable.grant(root, 'folder');
@@ -58,13 +62,22 @@ export async function createMcpServer(options: McpOptions): Promise<ModpakMcp> {
   const server = new McpServer({ name: 'modpak', version: options.version });
   for (const tool of tools) {
     if (tool.writes && options.allowWrite.length === 0) continue;
-    server.registerTool(tool.name, { description: tool.description, inputSchema: tool.input }, async (args: Record<string, unknown>) => toContent(await tool.run(toolHost, args)));
+    server.registerTool(tool.name, { description: tool.description, inputSchema: tool.input }, async (args: Record<string, unknown>) =>
+      toContent(await tool.run(toolHost, args)),
+    );
   }
 
   const name = encodeURIComponent(basename(root));
-  server.registerResource('mount-order', `modpak://${name}/`, { description: 'The mount order of the install and its ignored archives', mimeType: 'application/json' }, async (uri) => ({
-    contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(await toolHost.call('install.open', { root }), null, 2) }],
-  }));
+  server.registerResource(
+    'mount-order',
+    `modpak://${name}/`,
+    { description: 'The mount order of the install and its ignored archives', mimeType: 'application/json' },
+    async (uri) => ({
+      contents: [
+        { uri: uri.href, mimeType: 'application/json', text: JSON.stringify(await toolHost.call('install.open', { root }), null, 2) },
+      ],
+    }),
+  );
   server.registerResource(
     'winning-file',
     new ResourceTemplate(`modpak://${name}/{+path}`, {
@@ -81,11 +94,24 @@ export async function createMcpServer(options: McpOptions): Promise<ModpakMcp> {
       return { contents: [{ uri: uri.href, mimeType: 'text/plain', text: decodeTdf(Buffer.from(file.data, 'base64')) }] };
     },
   );
-  return { server, host, close: async () => { await server.close(); await host.close(); } };
+  return {
+    server,
+    host,
+    close: async () => {
+      await server.close();
+      await host.close();
+    },
+  };
 }
 
 function toContent(result: ToolResult) {
-  if (result.image) return { content: [{ type: 'image' as const, data: result.image.data, mimeType: result.image.mimeType }, ...(result.text ? [{ type: 'text' as const, text: result.text }] : [])] };
+  if (result.image)
+    return {
+      content: [
+        { type: 'image' as const, data: result.image.data, mimeType: result.image.mimeType },
+        ...(result.text ? [{ type: 'text' as const, text: result.text }] : []),
+      ],
+    };
   if (result.text !== undefined) return { content: [{ type: 'text' as const, text: result.text }] };
   const json = result.json ?? null;
   return {

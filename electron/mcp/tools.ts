@@ -63,7 +63,8 @@ const decodeText = (base64: string) => decodeTdf(Buffer.from(base64, 'base64'));
 const TEXT_LIMIT = 256 << 10;
 
 /** A file's text as read (Windows-1252), with a note when it was cut at TEXT_LIMIT. */
-const textOf = (file: FilePreview) => decodeText(file.data) + (file.truncated ? `\n[cut: the first ${TEXT_LIMIT} of ${file.size} bytes]` : '');
+const textOf = (file: FilePreview) =>
+  decodeText(file.data) + (file.truncated ? `\n[cut: the first ${TEXT_LIMIT} of ${file.size} bytes]` : '');
 
 const callTool = <K extends CallName>(name: string, call: K, description: string, extraDrop: string[] = []): ToolDefinition => ({
   name,
@@ -73,8 +74,16 @@ const callTool = <K extends CallName>(name: string, call: K, description: string
 });
 
 export const tools: ToolDefinition[] = [
-  callTool('install_open', 'install.open', 'Open the install: the game detected, the mount order (highest priority first) and every ignored archive with its reason.'),
-  callTool('install_resolve', 'install.resolve', 'Which archive wins a path (case-insensitive), and every provider it hides, in priority order.'),
+  callTool(
+    'install_open',
+    'install.open',
+    'Open the install: the game detected, the mount order (highest priority first) and every ignored archive with its reason.',
+  ),
+  callTool(
+    'install_resolve',
+    'install.resolve',
+    'Which archive wins a path (case-insensitive), and every provider it hides, in priority order.',
+  ),
   {
     name: 'install_find',
     description: 'Paths of the install matching a glob (case-insensitive, e.g. "units/*.fbi"), each with the archive that wins it.',
@@ -93,7 +102,7 @@ export const tools: ToolDefinition[] = [
   },
   {
     name: 'install_read_text',
-    description: 'The text of a file as the game loads it (the winner, or a given archive\'s copy), decoded as Windows-1252.',
+    description: "The text of a file as the game loads it (the winner, or a given archive's copy), decoded as Windows-1252.",
     input: withoutRoot('install.read', 'maxBytes'),
     run: async (host, args) => {
       const file = await host.call('install.read', { root: host.root, ...args, maxBytes: TEXT_LIMIT });
@@ -102,7 +111,8 @@ export const tools: ToolDefinition[] = [
   },
   {
     name: 'install_tdf',
-    description: 'A TDF/FBI/OTA file of the install parsed to sections and keys (the winner, or a given archive\'s copy), with any syntax problems.',
+    description:
+      "A TDF/FBI/OTA file of the install parsed to sections and keys (the winner, or a given archive's copy), with any syntax problems.",
     input: withoutRoot('install.read', 'maxBytes'),
     run: async (host, args) => {
       const file = await host.call('install.read', { root: host.root, ...args });
@@ -111,36 +121,62 @@ export const tools: ToolDefinition[] = [
   },
   callTool('install_defs', 'install.defs', 'Unit, weapon or feature definitions: which file wins each name, and what it hides.'),
   callTool('install_conflicts', 'install.conflicts', 'Paths provided by more than one archive, and definitions defined more than once.'),
-  callTool('install_check', 'install.check', 'TA sanity checks: units sharing a UnitNumber, weapons sharing an ID, FBI references (model, weapons, corpse, sounds) to nothing.'),
-  callTool('install_grep', 'install.grep', 'Search the text files the game loads (TDF, FBI, configs, scripts\' source) for a regular expression: path, winning archive, line.'),
+  callTool(
+    'install_check',
+    'install.check',
+    'TA sanity checks: units sharing a UnitNumber, weapons sharing an ID, FBI references (model, weapons, corpse, sounds) to nothing.',
+  ),
+  callTool(
+    'install_grep',
+    'install.grep',
+    "Search the text files the game loads (TDF, FBI, configs, scripts' source) for a regular expression: path, winning archive, line.",
+  ),
   {
     name: 'asset_preview',
-    description: 'A picture of an asset of the install as PNG (a GAF frame, a palette, a PCX/LMP/WAL/SPR, a TNT map render or minimap, BSP textures), with its facts; choose a group (sequence, mip level) and frame.',
+    description:
+      'A picture of an asset of the install as PNG (a GAF frame, a palette, a PCX/LMP/WAL/SPR, a TNT map render or minimap, BSP textures), with its facts; choose a group (sequence, mip level) and frame.',
     input: withoutRoot('asset.view', 'file', 'entry').extend({
       path: requests['install.read'].shape.path,
       group: z.union([z.number().int().min(0), z.string().min(1).max(256)]).optional(),
       frame: z.number().int().min(0).optional(),
     }),
     run: async (host, args) => {
-      const answer = await host.call('asset.view', { root: host.root, path: args.path, ...(args.archive !== undefined ? { archive: args.archive } : {}) });
+      const answer = await host.call('asset.view', {
+        root: host.root,
+        path: args.path,
+        ...(args.archive !== undefined ? { archive: args.archive } : {}),
+      });
       if (!answer.view) throw new Error(`${String(args.path)}: not an asset this program can show (read it with install_read_text)`);
       const view = decodeAssetView(answer.view);
-      const facts = [`${view.format} · ${answer.origin}`, ...view.facts.map((f) => `${f.label}: ${f.value}`), ...view.warnings.map((w) => `warning: ${w}`)];
+      const facts = [
+        `${view.format} · ${answer.origin}`,
+        ...view.facts.map((f) => `${f.label}: ${f.value}`),
+        ...view.warnings.map((w) => `warning: ${w}`),
+      ];
       const groups = imagesOf(view).flatMap((v) => v.groups.map((g) => ({ group: g, palette: v.palette })));
-      if (groups.length === 0) return { text: [...facts, `(a ${view.kind} view: no picture to show here; the studio shows it)`].join('\n') };
+      if (groups.length === 0)
+        return { text: [...facts, `(a ${view.kind} view: no picture to show here; the studio shows it)`].join('\n') };
       const wanted = args.group;
-      const found = typeof wanted === 'string' ? groups.find((g) => g.group.name.toLowerCase() === wanted.toLowerCase()) : groups[typeof wanted === 'number' ? wanted : 0];
-      if (!found) throw new Error(`no picture group ${JSON.stringify(wanted)}; the groups are ${groups.map((g) => g.group.name).join(', ')}`);
+      const found =
+        typeof wanted === 'string'
+          ? groups.find((g) => g.group.name.toLowerCase() === wanted.toLowerCase())
+          : groups[typeof wanted === 'number' ? wanted : 0];
+      if (!found)
+        throw new Error(`no picture group ${JSON.stringify(wanted)}; the groups are ${groups.map((g) => g.group.name).join(', ')}`);
       const index = typeof args.frame === 'number' ? args.frame : 0;
       const frame = found.group.frames[index];
       if (!frame) throw new Error(`${found.group.name} has ${found.group.frames.length} frame(s); frame ${index} does not exist`);
-      const lines = [...facts, `group ${found.group.name}, frame ${index} of ${found.group.frames.length}, ${frame.image.width} × ${frame.image.height}${found.palette ? `, palette ${found.palette}` : ''}`, `groups: ${groups.map((g) => g.group.name).join(', ')}`];
+      const lines = [
+        ...facts,
+        `group ${found.group.name}, frame ${index} of ${found.group.frames.length}, ${frame.image.width} × ${frame.image.height}${found.palette ? `, palette ${found.palette}` : ''}`,
+        `groups: ${groups.map((g) => g.group.name).join(', ')}`,
+      ];
       return { text: lines.join('\n'), image: { data: Buffer.from(encodePng(frame.image)).toString('base64'), mimeType: 'image/png' } };
     },
   },
   {
     name: 'cob_decompile',
-    description: 'A unit script (.cob) of the install decompiled to BOS source (the winner, or a given archive\'s copy).',
+    description: "A unit script (.cob) of the install decompiled to BOS source (the winner, or a given archive's copy).",
     input: withoutRoot('install.read', 'maxBytes'),
     run: async (host, args) => {
       const file = await host.call('install.read', { root: host.root, ...args, maxBytes: 16 << 20 });
@@ -149,7 +185,8 @@ export const tools: ToolDefinition[] = [
   },
   {
     name: 'archive_info',
-    description: 'What one archive (inside the install or an allowed folder) is: format, counts, version, cipher, whether TA 3.1c would mount it.',
+    description:
+      'What one archive (inside the install or an allowed folder) is: format, counts, version, cipher, whether TA 3.1c would mount it.',
     input: z.object({ path: requests['archive.open'].shape.path }),
     run: async (host, args) => {
       await host.checkReadable(String(args.path));
@@ -180,7 +217,8 @@ export const tools: ToolDefinition[] = [
   },
   {
     name: 'mod_diff',
-    description: 'What a mod folder changes against the install: added, modified and unchanged files, what each shadows, and TDF key changes.',
+    description:
+      'What a mod folder changes against the install: added, modified and unchanged files, what each shadows, and TDF key changes.',
     input: withoutRoot('mods.diff'),
     run: async (host, args) => {
       await host.checkReadable(String(args.dir));
@@ -189,7 +227,8 @@ export const tools: ToolDefinition[] = [
   },
   {
     name: 'mod_impact',
-    description: 'Where an archive would rank if copied into the install, which paths it would win, and which archives would still beat it.',
+    description:
+      'Where an archive would rank if copied into the install, which paths it would win, and which archives would still beat it.',
     input: withoutRoot('mods.impact'),
     run: async (host, args) => {
       await host.checkReadable(String(args.archive));
@@ -198,7 +237,7 @@ export const tools: ToolDefinition[] = [
   },
   {
     name: 'mod_override',
-    description: 'Copy the install\'s winning bytes of a path into a mod folder (named by --allow-write), ready to edit.',
+    description: "Copy the install's winning bytes of a path into a mod folder (named by --allow-write), ready to edit.",
     input: withoutRoot('workspace.override'),
     writes: true,
     run: async (host, args) => {
@@ -220,7 +259,8 @@ export const tools: ToolDefinition[] = [
   },
   {
     name: 'mod_export',
-    description: 'Pack a mod folder into an archive (written to a temporary file, then renamed into place); both must lie in folders named by --allow-write.',
+    description:
+      'Pack a mod folder into an archive (written to a temporary file, then renamed into place); both must lie in folders named by --allow-write.',
     input: withoutRoot('mods.export'),
     writes: true,
     run: async (host, args) => {

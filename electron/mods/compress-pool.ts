@@ -42,10 +42,15 @@ class Pool implements ChunkWorkers {
       // A small young generation, as bin/modpak gives the main thread: each file's bytes arrive as a copy
       // and leave as chunks, and a default-sized one carries tens of megabytes of them dead.
       const workers = Array.from({ length: count }, () => new Worker(script, { resourceLimits: { maxYoungGenerationSizeMb: 3 } }));
-      await Promise.all(workers.map((w) => new Promise<void>((resolve, reject) => {
-        w.once('online', resolve);
-        w.once('error', reject);
-      })));
+      await Promise.all(
+        workers.map(
+          (w) =>
+            new Promise<void>((resolve, reject) => {
+              w.once('online', resolve);
+              w.once('error', reject);
+            }),
+        ),
+      );
       return new Pool(workers);
     } catch {
       return null;

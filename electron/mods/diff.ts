@@ -51,8 +51,10 @@ export function diffOverride(path: string, base: OverrideBase | null, after: Uin
   const status = base ? 'modified' : 'added';
   const before = base?.bytes ?? new Uint8Array(0);
   const text =
-    before.length <= MAX_TEXT_DIFF_BYTES && after.length <= MAX_TEXT_DIFF_BYTES &&
-    looksLikeText(path, after) && (base === null || looksLikeText(path, before));
+    before.length <= MAX_TEXT_DIFF_BYTES &&
+    after.length <= MAX_TEXT_DIFF_BYTES &&
+    looksLikeText(path, after) &&
+    (base === null || looksLikeText(path, before));
   if (!text) {
     return {
       path,
@@ -69,7 +71,10 @@ export function diffOverride(path: string, base: OverrideBase | null, after: Uin
   const newText = decodeTdf(after);
   const oldLabel = base ? `${base.archive ?? '(loose)'}:${base.entry}` : '/dev/null';
   // CRLF and LF versions of a line are the same line: an editor that changes line ends does not rewrite the file's diff.
-  let unified = createTwoFilesPatch(base ? `a/${path}` : '/dev/null', `b/${path}`, oldText, newText, oldLabel, 'workspace', { context: 3, stripTrailingCr: true });
+  let unified = createTwoFilesPatch(base ? `a/${path}` : '/dev/null', `b/${path}`, oldText, newText, oldLabel, 'workspace', {
+    context: 3,
+    stripTrailingCr: true,
+  });
   // createTwoFilesPatch starts with a line of '=' under an 'Index' header: the --- / +++ lines say it all.
   unified = unified.replace(/^={10,}\n/, '');
   if (!unified.includes('\n@@')) unified += '(no line differs: only the line endings do)\n';

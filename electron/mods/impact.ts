@@ -27,7 +27,13 @@ export interface ImpactOptions {
  * mount is made here; without it both are. `pool`: the archives `current` holds open, so the hypothetical
  * mount opens only the archive being added.
  */
-export async function exportImpact(rootIn: string, archivePath: string, options: ImpactOptions = {}, current?: MountedInstall, pool?: ArchivePool): Promise<ExportImpact> {
+export async function exportImpact(
+  rootIn: string,
+  archivePath: string,
+  options: ImpactOptions = {},
+  current?: MountedInstall,
+  pool?: ArchivePool,
+): Promise<ExportImpact> {
   const root = resolve(rootIn);
   const name = basename(archivePath);
   const before = current ?? (await mountInstall(root, options));
@@ -63,9 +69,12 @@ async function compare(before: MountedInstall, after: MountedInstall, name: stri
   }
 
   const replaced = placement.replaces === null ? null : pathKey(placement.replaces);
-  const isReplaced = (l: { root: string; archive: string | null }) => replaced !== null && l.root === 'install' && l.archive !== null && pathKey(l.archive) === replaced;
+  const isReplaced = (l: { root: string; archive: string | null }) =>
+    replaced !== null && l.root === 'install' && l.archive !== null && pathKey(l.archive) === replaced;
   // The archive by the name it mounts under (a game folder's mod folder prefixes it: mymod/pak1.pak).
-  const layerIndex = after.layers.findIndex((l) => l.root === 'install' && l.archive !== null && pathKey(l.archive) === pathKey(placement.archive));
+  const layerIndex = after.layers.findIndex(
+    (l) => l.root === 'install' && l.archive !== null && pathKey(l.archive) === pathKey(placement.archive),
+  );
   const layer = after.layers[layerIndex]!;
   const seen = new Set<string>();
   for (const entry of layer.entries) {
@@ -79,7 +88,7 @@ async function compare(before: MountedInstall, after: MountedInstall, name: stri
     } else {
       // What the game loads today, passing over the archive this one replaces (a re-export does not beat itself).
       const was = before.index.lookupKey(k)?.find((h) => !isReplaced(before.layers[h.layer]!));
-      impact.wins.push({ path: entry.path, over: was ? before.layers[was.layer]!.archive ?? '(loose file)' : null });
+      impact.wins.push({ path: entry.path, over: was ? (before.layers[was.layer]!.archive ?? '(loose file)') : null });
     }
   }
 
@@ -96,7 +105,7 @@ async function compare(before: MountedInstall, after: MountedInstall, name: stri
         for (const defined of definedNamesIn(kind, await layer.read(entry))) {
           const winner = winners.get(pathKey(defined));
           if (impact.definitions.some((d) => d.kind === kind && pathKey(d.name) === pathKey(defined))) continue;
-          impact.definitions.push({ kind, name: defined, outcome: 'loses', against: winner ? winner.archive ?? '(loose file)' : null });
+          impact.definitions.push({ kind, name: defined, outcome: 'loses', against: winner ? (winner.archive ?? '(loose file)') : null });
         }
       }
     }
@@ -112,7 +121,7 @@ async function definitionOutcomes(kind: DefinitionKind, before: MountedInstall, 
     if (mine(row.archive)) {
       const prior = was.get(pathKey(row.name));
       // Winning against the archive being replaced (a re-export) is no change of winner.
-      const against = prior && !mine(prior.archive) ? prior.archive ?? '(loose file)' : null;
+      const against = prior && !mine(prior.archive) ? (prior.archive ?? '(loose file)') : null;
       out.push({ kind, name: row.name, outcome: 'wins', against });
     } else if (row.shadowed.some((s) => mine(s.archive))) {
       out.push({ kind, name: row.name, outcome: 'loses', against: row.archive ?? '(loose file)' });

@@ -66,11 +66,16 @@ export async function collectFolder(dir: string, onWarning?: (m: string) => void
         const spelling = folderSpelling.get(key) ?? item.name;
         folderSpelling.set(key, spelling);
         walk(full, [...relParts, spelling]);
-      } else if (item.isFile() && full !== excluded && !(excluded !== null && dirname(full) === dirname(excluded) && isTemporaryFileOf(item.name, excluded))) {
+      } else if (
+        item.isFile() &&
+        full !== excluded &&
+        !(excluded !== null && dirname(full) === dirname(excluded) && isTemporaryFileOf(item.name, excluded))
+      ) {
         const path = [...relParts, item.name].join('/');
         const key = pathKey(path);
         const other = seen.get(key);
-        if (other !== undefined) onWarning?.(`${path} and ${other} differ only in case: both are stored, the game reads the one packed last`);
+        if (other !== undefined)
+          onWarning?.(`${path} and ${other} differ only in case: both are stored, the game reads the one packed last`);
         seen.set(key, path);
         const size = statSync(full).size;
         files.push({ path, size, read: () => readFile(full), readSync: (scratch) => readWholeFileSync(full, scratch) });
@@ -153,7 +158,9 @@ export async function packFolder(request: PackRequest): Promise<PackResult> {
       cipher: request.cipher,
       region: request.region,
       carry,
-      paletteRgb: request.palette ? paletteRgb(paletteFromFile(request.palette, new Uint8Array(await readFile(request.palette)))) : undefined,
+      paletteRgb: request.palette
+        ? paletteRgb(paletteFromFile(request.palette, new Uint8Array(await readFile(request.palette))))
+        : undefined,
       onProgress: request.onProgress,
       onWarning: request.onWarning,
     },

@@ -14,7 +14,12 @@ interface FlatSection {
   keys: Map<string, { key: string; value: string }>;
 }
 
-function flatten(sections: readonly TdfSection[], into = new Map<string, FlatSection>(), prefix = '', keyPrefix = ''): Map<string, FlatSection> {
+function flatten(
+  sections: readonly TdfSection[],
+  into = new Map<string, FlatSection>(),
+  prefix = '',
+  keyPrefix = '',
+): Map<string, FlatSection> {
   const seen = new Map<string, number>();
   for (const section of sections) {
     const upper = upperAscii(section.name);

@@ -12,7 +12,10 @@ import { RepackWatcher } from './watch.js';
 export class WatchRegistry {
   private readonly watchers = new Map<string, RepackWatcher>();
 
-  constructor(private readonly onStatus: (status: WatchStatus) => void = () => {}, private readonly onLog: (line: string) => void = () => {}) {}
+  constructor(
+    private readonly onStatus: (status: WatchStatus) => void = () => {},
+    private readonly onLog: (line: string) => void = () => {},
+  ) {}
 
   async start(dir: string, target: string, debounceMs?: number, game?: GameId): Promise<WatchStatus> {
     const key = resolve(dir);

@@ -115,7 +115,11 @@ export async function writeWorkspaceFile(dir: string, path: string, bytes: Uint8
  * Copy the install's winning bytes of `path` into the workspace at the same path. A file already in the
  * workspace is never overwritten (it may hold the modder's edits): that is refused with a message.
  */
-export async function overrideIntoWorkspace(dir: string, path: string, base: OverrideBase | null): Promise<{ path: string; from: string | null }> {
+export async function overrideIntoWorkspace(
+  dir: string,
+  path: string,
+  base: OverrideBase | null,
+): Promise<{ path: string; from: string | null }> {
   if (!base) fail('not-found', `the install has no file ${path} to override`);
   // The file keeps the spelling the install stores it under (the lookup itself ignores case).
   const spelled = pathKey(base.entry) === pathKey(path) ? base.entry : path;
@@ -165,10 +169,15 @@ export function encodeTaText(text: string): Uint8Array {
 /** A save refused because the file on disk is not the one the editor loaded. */
 export class WriteConflict extends Error {
   override readonly name = 'WriteConflict';
-  constructor(readonly path: string, readonly found: string | null) {
-    super(found === null
-      ? `${path} was deleted on disk since you opened it: choose reload, keep mine or compare before saving`
-      : `${path} changed on disk since you opened it (another editor or tool wrote it): choose reload, keep mine or compare before saving`);
+  constructor(
+    readonly path: string,
+    readonly found: string | null,
+  ) {
+    super(
+      found === null
+        ? `${path} was deleted on disk since you opened it: choose reload, keep mine or compare before saving`
+        : `${path} changed on disk since you opened it (another editor or tool wrote it): choose reload, keep mine or compare before saving`,
+    );
   }
 }
 
@@ -178,7 +187,12 @@ export class WriteConflict extends Error {
  * The check and the rename are not one atomic step, but the window is a few milliseconds, not an editing
  * session.
  */
-export async function writeWorkspaceText(dir: string, path: string, text: string, expectedHash?: string | null): Promise<{ path: string; bytes: number; hash: string }> {
+export async function writeWorkspaceText(
+  dir: string,
+  path: string,
+  text: string,
+  expectedHash?: string | null,
+): Promise<{ path: string; bytes: number; hash: string }> {
   const bytes = encodeTaText(text);
   if (expectedHash !== undefined) {
     const { rel } = await placeInWorkspace(dir, path);

@@ -18,7 +18,8 @@ ipcRenderer.on(EVENT_CHANNEL, (_event, message: { event?: unknown; payload?: unk
 
 contextBridge.exposeInMainWorld('modpak', {
   call(name: string, request: unknown) {
-    if (!isCallName(name)) return Promise.resolve({ ok: false, error: { code: 'bad-request', message: `no such call: ${String(name).slice(0, 80)}` } });
+    if (!isCallName(name))
+      return Promise.resolve({ ok: false, error: { code: 'bad-request', message: `no such call: ${String(name).slice(0, 80)}` } });
     return ipcRenderer.invoke(callChannel(name satisfies CallName), request);
   },
   on(event: string, listener: Listener) {

@@ -188,10 +188,20 @@ function planExtraction(entries: readonly ArchiveEntry[], target: string, option
 }
 
 /** Decode one entry into its file, chunk by chunk; a refusal or (with keepGoing) a decoding failure is an outcome, not an error. */
-async function extractEntry(archive: Archive, entry: ArchiveEntry, out: string, writer: FolderWriter, options: ExtractOptions, scratch: ChunkScratch): Promise<EntryOutcome> {
+async function extractEntry(
+  archive: Archive,
+  entry: ArchiveEntry,
+  out: string,
+  writer: FolderWriter,
+  options: ExtractOptions,
+  scratch: ChunkScratch,
+): Promise<EntryOutcome> {
   try {
     // The writer writes each piece before asking for the next, so pieces may live in the scratch.
-    const bytes = await writer.write(out, entryChunks(archive, entry, (m) => options.onWarning?.(`${entry.path}: ${m}`), scratch));
+    const bytes = await writer.write(
+      out,
+      entryChunks(archive, entry, (m) => options.onWarning?.(`${entry.path}: ${m}`), scratch),
+    );
     return { kind: 'file', bytes };
   } catch (err) {
     const reason = refusalReason(err);
@@ -232,7 +242,8 @@ export async function extractArchive(path: string, target: string, options: Extr
     const plan = planExtraction(archive.entries, target, options, result);
     const refusedCount = result.refused.length;
     const total = plan.items.length + refusedCount;
-    const workers = options.workers ?? (plan.bytes >= PARALLEL_BYTES || plan.items.length >= PARALLEL_FILES ? workersBesideThisThread() : 0);
+    const workers =
+      options.workers ?? (plan.bytes >= PARALLEL_BYTES || plan.items.length >= PARALLEL_FILES ? workersBesideThisThread() : 0);
     const created = await firstMissingFolder(plan.root);
     try {
       if (workers > 0 && plan.items.length > 1) {
@@ -278,14 +289,22 @@ export async function extractArchive(path: string, target: string, options: Extr
       // A failed extraction into a new folder leaves no empty folders behind (the files it wrote stay).
       if (created !== null) await removeEmptyFolders(created);
       // The stopping entry's message says how many files were written before it.
-      if (err instanceof EntryFailure) fail(err.failure.code, stoppedMessage(err.path, err.failure.message, result.files), err.failure.details);
+      if (err instanceof EntryFailure)
+        fail(err.failure.code, stoppedMessage(err.path, err.failure.message, result.files), err.failure.details);
       throw err;
     }
   });
 }
 
 /** One entry after another: reads come from the block read ahead and writes are synchronous, so more lanes would only interleave them. */
-async function extractInProcess(archive: Archive, plan: ExtractPlan, total: number, alreadyDone: number, options: ExtractOptions, result: ExtractResult): Promise<void> {
+async function extractInProcess(
+  archive: Archive,
+  plan: ExtractPlan,
+  total: number,
+  alreadyDone: number,
+  options: ExtractOptions,
+  result: ExtractResult,
+): Promise<void> {
   const writer = new FolderWriter(plan.root);
   const scratch = new ChunkScratch();
   let done = alreadyDone;
@@ -311,7 +330,12 @@ export interface VerifyOptions {
 }
 
 /** One entry decoded a piece at a time and dropped: verifying a 1 GiB entry holds one chunk, not the entry. */
-async function verifyEntry(archive: Archive, entry: ArchiveEntry, onWarning: (message: string) => void, scratch: ChunkScratch): Promise<EntryOutcome> {
+async function verifyEntry(
+  archive: Archive,
+  entry: ArchiveEntry,
+  onWarning: (message: string) => void,
+  scratch: ChunkScratch,
+): Promise<EntryOutcome> {
   try {
     let bytes = 0;
     for await (const chunk of entryChunks(archive, entry, onWarning, scratch)) bytes += chunk.length;
@@ -330,7 +354,13 @@ async function verifyEntry(archive: Archive, entry: ArchiveEntry, onWarning: (me
 export async function verifyArchive(path: string, options: VerifyOptions | ProgressFn = {}): Promise<VerifyResult> {
   const { onProgress, workers: asked } = typeof options === 'function' ? { onProgress: options, workers: undefined } : options;
   return withArchive(path, async (archive) => {
-    const result: VerifyResult = { ok: true, files: 0, bytes: 0, errors: [], warnings: archive.warnings.map((message) => ({ path: null, message })) };
+    const result: VerifyResult = {
+      ok: true,
+      files: 0,
+      bytes: 0,
+      errors: [],
+      warnings: archive.warnings.map((message) => ({ path: null, message })),
+    };
     const files: number[] = [];
     let bytes = 0;
     archive.entries.forEach((e, i) => {
@@ -360,7 +390,11 @@ export async function verifyArchive(path: string, options: VerifyOptions | Progr
           onWarning: (message, index) => warnings.push({ index: index ?? -1, message }),
           local: async (batch) => {
             const out: [number, EntryOutcome][] = [];
-            for (const { index } of batch) out.push([index, await verifyEntry(archive, archive.entries[index]!, (message) => warnings.push({ index, message }), scratch)]);
+            for (const { index } of batch)
+              out.push([
+                index,
+                await verifyEntry(archive, archive.entries[index]!, (message) => warnings.push({ index, message }), scratch),
+              ]);
             return out;
           },
           onFile: settle,
@@ -374,7 +408,8 @@ export async function verifyArchive(path: string, options: VerifyOptions | Progr
       }
     }
     if (inProcess) {
-      for (const index of files) settle(index, await verifyEntry(archive, archive.entries[index]!, (message) => warnings.push({ index, message }), scratch));
+      for (const index of files)
+        settle(index, await verifyEntry(archive, archive.entries[index]!, (message) => warnings.push({ index, message }), scratch));
     }
     // Stored order, whichever thread decoded what (a stable sort keeps each entry's warnings in order).
     warnings.sort((a, b) => a.index - b.index);

@@ -19,7 +19,10 @@ try {
     post({ type: 'done', result: { path: task.path, info, entries } });
   } else {
     // In this thread only: the isolation limits (heap, time) are this worker's, and nested threads would escape them.
-    const result = await verifyArchive(task.path, { workers: 0, onProgress: (done, total, label) => post({ type: 'progress', done, total, label }) });
+    const result = await verifyArchive(task.path, {
+      workers: 0,
+      onProgress: (done, total, label) => post({ type: 'progress', done, total, label }),
+    });
     post({ type: 'done', result });
   }
 } catch (err) {

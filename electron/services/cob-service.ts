@@ -1,6 +1,13 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { compileBos, decompileCob, readCob, type CobFile, type IncludeFile, type IncludeResolver } from '../../shared/assets/ta/cob/index.js';
+import {
+  compileBos,
+  decompileCob,
+  readCob,
+  type CobFile,
+  type IncludeFile,
+  type IncludeResolver,
+} from '../../shared/assets/ta/cob/index.js';
 import { writeFileAtomically } from '../io/byte-sink.js';
 import { openAsset, type AssetSourceOptions } from './asset-service.js';
 
@@ -76,7 +83,8 @@ export async function compileBosAsset(file: string, options: AssetSourceOptions 
     const onDisk = diskIncludeResolver(join(options.install, file), includeDirs);
     const folder = file.replace(/[^/\\]*$/, '');
     const resolveInclude: IncludeResolver = async (name, from) => {
-      const inInstall = from.startsWith('<') || from.startsWith(options.install!) ? null : `${from.replace(/[^/\\]*$/, '') || folder}${name}`;
+      const inInstall =
+        from.startsWith('<') || from.startsWith(options.install!) ? null : `${from.replace(/[^/\\]*$/, '') || folder}${name}`;
       const bytes = inInstall ? await asset.context.readFile(inInstall) : null;
       if (bytes && inInstall) return { path: inInstall, text: latin1(bytes) };
       return onDisk(name, from);

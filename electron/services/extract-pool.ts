@@ -25,7 +25,14 @@ export type WorkerReply =
   | { type: 'ready' }
   | { type: 'warning'; message: string; index?: number }
   | { type: 'batch-done'; files: [index: number, outcome: EntryOutcome][] }
-  | { type: 'error'; format: { code: FormatErrorCode; details: FormatErrorDetails } | null; message: string; code?: string; path?: string; entry?: string };
+  | {
+      type: 'error';
+      format: { code: FormatErrorCode; details: FormatErrorDetails } | null;
+      message: string;
+      code?: string;
+      path?: string;
+      entry?: string;
+    };
 
 /** An entry that did not decode, which stops an extraction without keepGoing. */
 export class EntryFailure extends Error {
@@ -164,7 +171,10 @@ export async function extractWithWorkers(job: PoolJob): Promise<void> {
     };
     const startWorkers = (url: URL) => {
       for (let i = 0; i < count && !finished; i++) {
-        const w = new Worker(url, { workerData: { path: job.archivePath, root: job.root, keepGoing: job.keepGoing, verify: job.verify } satisfies WorkerSetup, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
+        const w = new Worker(url, {
+          workerData: { path: job.archivePath, root: job.root, keepGoing: job.keepGoing, verify: job.verify } satisfies WorkerSetup,
+          resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
+        });
         workers.push(w);
         let ready = false;
         w.on('message', (m: WorkerReply) => {

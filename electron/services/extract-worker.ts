@@ -38,7 +38,8 @@ const scratch = new ChunkScratch();
 async function verifyOne(archive: Archive, entry: ArchiveEntry, index: number): Promise<EntryOutcome> {
   try {
     let bytes = 0;
-    for await (const chunk of entryChunks(archive, entry, (message) => post({ type: 'warning', message, index }), scratch)) bytes += chunk.length;
+    for await (const chunk of entryChunks(archive, entry, (message) => post({ type: 'warning', message, index }), scratch))
+      bytes += chunk.length;
     return { kind: 'file', bytes };
   } catch (err) {
     if (err instanceof FormatError) return { kind: 'failed', message: err.message };
@@ -48,7 +49,13 @@ async function verifyOne(archive: Archive, entry: ArchiveEntry, index: number): 
 
 async function extractOne(archive: Archive, entry: ArchiveEntry, out: string): Promise<EntryOutcome> {
   try {
-    return { kind: 'file', bytes: await writer.write(out, entryChunks(archive, entry, (message) => post({ type: 'warning', message: `${entry.path}: ${message}` }), scratch)) };
+    return {
+      kind: 'file',
+      bytes: await writer.write(
+        out,
+        entryChunks(archive, entry, (message) => post({ type: 'warning', message: `${entry.path}: ${message}` }), scratch),
+      ),
+    };
   } catch (err) {
     const reason = refusalReason(err);
     if (reason !== null) return { kind: 'refused', reason };

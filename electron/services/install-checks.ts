@@ -55,12 +55,21 @@ export async function checkInstall(install: CheckableInstall): Promise<InstallPr
     for (const ref of REFERENCES) {
       const value = getValue(info, ref.key)?.trim();
       if (value && !ref.exists(value, known)) {
-        problems.push({ kind: 'missing-reference', message: `${unit.name}: ${ref.key}=${value} names no ${ref.what} in the install (${where(unit)})`, paths: [unit.file] });
+        problems.push({
+          kind: 'missing-reference',
+          message: `${unit.name}: ${ref.key}=${value} names no ${ref.what} in the install (${where(unit)})`,
+          paths: [unit.file],
+        });
       }
     }
   }
   for (const [number, same] of byUnitNumber) {
-    if (same.length > 1) problems.push({ kind: 'duplicate-unitnumber', message: `UnitNumber ${number} is used by ${same.map((u) => `${u.name} in ${where(u)}`).join(', ')}`, paths: same.map((u) => u.file) });
+    if (same.length > 1)
+      problems.push({
+        kind: 'duplicate-unitnumber',
+        message: `UnitNumber ${number} is used by ${same.map((u) => `${u.name} in ${where(u)}`).join(', ')}`,
+        paths: same.map((u) => u.file),
+      });
   }
   const byWeaponId = new Map<string, { name: string; file: string; archive: string | null }[]>();
   const weaponFiles = new Map<string, TdfSection[]>();
@@ -73,7 +82,12 @@ export async function checkInstall(install: CheckableInstall): Promise<InstallPr
     if (id) byWeaponId.set(id, [...(byWeaponId.get(id) ?? []), weapon]);
   }
   for (const [id, same] of byWeaponId) {
-    if (same.length > 1) problems.push({ kind: 'duplicate-weapon-id', message: `weapon ID ${id} is used by ${same.map((w) => `${w.name} in ${where(w)}`).join(', ')}`, paths: [...new Set(same.map((w) => w.file))] });
+    if (same.length > 1)
+      problems.push({
+        kind: 'duplicate-weapon-id',
+        message: `weapon ID ${id} is used by ${same.map((w) => `${w.name} in ${where(w)}`).join(', ')}`,
+        paths: [...new Set(same.map((w) => w.file))],
+      });
   }
   return problems;
 }

@@ -40,7 +40,7 @@ export async function grepInstall(install: GreppableInstall, pattern: RegExp, op
   for (const i of candidates) {
     if (options.signal?.aborted) break;
     const path = tree.paths[i]!;
-    const archive = tree.winners[i]! < 0 ? null : tree.archives[tree.winners[i]!] ?? null;
+    const archive = tree.winners[i]! < 0 ? null : (tree.archives[tree.winners[i]!] ?? null);
     const lines = decodeTdf(await install.read(path)).split(/\r?\n/);
     for (let n = 0; n < lines.length; n++) {
       const line = lines[n]!;

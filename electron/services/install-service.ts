@@ -38,7 +38,8 @@ function retire(install: Promise<MountedInstall>): void {
   setTimeout(() => void install.then((i) => i.close()).catch(() => {}), RETIRE_AFTER_MS).unref();
 }
 
-const optionsKey = (o: Pick<InstallOptions, 'game' | 'disc' | 'noDisc' | 'mod'>) => JSON.stringify([o.game ?? null, o.disc ? resolve(o.disc) : null, Boolean(o.noDisc), o.mod ?? null]);
+const optionsKey = (o: Pick<InstallOptions, 'game' | 'disc' | 'noDisc' | 'mod'>) =>
+  JSON.stringify([o.game ?? null, o.disc ? resolve(o.disc) : null, Boolean(o.noDisc), o.mod ?? null]);
 
 type MountChoice = Pick<InstallOptions, 'game' | 'disc' | 'noDisc' | 'mod'>;
 
@@ -72,14 +73,20 @@ export class InstallService {
     if (cached && cached.key === key && !options.refresh && (await cached.signature) === (await signature)) return cached.install;
     // Another open may have replaced the entry while the signatures were read: the newest one stands.
     const current = this.cache.get(abs);
-    if (current && current !== cached && current.key === key && !options.refresh && (await current.signature) === (await signature)) return current.install;
+    if (current && current !== cached && current.key === key && !options.refresh && (await current.signature) === (await signature))
+      return current.install;
     if (current) retire(current.install);
     let pool = this.pools.get(abs);
     if (!pool) this.pools.set(abs, (pool = new ArchivePool()));
     const { refresh: _refresh, onProgress, ...mount } = options;
     // The mount this one replaces lends its index: unchanged archives' paths are not hashed again.
-    const previous = current?.install.then((i) => i.index, () => undefined);
-    const install = (previous ?? Promise.resolve(undefined)).then((index) => mountInstall(abs, { ...mount, pool, onProgress, previous: index }));
+    const previous = current?.install.then(
+      (i) => i.index,
+      () => undefined,
+    );
+    const install = (previous ?? Promise.resolve(undefined)).then((index) =>
+      mountInstall(abs, { ...mount, pool, onProgress, previous: index }),
+    );
     this.cache.set(abs, { key, options: mount, signature, install });
     install.catch(() => {
       if (this.cache.get(abs)?.install === install) this.cache.delete(abs);
@@ -104,10 +111,11 @@ export class InstallService {
     const install = await cached.install.catch(() => null);
     if (!install) return null;
     const o = cached.options;
-    const same = (wanted.game === undefined || wanted.game === install.game)
-      && pathKey(wanted.mod ?? '') === pathKey(o.mod ?? '')
-      && Boolean(wanted.noDisc) === Boolean(o.noDisc)
-      && (wanted.disc ? resolve(wanted.disc) : null) === (o.disc ? resolve(o.disc) : null);
+    const same =
+      (wanted.game === undefined || wanted.game === install.game) &&
+      pathKey(wanted.mod ?? '') === pathKey(o.mod ?? '') &&
+      Boolean(wanted.noDisc) === Boolean(o.noDisc) &&
+      (wanted.disc ? resolve(wanted.disc) : null) === (o.disc ? resolve(o.disc) : null);
     return same ? { install, pool: this.pools.get(abs) } : null;
   }
 

@@ -15,7 +15,14 @@ export type ArchiveTask = { kind: 'open'; path: string } | { kind: 'verify'; pat
 export type ArchiveTaskReply =
   | { type: 'done'; result: unknown }
   | { type: 'progress'; done: number; total: number; label?: string }
-  | { type: 'error'; format: { code: FormatErrorCode; details: FormatErrorDetails } | null; message: string; name?: string; code?: string; path?: string };
+  | {
+      type: 'error';
+      format: { code: FormatErrorCode; details: FormatErrorDetails } | null;
+      message: string;
+      name?: string;
+      code?: string;
+      path?: string;
+    };
 
 export interface IsolationLimits {
   /** The worker's old-generation heap, in MB. */
@@ -42,7 +49,13 @@ function toError(reply: Extract<ArchiveTaskReply, { type: 'error' }>): Error {
   return err;
 }
 
-async function runTask<T>(task: ArchiveTask, limits: IsolationLimits, inProcess: () => Promise<T>, onProgress?: ProgressFn, signal?: AbortSignal): Promise<T> {
+async function runTask<T>(
+  task: ArchiveTask,
+  limits: IsolationLimits,
+  inProcess: () => Promise<T>,
+  onProgress?: ProgressFn,
+  signal?: AbortSignal,
+): Promise<T> {
   let script: URL;
   try {
     script = await workerScript();
@@ -52,7 +65,10 @@ async function runTask<T>(task: ArchiveTask, limits: IsolationLimits, inProcess:
   signal?.throwIfAborted();
   const timeoutMs = task.kind === 'open' ? limits.openMs : limits.verifyMs;
   return new Promise<T>((resolve, reject) => {
-    const worker = new Worker(script, { workerData: task, resourceLimits: { maxOldGenerationSizeMb: limits.heapMb, maxYoungGenerationSizeMb: Math.min(16, limits.heapMb) } });
+    const worker = new Worker(script, {
+      workerData: task,
+      resourceLimits: { maxOldGenerationSizeMb: limits.heapMb, maxYoungGenerationSizeMb: Math.min(16, limits.heapMb) },
+    });
     let settled = false;
     const finish = (fn: () => void) => {
       if (settled) return;
@@ -62,7 +78,17 @@ async function runTask<T>(task: ArchiveTask, limits: IsolationLimits, inProcess:
       void worker.terminate();
       fn();
     };
-    const timer = setTimeout(() => finish(() => reject(new IsolationError(`${task.path}: took longer than ${timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} s` : `${timeoutMs} ms`}; stopped`))), timeoutMs);
+    const timer = setTimeout(
+      () =>
+        finish(() =>
+          reject(
+            new IsolationError(
+              `${task.path}: took longer than ${timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} s` : `${timeoutMs} ms`}; stopped`,
+            ),
+          ),
+        ),
+      timeoutMs,
+    );
     const onAbort = () => finish(() => reject(signal?.reason instanceof Error ? signal.reason : new Error('cancelled')));
     signal?.addEventListener('abort', onAbort, { once: true });
     worker.on('message', (m: ArchiveTaskReply) => {
@@ -76,19 +102,39 @@ async function runTask<T>(task: ArchiveTask, limits: IsolationLimits, inProcess:
       else finish(() => reject(toError(m)));
     });
     worker.on('error', (err: Error & { code?: string }) => {
-      const why = err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? `needs more than the ${limits.heapMb} MB allowed to read it` : `reading it failed: ${err.message}`;
+      const why =
+        err.code === 'ERR_WORKER_OUT_OF_MEMORY'
+          ? `needs more than the ${limits.heapMb} MB allowed to read it`
+          : `reading it failed: ${err.message}`;
       finish(() => reject(new IsolationError(`${task.path}: ${why}; the archive was not opened`)));
     });
-    worker.on('exit', (code) => finish(() => reject(new IsolationError(`${task.path}: the reader stopped (exit ${code}) before answering`))));
+    worker.on('exit', (code) =>
+      finish(() => reject(new IsolationError(`${task.path}: the reader stopped (exit ${code}) before answering`))),
+    );
   });
 }
 
 /** archive.open: the archive's info and entries, read in a worker. */
-export function openArchiveIsolated(path: string, limits: IsolationLimits = DEFAULT_ISOLATION, signal?: AbortSignal): Promise<ArchiveListing> {
-  return runTask<ArchiveListing>({ kind: 'open', path }, limits, async () => ({ path, info: await archiveInfo(path), entries: await listArchive(path) }), undefined, signal);
+export function openArchiveIsolated(
+  path: string,
+  limits: IsolationLimits = DEFAULT_ISOLATION,
+  signal?: AbortSignal,
+): Promise<ArchiveListing> {
+  return runTask<ArchiveListing>(
+    { kind: 'open', path },
+    limits,
+    async () => ({ path, info: await archiveInfo(path), entries: await listArchive(path) }),
+    undefined,
+    signal,
+  );
 }
 
 /** archive.verify: every entry decoded and checked, in a worker, with progress. */
-export function verifyArchiveIsolated(path: string, limits: IsolationLimits = DEFAULT_ISOLATION, onProgress?: ProgressFn, signal?: AbortSignal): Promise<VerifyResult> {
+export function verifyArchiveIsolated(
+  path: string,
+  limits: IsolationLimits = DEFAULT_ISOLATION,
+  onProgress?: ProgressFn,
+  signal?: AbortSignal,
+): Promise<VerifyResult> {
   return runTask<VerifyResult>({ kind: 'verify', path }, limits, () => verifyArchive(path, onProgress), onProgress, signal);
 }

@@ -129,7 +129,9 @@ export class LiveFolders {
       depth: 16,
       debounceMs: this.options.debounceMs,
       onChange: async (paths) => {
-        const files = await Promise.all(paths.filter((p) => p !== '.').map(async (path) => ({ path, hash: await workspaceFileHash(abs, path).catch(() => null) })));
+        const files = await Promise.all(
+          paths.filter((p) => p !== '.').map(async (path) => ({ path, hash: await workspaceFileHash(abs, path).catch(() => null) })),
+        );
         if (files.length > 0) this.options.emit('workspace.changed', { dir: abs, files });
       },
       onError: (m) => this.log(m),

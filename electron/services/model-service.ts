@@ -70,7 +70,11 @@ export async function exportModel({ name, bytes, context }: ModelSource, target:
   const decoded = await decodeAliasModel(name, bytes, context);
   const frames = Math.max(1, frameCount(decoded.mesh), decoded.model.frames.length);
   if (frame >= frames) {
-    fail('out-of-bounds', `frame ${frame} does not exist (the model has ${decoded.model.frames.length} frame${decoded.model.frames.length === 1 ? '' : 's'})`, { expected: frames, actual: frame });
+    fail(
+      'out-of-bounds',
+      `frame ${frame} does not exist (the model has ${decoded.model.frames.length} frame${decoded.model.frames.length === 1 ? '' : 's'})`,
+      { expected: frames, actual: frame },
+    );
   }
   const files = await writeMesh(decoded.mesh, target, 'glb', frame);
   return { files, triangles: triangleCount(decoded.mesh), missingTextures: decoded.missingSkins };

@@ -15,7 +15,13 @@ import { exportFormatFor, exportWorkspace, type ExportResult } from '../mods/exp
 import { exportImpact, type ImpactOptions } from '../mods/impact.js';
 import { WatchRegistry } from '../mods/watch-registry.js';
 import {
-  openWorkspace, overrideIntoWorkspace, readRecord, readWorkspaceText, workspaceFiles, writeRecord, writeWorkspaceText,
+  openWorkspace,
+  overrideIntoWorkspace,
+  readRecord,
+  readWorkspaceText,
+  workspaceFiles,
+  writeRecord,
+  writeWorkspaceText,
 } from '../mods/workspace.js';
 import { storedOrder } from '../mods/pack.js';
 import { extractArchive } from './archive-service.js';
@@ -63,7 +69,11 @@ export class ModsService {
     this.watches = new WatchRegistry(options.onWatchStatus, options.onWatchLog);
   }
 
-  private async withInstall<T>(root: string, choice: Parameters<MountProvider>[1], fn: (install: MountedInstall, pool: ArchivePool | undefined) => Promise<T>): Promise<T> {
+  private async withInstall<T>(
+    root: string,
+    choice: Parameters<MountProvider>[1],
+    fn: (install: MountedInstall, pool: ArchivePool | undefined) => Promise<T>,
+  ): Promise<T> {
     const lease = await this.mount(root, choice);
     try {
       return await fn(lease.install, lease.pool);
@@ -149,9 +159,13 @@ export class ModsService {
     const own = except === undefined ? await this.ownArchive(dir, root) : except;
     return this.withInstall(root, { game }, async (install) => {
       const out: OverrideDiff[] = new Array(files.length);
-      await forEachInFlight(files.map((file, i) => ({ file, i })), DIFF_READS_IN_FLIGHT, async ({ file, i }) => {
-        out[i] = diffOverride(file.path, await winnerOf(install, file.path, own), await file.read());
-      });
+      await forEachInFlight(
+        files.map((file, i) => ({ file, i })),
+        DIFF_READS_IN_FLIGHT,
+        async ({ file, i }) => {
+          out[i] = diffOverride(file.path, await winnerOf(install, file.path, own), await file.read());
+        },
+      );
       return out;
     });
   }
@@ -179,7 +193,12 @@ export class ModsService {
         // Only the directory matters to the impact: the staged copy is in the game's layout, an HPI stored
         // rather than compressed (the PAK writers take no method).
         const format = exportFormatFor(staged, install.game);
-        await exportWorkspace({ dir: archive, target: staged, game: install.game, ...(format === 'hpi' ? { method: 'none' as const } : {}) });
+        await exportWorkspace({
+          dir: archive,
+          target: staged,
+          game: install.game,
+          ...(format === 'hpi' ? { method: 'none' as const } : {}),
+        });
         return await exportImpact(root, staged, mount, install, pool);
       } finally {
         await rm(scratch, { recursive: true, force: true });
@@ -202,7 +221,14 @@ export class ModsService {
   }
 
   /** Write the workspace as an archive (atomically); remembers the target for the next impact. */
-  async export(request: { dir: string; target: string; orderFrom?: string; game?: GameId; signal?: AbortSignal; onProgress?: (done: number, total: number) => void }): Promise<ExportResult> {
+  async export(request: {
+    dir: string;
+    target: string;
+    orderFrom?: string;
+    game?: GameId;
+    signal?: AbortSignal;
+    onProgress?: (done: number, total: number) => void;
+  }): Promise<ExportResult> {
     const result = await exportWorkspace(request);
     const record = (await readRecord(request.dir)) ?? { version: 1 as const };
     if (record.target !== result.target) await writeRecord(request.dir, { ...record, target: result.target });
@@ -260,7 +286,8 @@ export async function workspaceFromArchive(archive: string, dir: string, root?: 
   await mkdir(abs, { recursive: true });
   try {
     const result = await extractArchive(archive, abs);
-    if (result.refused.length > 0) fail('refused', `${archive} holds names that would land outside the folder: ${result.refused.slice(0, 3).join(', ')}`);
+    if (result.refused.length > 0)
+      fail('refused', `${archive} holds names that would land outside the folder: ${result.refused.slice(0, 3).join(', ')}`);
   } catch (err) {
     // The folder was new or empty: a failed extraction leaves it as it was, not half full.
     await rm(abs, { recursive: true, force: true });

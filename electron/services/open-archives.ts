@@ -71,10 +71,12 @@ export class OpenArchiveCache {
   async close(): Promise<void> {
     const all = [...this.held];
     this.held.clear();
-    await Promise.all(all.map(([, h]) => {
-      h.dropped = true;
-      return h.users === 0 ? closeHeld(h) : undefined;
-    }));
+    await Promise.all(
+      all.map(([, h]) => {
+        h.dropped = true;
+        return h.users === 0 ? closeHeld(h) : undefined;
+      }),
+    );
   }
 
   private drop(key: string, entry: Held): void {

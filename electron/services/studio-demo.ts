@@ -28,7 +28,13 @@ export function demoFingerprint(): string {
 
 export async function ensureDemoInstall(base = cacheDir()): Promise<string> {
   const dir = join(base, `demo-${demoFingerprint()}`);
-  if (await stat(join(dir, MARKER)).then(() => true, () => false)) return dir;
+  if (
+    await stat(join(dir, MARKER)).then(
+      () => true,
+      () => false,
+    )
+  )
+    return dir;
   const temp = `${dir}.tmp-${randomBytes(4).toString('hex')}`;
   await mkdir(temp, { recursive: true });
   try {
@@ -39,7 +45,13 @@ export async function ensureDemoInstall(base = cacheDir()): Promise<string> {
   } catch (err) {
     await rm(temp, { recursive: true, force: true });
     // Another process may have finished the same demo first; use it.
-    if (await stat(join(dir, MARKER)).then(() => true, () => false)) return dir;
+    if (
+      await stat(join(dir, MARKER)).then(
+        () => true,
+        () => false,
+      )
+    )
+      return dir;
     throw err;
   }
   return dir;

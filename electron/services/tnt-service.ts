@@ -72,13 +72,23 @@ export function sisterOtaPath(tntPath: string): string {
  * Decode `bytes` (the map `name`) with the context's TA palette, read its sister .ota through the context,
  * and link its features to `featureDefs` (an install's `defs('features')`) when given.
  */
-export async function loadTnt(name: string, bytes: Uint8Array, context: AssetContext, featureDefs?: readonly DefinitionWinner[]): Promise<LoadedTnt> {
+export async function loadTnt(
+  name: string,
+  bytes: Uint8Array,
+  context: AssetContext,
+  featureDefs?: readonly DefinitionWinner[],
+): Promise<LoadedTnt> {
   const map = decodeTnt(bytes, name);
   return { name, map, palette: () => context.palette('ta'), ...(await besideTnt(name, map, context, featureDefs)) };
 }
 
 /** What lies beside a decoded map: its .ota, its features' definitions, and the view's extras from them. */
-async function besideTnt(name: string, map: TntMap, context: AssetContext, featureDefs?: readonly DefinitionWinner[]): Promise<Pick<LoadedTnt, 'otaPath' | 'ota' | 'features' | 'extras'>> {
+async function besideTnt(
+  name: string,
+  map: TntMap,
+  context: AssetContext,
+  featureDefs?: readonly DefinitionWinner[],
+): Promise<Pick<LoadedTnt, 'otaPath' | 'ota' | 'features' | 'extras'>> {
   const otaPath = sisterOtaPath(name);
   let otaBytes = await context.readFile(otaPath);
   // A loose map and its .ota need not agree on the case of their extensions.
@@ -91,7 +101,13 @@ async function besideTnt(name: string, map: TntMap, context: AssetContext, featu
     const row: TntFeatureInfo = { index: f.index, name: f.name, cells: summary.placed[i]! };
     if (byName) {
       const d = byName.get(upperAscii(f.name));
-      row.definition = d ? { file: d.file, archive: d.archive, shadowed: d.shadowed.map((s) => ({ file: s.file, archive: s.archive, hiddenBy: s.hiddenBy })) } : null;
+      row.definition = d
+        ? {
+            file: d.file,
+            archive: d.archive,
+            shadowed: d.shadowed.map((s) => ({ file: s.file, archive: s.archive, hiddenBy: s.hiddenBy })),
+          }
+        : null;
     }
     return row;
   });
@@ -104,7 +120,11 @@ async function besideTnt(name: string, map: TntMap, context: AssetContext, featu
   }
   if (byName) {
     const refs = new Map<string, FeatureDefinitionRef | null>();
-    for (const f of features) refs.set(featureKey(f.name), f.definition ? { file: f.definition.file, archive: f.definition.archive, shadowed: f.definition.shadowed.length } : null);
+    for (const f of features)
+      refs.set(
+        featureKey(f.name),
+        f.definition ? { file: f.definition.file, archive: f.definition.archive, shadowed: f.definition.shadowed.length } : null,
+      );
     extras.featureDefinitions = refs;
   }
   return { otaPath, ota, features, extras };
@@ -116,7 +136,9 @@ async function besideTnt(name: string, map: TntMap, context: AssetContext, featu
  * `name` must be the map's path in the install (its folder names the .ota), not its base name.
  */
 export function hostTntDecoder(featureDefs?: () => Promise<readonly DefinitionWinner[]>): AssetDecoder {
-  return tntDecoderWith(async (name, map, context) => (await besideTnt(name, map, context, featureDefs ? await featureDefs() : undefined)).extras);
+  return tntDecoderWith(
+    async (name, map, context) => (await besideTnt(name, map, context, featureDefs ? await featureDefs() : undefined)).extras,
+  );
 }
 
 export function tntInfo(loaded: LoadedTnt): TntInfo {
@@ -134,7 +156,12 @@ export function tntInfo(loaded: LoadedTnt): TntInfo {
     tiles: map.tileCount,
     heights: { min: summary.minHeight, max: summary.maxHeight },
     voidCells: summary.voidCells,
-    minimap: { width: map.minimap.width, height: map.minimap.height, storedWidth: map.minimap.storedWidth, storedHeight: map.minimap.storedHeight },
+    minimap: {
+      width: map.minimap.width,
+      height: map.minimap.height,
+      storedWidth: map.minimap.storedWidth,
+      storedHeight: map.minimap.storedHeight,
+    },
     features: loaded.features,
     ota: ota ? { path: loaded.otaPath, missionName: ota.missionName, planet: ota.planet, schema: ota.schema } : null,
     startPositions: ota?.startPositions ?? [],

@@ -29,7 +29,8 @@ export function readOta(bytes: Uint8Array): OtaInfo {
   const doc = parseTdf(bytes);
   const problems = doc.problems.filter((p) => p.severity === 'error').map((p) => `line ${p.line}: ${p.message}`);
   const header = findSection(doc.sections, 'GlobalHeader');
-  if (!header) return { missionName: null, planet: null, schema: null, startPositions: [], problems: [...problems, 'no [GlobalHeader] section'] };
+  if (!header)
+    return { missionName: null, planet: null, schema: null, startPositions: [], problems: [...problems, 'no [GlobalHeader] section'] };
   const schema = findSection(header.sections, 'Schema 0') ?? header.sections.find((s) => upperAscii(s.name).startsWith('SCHEMA'));
   const info: OtaInfo = {
     missionName: getValue(header, 'missionname') ?? null,

@@ -46,16 +46,20 @@ function hiddenCopies(install: DefinitionSource, kind: DefinitionKind): Hit[] {
 /** Read each hit's definition names (a few reads in flight; results keep their input position). */
 async function readNames(install: DefinitionSource, kind: DefinitionKind, hits: readonly Hit[]): Promise<(DefinitionFile | null)[]> {
   const files: (DefinitionFile | null)[] = new Array(hits.length).fill(null);
-  await forEachInFlight(hits.map((hit, i) => ({ hit, i })), READ_AHEAD, async ({ hit, i }) => {
-    const layer = install.layers[hit.layer]!;
-    try {
-      const bytes = await layer.read(hit.entry);
-      files[i] = { file: hit.entry.path, archive: layer.archive, names: definedNamesIn(kind, bytes) };
-    } catch (err) {
-      if (!(err instanceof FormatError)) throw err;
-      install.warnings.push(`${layer.archive ?? 'loose file'}: ${hit.entry.path}: ${err.message} (its definitions are skipped)`);
-    }
-  });
+  await forEachInFlight(
+    hits.map((hit, i) => ({ hit, i })),
+    READ_AHEAD,
+    async ({ hit, i }) => {
+      const layer = install.layers[hit.layer]!;
+      try {
+        const bytes = await layer.read(hit.entry);
+        files[i] = { file: hit.entry.path, archive: layer.archive, names: definedNamesIn(kind, bytes) };
+      } catch (err) {
+        if (!(err instanceof FormatError)) throw err;
+        install.warnings.push(`${layer.archive ?? 'loose file'}: ${hit.entry.path}: ${err.message} (its definitions are skipped)`);
+      }
+    },
+  );
   return files;
 }
 
@@ -69,7 +73,8 @@ export async function collectDefinitions(install: DefinitionSource, kind: Defini
   const byName = new Map(rows.map((r) => [upperAscii(r.name), r]));
   for (const copy of await readNames(install, kind, hiddenCopies(install, kind))) {
     if (!copy) continue;
-    for (const name of copy.names) byName.get(upperAscii(name))?.shadowed.push({ file: copy.file, archive: copy.archive, hiddenBy: 'path' });
+    for (const name of copy.names)
+      byName.get(upperAscii(name))?.shadowed.push({ file: copy.file, archive: copy.archive, hiddenBy: 'path' });
   }
   return rows;
 }

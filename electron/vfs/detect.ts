@@ -35,7 +35,8 @@ export function decideGame(facts: GameFacts): DetectedGame | null {
   if (has('TOTALA.EXE')) return { game: 'ta', reason: `found ${keys.get('TOTALA.EXE')}` };
   if (has('REV31.GP3')) return { game: 'ta', reason: `found ${keys.get('REV31.GP3')}` };
   if (has('DAIKATANA.EXE')) return { game: 'daikatana', reason: `found ${keys.get('DAIKATANA.EXE')}` };
-  if (has('QUAKE2.EXE') || has('GAMEX86.DLL')) return { game: 'quake2', reason: `found ${keys.get('QUAKE2.EXE') ?? keys.get('GAMEX86.DLL')}` };
+  if (has('QUAKE2.EXE') || has('GAMEX86.DLL'))
+    return { game: 'quake2', reason: `found ${keys.get('QUAKE2.EXE') ?? keys.get('GAMEX86.DLL')}` };
   const paks = facts.names.filter((n) => pakNumber(n) !== null);
   if (paks.length > 0) {
     if (facts.pak0Format === 'daikatana') return { game: 'daikatana', reason: 'pak0.pak is a Daikatana PAK' };
@@ -43,7 +44,10 @@ export function decideGame(facts: GameFacts): DetectedGame | null {
     const numbers = new Set(paks.map((n) => pakNumber(n)!));
     const highest = Math.max(...numbers);
     if (highest <= 9 && !numbers.has(0)) return { game: 'quake2', reason: 'pak files with gaps from pak0 (Quake 2 allows gaps)' };
-    return { game: 'quake', reason: folder === 'ID1' ? 'the folder is id1' : `found ${paks.length} pakN.pak file${paks.length > 1 ? 's' : ''}` };
+    return {
+      game: 'quake',
+      reason: folder === 'ID1' ? 'the folder is id1' : `found ${paks.length} pakN.pak file${paks.length > 1 ? 's' : ''}`,
+    };
   }
   const hpis = sortNames(facts.names.filter((n) => HPI_EXTENSIONS.has(extensionOf(n))));
   if (hpis.length > 0) {
@@ -86,6 +90,10 @@ export async function detectGame(root: string, names: readonly string[]): Promis
     }
   }
   const found = decideGame({ folder: basename(root), names, hpiVersions, pak0Format });
-  if (!found) fail('unsupported', 'cannot tell which game this folder belongs to (no TA, TA: Kingdoms or Quake-family archives at its top level); choose one with --game');
+  if (!found)
+    fail(
+      'unsupported',
+      'cannot tell which game this folder belongs to (no TA, TA: Kingdoms or Quake-family archives at its top level); choose one with --game',
+    );
   return found;
 }

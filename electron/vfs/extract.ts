@@ -91,12 +91,21 @@ export function selectWinners(install: MountedInstall, paths: readonly string[])
       const k = pathKey(p);
       return !install.index.lookupKey(k) && !found.has(k === '' ? '' : `${k}/`);
     });
-    if (missing.length > 0) fail('not-found', `no file or folder ${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ` (+${missing.length - 3} more)` : ''} in the install`);
+    if (missing.length > 0)
+      fail(
+        'not-found',
+        `no file or folder ${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ` (+${missing.length - 3} more)` : ''} in the install`,
+      );
   }
   return [...chosen.values()];
 }
 
-export async function extractPaths(install: MountedInstall, paths: readonly string[], target: string, options: WriteOptions = {}): Promise<WriteResult> {
+export async function extractPaths(
+  install: MountedInstall,
+  paths: readonly string[],
+  target: string,
+  options: WriteOptions = {},
+): Promise<WriteResult> {
   return writeWinners(install, selectWinners(install, paths), target, options);
 }
 
@@ -115,7 +124,8 @@ export async function flattenInstall(install: MountedInstall, out: string, optio
   }
   // A folder not made yet lands where its nearest existing parent really is (a link to the install counts).
   const targetReal = await realOrNearest(target);
-  if (isInside(installReal, targetReal) || isInside(install.root, target)) fail('refused', 'the folder is inside the install; flatten into a folder outside it');
+  if (isInside(installReal, targetReal) || isInside(install.root, target))
+    fail('refused', 'the folder is inside the install; flatten into a folder outside it');
   if (existing.length > 0) fail('refused', 'the folder is not empty; flatten needs a new or empty folder');
   // An archive the disk failed to read would be missing from the copy without a word: stop, naming it.
   const unreadable = install.unreadable[0];

@@ -89,7 +89,7 @@ export function looseLayer(root: string, files: readonly TreeFile[]): Layer {
 async function* fileSlices(path: string): AsyncIterable<Uint8Array> {
   const handle = await open(path, 'r');
   try {
-    for (let at = 0; ; ) {
+    for (let at = 0; ;) {
       const slice = new Uint8Array(STREAM_SLICE);
       const { bytesRead } = await handle.read(slice, 0, slice.length, at);
       if (bytesRead === 0) return;

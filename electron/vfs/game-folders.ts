@@ -73,7 +73,10 @@ export async function findGameFolders(root: string, game: GameId | undefined, mo
   if (!found) {
     if (mod !== undefined) {
       const want = game ? BASE_FOLDERS[game] : undefined;
-      fail('not-found', `--mod needs a Quake-family game folder: no ${want ? `${want}/` : 'id1/, baseq2/, data/ or valve/'} folder in ${root}`);
+      fail(
+        'not-found',
+        `--mod needs a Quake-family game folder: no ${want ? `${want}/` : 'id1/, baseq2/, data/ or valve/'} folder in ${root}`,
+      );
     }
     return null;
   }
@@ -94,14 +97,25 @@ export interface FolderMount {
 }
 
 /** One mount over several folders, highest first: layers renamed to their path from the game folder. */
-export function combineFolders(game: GameId, parts: readonly FolderMount[]): { layers: Layer[]; plan: MountPlan; placement: Placement | null } {
+export function combineFolders(
+  game: GameId,
+  parts: readonly FolderMount[],
+): { layers: Layer[]; plan: MountPlan; placement: Placement | null } {
   const layers: Layer[] = [];
   const plan: MountPlan = { game, mounted: [], ignored: [], looseFirst: parts[0]?.plan.looseFirst ?? false };
   let placement: Placement | null = null;
   for (const part of parts) {
     const named = (name: string) => `${part.folder}/${name}`;
     for (const l of part.layers) {
-      layers.push({ archive: l.archive === null ? null : named(l.archive), root: l.root, stage: l.stage, entries: l.entries, read: (e) => l.read(e), ...(l.stream ? { stream: (e: ArchiveEntry) => l.stream!(e) } : {}), close: () => l.close() });
+      layers.push({
+        archive: l.archive === null ? null : named(l.archive),
+        root: l.root,
+        stage: l.stage,
+        entries: l.entries,
+        read: (e) => l.read(e),
+        ...(l.stream ? { stream: (e: ArchiveEntry) => l.stream!(e) } : {}),
+        close: () => l.close(),
+      });
     }
     plan.mounted.push(...part.plan.mounted.map((m) => ({ ...m, archive: named(m.archive) })));
     plan.ignored.push(...part.plan.ignored.map((i) => ({ ...i, archive: named(i.archive) })));
@@ -109,7 +123,12 @@ export function combineFolders(game: GameId, parts: readonly FolderMount[]): { l
       const p = part.placement;
       // Ranks count across folders: every archive of the folders before this one ranks higher.
       const before = parts.slice(0, parts.indexOf(part)).reduce((n, q) => n + q.plan.mounted.length, 0);
-      placement = { ...p, archive: named(p.archive), replaces: p.replaces === null ? null : named(p.replaces), rank: p.rank < 0 ? -1 : p.rank + before };
+      placement = {
+        ...p,
+        archive: named(p.archive),
+        replaces: p.replaces === null ? null : named(p.replaces),
+        rank: p.rank < 0 ? -1 : p.rank + before,
+      };
     }
   }
   return { layers, plan, placement };

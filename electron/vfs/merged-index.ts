@@ -85,7 +85,10 @@ export class MergedIndex {
   private pathCount = 0;
   private entryCount = 0;
 
-  constructor(readonly layers: readonly Layer[], previous?: MergedIndex) {
+  constructor(
+    readonly layers: readonly Layer[],
+    previous?: MergedIndex,
+  ) {
     const paths = (this.paths = previous?.paths ?? new PathNumbers());
     const numbered = (this.numbered = layers.map((l) => paths.of(l.entries)));
     const lists = (this.lists = new Array<Hit[] | undefined>(paths.keys.length));

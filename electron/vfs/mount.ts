@@ -17,13 +17,20 @@ import { combineFolders, findGameFolders, type FolderMount, type GameFolders } f
 
 /** A Quake-family game folder: the mod folder mounted over the base folder, each by the game's rules. */
 async function mountGameFolders(root: string, folders: GameFolders, options: MountOptions): Promise<MountedInstall> {
-  const choice: GameChoice = options.game ? { game: options.game, source: 'given', reason: null } : { game: folders.game, source: 'detected', reason: folders.reason };
+  const choice: GameChoice = options.game
+    ? { game: options.game, source: 'given', reason: null }
+    : { game: folders.game, source: 'detected', reason: folders.reason };
   const order = folders.mod ? [folders.mod, folders.base] : [folders.base];
   const extraIn = folders.mod ?? folders.base;
   const parts: FolderMount[] = [];
   try {
     for (const folder of order) {
-      const m = await mountInstall(join(root, folder), { game: folders.game, pool: options.pool, onProgress: options.onProgress, extra: folder === extraIn ? options.extra : undefined });
+      const m = await mountInstall(join(root, folder), {
+        game: folders.game,
+        pool: options.pool,
+        onProgress: options.onProgress,
+        extra: folder === extraIn ? options.extra : undefined,
+      });
       parts.push({ folder, layers: m.layers, plan: m.plan, placement: m.placement });
     }
   } catch (err) {

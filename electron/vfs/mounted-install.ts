@@ -1,5 +1,13 @@
 import type {
-  ConflictReport, DefinitionKind, DefinitionWinner, GameId, MergedTree, MountReport, MountStats, Provider, ResolveResult,
+  ConflictReport,
+  DefinitionKind,
+  DefinitionWinner,
+  GameId,
+  MergedTree,
+  MountReport,
+  MountStats,
+  Provider,
+  ResolveResult,
 } from '../../shared/vfs-types.js';
 import { normalizeArchivePath, pathKey } from '../../shared/paths.js';
 import { fail } from '../../shared/errors.js';
@@ -81,7 +89,12 @@ export class MountedInstall {
    * take milliseconds), and sharing immutable rows costs nothing.
    */
   provider(hit: Hit): Provider {
-    return (hit.row ??= Object.freeze({ archive: this.index.layers[hit.layer]!.archive, entry: hit.entry.path, size: hit.entry.size, method: hit.entry.method }));
+    return (hit.row ??= Object.freeze({
+      archive: this.index.layers[hit.layer]!.archive,
+      entry: hit.entry.path,
+      size: hit.entry.size,
+      method: hit.entry.method,
+    }));
   }
 
   resolve(path: string): ResolveResult {
@@ -136,7 +149,13 @@ export class MountedInstall {
     });
     const numbers = this.index.sorted();
     const count = numbers.length;
-    const tree: MergedTree = { paths: new Array(count), winners: new Array(count), sizes: new Array(count), layers: new Array(count), archives };
+    const tree: MergedTree = {
+      paths: new Array(count),
+      winners: new Array(count),
+      sizes: new Array(count),
+      layers: new Array(count),
+      archives,
+    };
     for (let i = 0; i < count; i++) {
       const hits = this.index.hitsOf(numbers[i]!);
       const win = hits[0]!;

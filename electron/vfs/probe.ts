@@ -22,7 +22,9 @@ export interface ProbeResult extends MountStatus {
 
 /** An error of the file system (it has a string code), not of the bytes. */
 const ioErrorOf = (err: unknown): NodeJS.ErrnoException | undefined =>
-  !(err instanceof FormatError) && err instanceof Error && typeof (err as NodeJS.ErrnoException).code === 'string' ? (err as NodeJS.ErrnoException) : undefined;
+  !(err instanceof FormatError) && err instanceof Error && typeof (err as NodeJS.ErrnoException).code === 'string'
+    ? (err as NodeJS.ErrnoException)
+    : undefined;
 
 function engineOf(game: GameId): FormatEngine {
   if (game === 'ta' || game === 'tak') return engineFor('hpi');
@@ -47,7 +49,10 @@ export async function taMountStatus(source: ByteSource): Promise<MountStatus> {
 }
 
 /** The archive, or why the engine does not open it (`error`: the FormatError's message, when it threw one). */
-async function openWith(engine: FormatEngine, source: ByteSource): Promise<Archive | { reason: string; error?: string; ioError?: NodeJS.ErrnoException }> {
+async function openWith(
+  engine: FormatEngine,
+  source: ByteSource,
+): Promise<Archive | { reason: string; error?: string; ioError?: NodeJS.ErrnoException }> {
   try {
     const detected = await engine.detect(source);
     if (!detected.match) return { reason: `not recognised as ${engine.label}` };
@@ -71,10 +76,17 @@ export async function probeArchive(game: GameId, path: string): Promise<ProbeRes
   try {
     const opened = await openWith(engineOf(game), source);
     if (game === 'ta') {
-      const status = isArchive(opened) ? taMountVerdict(opened.info()) : await taRefusal(source, opened).catch((err: unknown) => ({ ok: false, reason: `unreadable: ${message(err)}` }));
+      const status = isArchive(opened)
+        ? taMountVerdict(opened.info())
+        : await taRefusal(source, opened).catch((err: unknown) => ({ ok: false, reason: `unreadable: ${message(err)}` }));
       if (status.ok && isArchive(opened)) return { ok: true, reason: status.reason, archive: opened };
       await source.close();
-      return { ok: false, reason: status.reason, archive: null, ...(!isArchive(opened) && opened.ioError ? { ioError: opened.ioError } : {}) };
+      return {
+        ok: false,
+        reason: status.reason,
+        archive: null,
+        ...(!isArchive(opened) && opened.ioError ? { ioError: opened.ioError } : {}),
+      };
     }
     if (!isArchive(opened)) {
       await source.close();

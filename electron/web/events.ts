@@ -16,7 +16,12 @@ export class EventStream {
   }
 
   attach(req: IncomingMessage, res: ServerResponse, headers: Record<string, string>): void {
-    res.writeHead(200, { ...headers, 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive' });
+    res.writeHead(200, {
+      ...headers,
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      connection: 'keep-alive',
+    });
     // Reconnect quickly if the stream drops; then flush the headers with a first comment.
     res.write('retry: 1000\n: connected\n\n');
     this.clients.add(res);

@@ -68,7 +68,12 @@ export function checkRequest(input: GuardInput, port: number, token: string): Re
   const header = input.headers[TOKEN_HEADER];
   const given = [typeof header === 'string' ? header : null, input.url.searchParams.get('token')];
   if (!input.explicitTokenOnly) given.push(cookie(input.headers.cookie, tokenCookieName(port)));
-  if (!given.some((g) => sameToken(g, token))) return { status: 401, reason: 'missing or wrong token: this page holds the token of another run of modpak serve (a restarted server makes a new one); open the URL the running server printed' };
+  if (!given.some((g) => sameToken(g, token)))
+    return {
+      status: 401,
+      reason:
+        'missing or wrong token: this page holds the token of another run of modpak serve (a restarted server makes a new one); open the URL the running server printed',
+    };
   return null;
 }
 

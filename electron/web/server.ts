@@ -43,7 +43,13 @@ const baseHeaders = {
 };
 
 function send(res: ServerResponse, status: number, type: string, body: string | Buffer, extra: Record<string, string> = {}): void {
-  res.writeHead(status, { ...baseHeaders, 'content-type': type, 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store', ...extra });
+  res.writeHead(status, {
+    ...baseHeaders,
+    'content-type': type,
+    'content-length': Buffer.byteLength(body),
+    'cache-control': 'no-store',
+    ...extra,
+  });
   res.end(body);
 }
 
@@ -85,14 +91,20 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     const isCall = url.pathname.startsWith(CALL_PATH);
     const refusal = checkRequest({ headers: req.headers, rawHeaders: req.rawHeaders, url, explicitTokenOnly: isCall }, port, token);
     if (refusal) {
-      if (url.pathname.startsWith('/api/')) return sendJson(res, refusal.status, { ok: false, error: { code: 'not-allowed', message: refusal.reason } });
+      if (url.pathname.startsWith('/api/'))
+        return sendJson(res, refusal.status, { ok: false, error: { code: 'not-allowed', message: refusal.reason } });
       return send(res, refusal.status, 'text/plain; charset=utf-8', `refused: ${refusal.reason}\n`);
     }
 
     if (isCall) {
-      if (req.method !== 'POST') return sendJson(res, 405, { ok: false, error: { code: 'bad-request', message: 'calls are POST requests' } });
+      if (req.method !== 'POST')
+        return sendJson(res, 405, { ok: false, error: { code: 'bad-request', message: 'calls are POST requests' } });
       // A JSON content type cannot be sent by a plain HTML form, one more wall against cross-site posts.
-      if (!String(req.headers['content-type'] ?? '').toLowerCase().startsWith('application/json')) {
+      if (
+        !String(req.headers['content-type'] ?? '')
+          .toLowerCase()
+          .startsWith('application/json')
+      ) {
         return sendJson(res, 415, { ok: false, error: { code: 'bad-request', message: 'the body must be application/json' } });
       }
       let payload: unknown;
@@ -113,25 +125,35 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
 
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'text/plain; charset=utf-8', 'method not allowed\n');
     if (url.pathname === EVENTS_PATH) return events.attach(req, res, baseHeaders);
-    if (url.pathname.startsWith('/api/')) return sendJson(res, 404, { ok: false, error: { code: 'not-found', message: `no such endpoint: ${url.pathname}` } });
+    if (url.pathname.startsWith('/api/'))
+      return sendJson(res, 404, { ok: false, error: { code: 'not-found', message: `no such endpoint: ${url.pathname}` } });
 
     const file = await staticFile(options.rendererDir, url.pathname);
     if (!file) {
       if (url.pathname === '/' || url.pathname === '/index.html') {
-        return send(res, 503, 'text/plain; charset=utf-8', `the renderer is not built (no ${options.rendererDir}/index.html): run npm run build:renderer\n`);
+        return send(
+          res,
+          503,
+          'text/plain; charset=utf-8',
+          `the renderer is not built (no ${options.rendererDir}/index.html): run npm run build:renderer\n`,
+        );
       }
       return send(res, 404, 'text/plain; charset=utf-8', 'not found\n');
     }
     const isHtml = file.path.endsWith('.html');
     const extra: Record<string, string> = isHtml
-      ? { 'content-security-policy': CONTENT_SECURITY_POLICY, ...(url.searchParams.has('token') ? { 'set-cookie': tokenCookie(token, port) } : {}) }
+      ? {
+          'content-security-policy': CONTENT_SECURITY_POLICY,
+          ...(url.searchParams.has('token') ? { 'set-cookie': tokenCookie(token, port) } : {}),
+        }
       : { 'cache-control': 'no-cache' };
     return send(res, 200, contentTypeOf(file.path), req.method === 'HEAD' ? '' : file.bytes, extra);
   };
 
   const server = createServer((req, res) => {
     handle(req, res).catch((err: unknown) => {
-      if (!res.headersSent) sendJson(res, 500, { ok: false, error: { code: 'failed', message: err instanceof Error ? err.message : String(err) } });
+      if (!res.headersSent)
+        sendJson(res, 500, { ok: false, error: { code: 'failed', message: err instanceof Error ? err.message : String(err) } });
       else res.destroy();
     });
   });

@@ -1,5 +1,13 @@
 import type { CallName, EventName, Events, RequestOf, ResponseOf, StudioApi } from '../../shared/contract';
-import { ApiError, createBridgeApi, createHttpApi, HOST_STOPPED, tokenFromLocation, type PreloadBridge, type StorageLike } from './transport';
+import {
+  ApiError,
+  createBridgeApi,
+  createHttpApi,
+  HOST_STOPPED,
+  tokenFromLocation,
+  type PreloadBridge,
+  type StorageLike,
+} from './transport';
 
 /**
  * The renderer's one way to its host. Usage (components and Pinia stores):
@@ -32,7 +40,9 @@ export function detectApi(win: PageLike | undefined = (globalThis as { window?: 
     const token = tokenFromLocation(win.location, win.sessionStorage);
     if (token) return createHttpApi({ token });
   }
-  return unavailableApi('this page was opened without the studio host: start it with `npm start` or `npm run web` and use the URL it prints');
+  return unavailableApi(
+    'this page was opened without the studio host: start it with `npm start` or `npm run web` and use the URL it prints',
+  );
 }
 
 function unavailableApi(message: string): StudioApi {

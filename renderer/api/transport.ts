@@ -28,10 +28,10 @@ export class ApiError extends Error implements ContractError {
   }
 }
 
-
 function unwrap<K extends CallName>(envelope: Envelope): ResponseOf<K> {
   if (envelope && envelope.ok === true) return envelope.result as ResponseOf<K>;
-  const error = envelope && envelope.ok === false ? envelope.error : { code: 'failed' as const, message: 'the host sent an unreadable answer' };
+  const error =
+    envelope && envelope.ok === false ? envelope.error : { code: 'failed' as const, message: 'the host sent an unreadable answer' };
   throw new ApiError(error);
 }
 
@@ -132,13 +132,19 @@ export function createHttpApi(options: HttpApiOptions): StudioApi {
           body: JSON.stringify(request ?? {}),
         });
       } catch (err) {
-        throw new ApiError({ code: 'failed', message: `the studio host cannot be reached (${err instanceof Error ? err.message : String(err)}): it has stopped; start it again and open the URL it prints` });
+        throw new ApiError({
+          code: 'failed',
+          message: `the studio host cannot be reached (${err instanceof Error ? err.message : String(err)}): it has stopped; start it again and open the URL it prints`,
+        });
       }
       let envelope: Envelope;
       try {
         envelope = (await response.json()) as Envelope;
       } catch {
-        throw new ApiError({ code: 'failed', message: `the studio host answered ${response.status} ${response.statusText} without a result` });
+        throw new ApiError({
+          code: 'failed',
+          message: `the studio host answered ${response.status} ${response.statusText} without a result`,
+        });
       }
       return unwrap<K>(envelope);
     },

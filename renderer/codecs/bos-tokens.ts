@@ -9,15 +9,60 @@ import { matchRule, tokenizeLines, type LineLanguage, type LineToken } from '../
 export type BosTokenKind = 'keyword' | 'directive' | 'number' | 'string' | 'comment' | 'punct' | 'text';
 export type BosToken = LineToken<BosTokenKind>;
 
-const KEYWORDS = new Set(
-  [
-    'piece', 'static-var', 'sound', 'var', 'if', 'else', 'while', 'return', 'move', 'turn', 'spin', 'stop-spin', 'to', 'around',
-    'along', 'speed', 'now', 'accelerate', 'decelerate', 'x-axis', 'y-axis', 'z-axis', 'wait-for-turn', 'wait-for-move', 'show',
-    'hide', 'cache', 'dont-cache', 'shade', 'dont-shade', 'dont-shadow', 'emit-sfx', 'from', 'explode', 'type', 'sleep', 'signal',
-    'set-signal-mask', 'set', 'get', 'call-script', 'start-script', 'attach-unit', 'drop-unit', 'play-sound', 'rand', 'and', 'or',
-    'xor', 'not', 'true', 'false',
-  ],
-);
+const KEYWORDS = new Set([
+  'piece',
+  'static-var',
+  'sound',
+  'var',
+  'if',
+  'else',
+  'while',
+  'return',
+  'move',
+  'turn',
+  'spin',
+  'stop-spin',
+  'to',
+  'around',
+  'along',
+  'speed',
+  'now',
+  'accelerate',
+  'decelerate',
+  'x-axis',
+  'y-axis',
+  'z-axis',
+  'wait-for-turn',
+  'wait-for-move',
+  'show',
+  'hide',
+  'cache',
+  'dont-cache',
+  'shade',
+  'dont-shade',
+  'dont-shadow',
+  'emit-sfx',
+  'from',
+  'explode',
+  'type',
+  'sleep',
+  'signal',
+  'set-signal-mask',
+  'set',
+  'get',
+  'call-script',
+  'start-script',
+  'attach-unit',
+  'drop-unit',
+  'play-sound',
+  'rand',
+  'and',
+  'or',
+  'xor',
+  'not',
+  'true',
+  'false',
+]);
 
 const WORD = /^[A-Za-z_][A-Za-z0-9_]*(?:-[A-Za-z_][A-Za-z0-9_]*)*/;
 const NUMBER = /^(?:0[xX][0-9a-fA-F]+|\d+(?:\.\d*)?|\.\d+)/;
@@ -30,7 +75,10 @@ const BOS: LineLanguage<BosTokenKind> = {
     if (!/^\s*#/.test(line)) return null;
     const comment = line.indexOf('//');
     if (comment < 0) return [{ kind: 'directive', text: line }];
-    return [{ kind: 'directive', text: line.slice(0, comment) }, { kind: 'comment', text: line.slice(comment) }];
+    return [
+      { kind: 'directive', text: line.slice(0, comment) },
+      { kind: 'comment', text: line.slice(comment) },
+    ];
   },
   rules: [
     matchRule(/^\/\/.*/, 'comment'),

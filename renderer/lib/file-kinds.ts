@@ -8,7 +8,14 @@ import { extensionOf, isTdfSyntax, isTextFile } from '../../shared/file-kinds';
  */
 const ASSETS = new Set(['GAF', 'TAF', 'PAL', '3DO', 'COB', 'TNT', 'LMP', 'WAL', 'SPR', 'SP2', 'BSP', 'MDL', 'MD2', 'DKM']);
 
-const IMAGES: Record<string, string> = { PNG: 'image/png', JPG: 'image/jpeg', JPEG: 'image/jpeg', BMP: 'image/bmp', GIF: 'image/gif', TGA: 'image/x-tga' };
+const IMAGES: Record<string, string> = {
+  PNG: 'image/png',
+  JPG: 'image/jpeg',
+  JPEG: 'image/jpeg',
+  BMP: 'image/bmp',
+  GIF: 'image/gif',
+  TGA: 'image/x-tga',
+};
 
 export function previewKindOf(path: string): PreviewKind {
   const ext = extensionOf(path);

@@ -78,10 +78,13 @@ export const useArchiveStore = defineStore('archive', () => {
     const entries = l.entries;
     // Folders have no size: they sort before every file, as a size of -1.
     const keyOf: (i: number) => string | number =
-      key === 'path' ? (i) => entries[i]?.path ?? ''
-      : key === 'method' ? (i) => entries[i]?.method ?? ''
-      : key === 'size' ? (i) => (entries[i]?.dir ? -1 : entries[i]?.size ?? 0)
-      : (i) => (entries[i]?.dir ? -1 : entries[i]?.packedSize ?? 0);
+      key === 'path'
+        ? (i) => entries[i]?.path ?? ''
+        : key === 'method'
+          ? (i) => entries[i]?.method ?? ''
+          : key === 'size'
+            ? (i) => (entries[i]?.dir ? -1 : (entries[i]?.size ?? 0))
+            : (i) => (entries[i]?.dir ? -1 : (entries[i]?.packedSize ?? 0));
     return sortIndices(kept, keyOf, descending);
   });
 
@@ -163,7 +166,13 @@ export const useArchiveStore = defineStore('archive', () => {
     // The open install lends its palettes to pictures whose archive has none (a WAD2, a map pack).
     const paletteRoot = useInstallStore().root;
     void useArchivePreviewStore().load(
-      { kind: 'archive', archive: path.value, entry: entry.path, ...(l.info.format === 'wad' && entry.type ? { lump: entry.type } : {}), ...(paletteRoot ? { paletteRoot } : {}) },
+      {
+        kind: 'archive',
+        archive: path.value,
+        entry: entry.path,
+        ...(l.info.format === 'wad' && entry.type ? { lump: entry.type } : {}),
+        ...(paletteRoot ? { paletteRoot } : {}),
+      },
       entry.size,
     );
   }
@@ -193,5 +202,23 @@ export const useArchiveStore = defineStore('archive', () => {
     return result;
   }
 
-  return { path, listing, opening, openError, query, selected, verifyResult, sort, visible, sortBy, only, open, openBytes, pickAndOpen, select, extract, verify };
+  return {
+    path,
+    listing,
+    opening,
+    openError,
+    query,
+    selected,
+    verifyResult,
+    sort,
+    visible,
+    sortBy,
+    only,
+    open,
+    openBytes,
+    pickAndOpen,
+    select,
+    extract,
+    verify,
+  };
 });

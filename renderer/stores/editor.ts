@@ -88,7 +88,12 @@ export const useEditorStore = defineStore('editor', () => {
     saving.value = true;
     const mine = text.value;
     try {
-      const written = await api.call('workspace.writeText', { dir, path: file, text: mine, ...(options.overwrite ? {} : { expectedHash: hash.value }) });
+      const written = await api.call('workspace.writeText', {
+        dir,
+        path: file,
+        text: mine,
+        ...(options.overwrite ? {} : { expectedHash: hash.value }),
+      });
       savedText.value = mine;
       hash.value = written.hash;
       conflict.value = null;
@@ -140,7 +145,11 @@ export const useEditorStore = defineStore('editor', () => {
     if (!held || !file) return;
     if (choice === 'reload') await openFile(file);
     else if (choice === 'keep') await save({ overwrite: true });
-    else conflict.value = { ...held, comparison: createTwoFilesPatch(`${file} (on disk)`, `${file} (yours)`, held.diskText ?? '', text.value, '', '', { context: 2 }) };
+    else
+      conflict.value = {
+        ...held,
+        comparison: createTwoFilesPatch(`${file} (on disk)`, `${file} (yours)`, held.diskText ?? '', text.value, '', '', { context: 2 }),
+      };
   }
 
   function onSaved(listener: () => void): () => void {
@@ -148,5 +157,22 @@ export const useEditorStore = defineStore('editor', () => {
     return () => savedListeners.delete(listener);
   }
 
-  return { path, text, savedText, hash, check, saving, conflict, dirty, clear, openFile, edit, runCheck, save, onDiskChange, resolveConflict, onSaved };
+  return {
+    path,
+    text,
+    savedText,
+    hash,
+    check,
+    saving,
+    conflict,
+    dirty,
+    clear,
+    openFile,
+    edit,
+    runCheck,
+    save,
+    onDiskChange,
+    resolveConflict,
+    onSaved,
+  };
 });

@@ -49,7 +49,11 @@ export const useExportStore = defineStore('export', () => {
   };
 
   function defaultTarget(folder: string, proposed: string | null): string {
-    const name = folder.replace(/[\\/]+$/, '').split(/[\\/]/).pop() || 'mod';
+    const name =
+      folder
+        .replace(/[\\/]+$/, '')
+        .split(/[\\/]/)
+        .pop() || 'mod';
     const into = exportFolder();
     if (!into) return '';
     // Quake family: the next free pakN.pak, which ranks above every pak already there.
@@ -85,7 +89,11 @@ export const useExportStore = defineStore('export', () => {
    * so before the click, and writes only once the user confirmed (the host then keeps NAME.bak).
    */
   const replacesOriginal = computed(
-    () => exportsIntoInstall.value && !!impact.value?.replaces && !impactNameDiffers.value && (lastExport.value ? normal(lastExport.value.target) !== normal(target.value.trim()) : true),
+    () =>
+      exportsIntoInstall.value &&
+      !!impact.value?.replaces &&
+      !impactNameDiffers.value &&
+      (lastExport.value ? normal(lastExport.value.target) !== normal(target.value.trim()) : true),
   );
   /** Writing waits for the impact (into the install) and, over an original, for the confirmation. */
   const blockedByOriginal = computed(() => replacesOriginal.value && !confirmReplace.value);
@@ -183,7 +191,27 @@ export const useExportStore = defineStore('export', () => {
   }
 
   return {
-    target, impact, impactLoading, impactNote, lastExport, confirmBroken, confirmReplace, replacesOriginal, blockedByOriginal, replaceFlag, targetName, exportsIntoInstall, needsImpactFirst,
-    impactNameDiffers, summary, winsNothing, reset, previewImpact, confirmed, exportNow, invalidate, gameOfInstall,
+    target,
+    impact,
+    impactLoading,
+    impactNote,
+    lastExport,
+    confirmBroken,
+    confirmReplace,
+    replacesOriginal,
+    blockedByOriginal,
+    replaceFlag,
+    targetName,
+    exportsIntoInstall,
+    needsImpactFirst,
+    impactNameDiffers,
+    summary,
+    winsNothing,
+    reset,
+    previewImpact,
+    confirmed,
+    exportNow,
+    invalidate,
+    gameOfInstall,
   };
 });

@@ -14,7 +14,11 @@ interface Extracted {
  * cancelled, 'exists' when the folder already holds files and `overwrite` was not given (the studio asks,
  * then calls again with it).
  */
-export async function runExtraction(label: string, target: string, work: (jobId: string, target: string) => Promise<Extracted>): Promise<boolean | 'exists'> {
+export async function runExtraction(
+  label: string,
+  target: string,
+  work: (jobId: string, target: string) => Promise<Extracted>,
+): Promise<boolean | 'exists'> {
   const folder = target.trim();
   if (!folder) {
     useErrorsStore().report('Choose a folder to extract to first.', 'Extract');
@@ -24,7 +28,9 @@ export async function runExtraction(label: string, target: string, work: (jobId:
     const result = await useJobsStore().run(
       label,
       (jobId) => work(jobId, folder),
-      (r) => `${formatCount(r.files)} files, ${formatBytes(r.bytes)} written to ${folder}` + (r.refused.length ? `; ${r.refused.length} refused (unsafe names)` : ''),
+      (r) =>
+        `${formatCount(r.files)} files, ${formatBytes(r.bytes)} written to ${folder}` +
+        (r.refused.length ? `; ${r.refused.length} refused (unsafe names)` : ''),
       undefined,
       isTargetConflict,
     );

@@ -196,7 +196,26 @@ export const useFilesStore = defineStore('files', () => {
   );
 
   return {
-    tree, treeRoot, loading, query, expanded, activeId, filterMs, matches, rows, activeRow, activeIndex, totalPaths, extractPaths,
-    load, refresh, ensureLoaded, toggle, select, reveal, showInFiles, extract,
+    tree,
+    treeRoot,
+    loading,
+    query,
+    expanded,
+    activeId,
+    filterMs,
+    matches,
+    rows,
+    activeRow,
+    activeIndex,
+    totalPaths,
+    extractPaths,
+    load,
+    refresh,
+    ensureLoaded,
+    toggle,
+    select,
+    reveal,
+    showInFiles,
+    extract,
   };
 });

@@ -36,7 +36,7 @@ export const useInstallStore = defineStore('install', () => {
   /** A re-mount under way: archives probed so far (most are reused). */
   const remounting = ref<{ done: number; total: number } | null>(null);
 
-  const gameName = computed(() => (opened.value ? GAME_NAMES[opened.value.game] ?? opened.value.game : null));
+  const gameName = computed(() => (opened.value ? (GAME_NAMES[opened.value.game] ?? opened.value.game) : null));
   /** The game and mod folder the open install was opened with (the pickers' choice; empty: detected). */
   const options = ref<{ game?: GameId; mod?: string }>({});
   /** The games whose definitions (units, weapons, features) the Definitions screen reads. */
@@ -95,7 +95,10 @@ export const useInstallStore = defineStore('install', () => {
     opening.value = true;
     openError.value = null;
     try {
-      const clean = { ...(openOptions.game ? { game: openOptions.game } : {}), ...(openOptions.mod?.trim() ? { mod: openOptions.mod.trim() } : {}) };
+      const clean = {
+        ...(openOptions.game ? { game: openOptions.game } : {}),
+        ...(openOptions.mod?.trim() ? { mod: openOptions.mod.trim() } : {}),
+      };
       const result = await api.call('install.open', { root: trimmed, ...clean });
       options.value = clean;
       opened.value = result;
@@ -145,8 +148,27 @@ export const useInstallStore = defineStore('install', () => {
   }
 
   return {
-    root, opened, options, recent, opening, openError, generation, revision, lastChange, remounting, gameName, hasDefinitions, dataFolder, nextPak,
-    modFolders, open, loadModFolders, onChanged, onRemountProgress, loadRecent, pickAndOpen,
+    root,
+    opened,
+    options,
+    recent,
+    opening,
+    openError,
+    generation,
+    revision,
+    lastChange,
+    remounting,
+    gameName,
+    hasDefinitions,
+    dataFolder,
+    nextPak,
+    modFolders,
+    open,
+    loadModFolders,
+    onChanged,
+    onRemountProgress,
+    loadRecent,
+    pickAndOpen,
   };
 });
 

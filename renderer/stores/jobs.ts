@@ -44,9 +44,18 @@ export const useJobsStore = defineStore('jobs', () => {
    * `passThrough` picks failures the caller answers itself (an extraction target that exists: the studio
    * asks first): the job is dropped from the list and the error thrown on.
    */
-  async function run<T>(label: string, work: (jobId: string) => Promise<T>, summarise: (result: T) => string, isBad?: (result: T) => boolean, passThrough?: (error: unknown) => boolean): Promise<T | null> {
+  async function run<T>(
+    label: string,
+    work: (jobId: string) => Promise<T>,
+    summarise: (result: T) => string,
+    isBad?: (result: T) => boolean,
+    passThrough?: (error: unknown) => boolean,
+  ): Promise<T | null> {
     const id = newJobId();
-    jobs.value = [...jobs.value.filter((j) => j.state === 'running'), { id, label, done: 0, total: 0, state: 'running', detail: null, summary: null }];
+    jobs.value = [
+      ...jobs.value.filter((j) => j.state === 'running'),
+      { id, label, done: 0, total: 0, state: 'running', detail: null, summary: null },
+    ];
     const job = () => find(id)!;
     try {
       const result = await work(id);

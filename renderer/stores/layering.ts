@@ -16,7 +16,10 @@ export const useLayeringStore = defineStore('layering', () => {
     if (path.value !== target) comparing.value = null;
     path.value = target;
     result.value = null;
-    await run(() => api.call('install.resolve', { root, path: target }), (resolved) => (result.value = resolved));
+    await run(
+      () => api.call('install.resolve', { root, path: target }),
+      (resolved) => (result.value = resolved),
+    );
   }
 
   function clear(): void {

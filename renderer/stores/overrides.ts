@@ -25,7 +25,8 @@ export const useOverridesStore = defineStore('overrides', () => {
     loading.value = true;
     try {
       diffs.value = await api.call('mods.diff', { dir, root });
-      if (!diffs.value.some((d) => d.path === selected.value)) selected.value = diffs.value.find((d) => d.status !== 'same')?.path ?? diffs.value[0]?.path ?? null;
+      if (!diffs.value.some((d) => d.path === selected.value))
+        selected.value = diffs.value.find((d) => d.status !== 'same')?.path ?? diffs.value[0]?.path ?? null;
     } catch (error) {
       useErrorsStore().report(error, 'Comparing the workspace with the install');
     } finally {

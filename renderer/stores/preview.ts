@@ -38,7 +38,11 @@ function definePreviewStore(id: string) {
         () =>
           next.kind === 'install'
             ? api.call('install.read', { root: next.root, path: next.path, archive: next.archive, maxBytes: bytesFor(next.path, size) })
-            : api.call('archive.read', { path: next.archive, entry: next.entry, maxBytes: bytesFor(next.entry, size, next.lump !== undefined) }),
+            : api.call('archive.read', {
+                path: next.archive,
+                entry: next.entry,
+                maxBytes: bytesFor(next.entry, size, next.lump !== undefined),
+              }),
         (result) => (file.value = result),
       );
     }

@@ -77,13 +77,15 @@ function providerFile(root: string, provider: Provider): string | null {
 
 function reveal(path: string | null, what = 'Reveal in folder'): MenuItem[] {
   if (!useAppStore().info?.capabilities.desktop) return [];
-  return [{
-    id: 'reveal',
-    label: what,
-    disabled: path === null,
-    title: path === null ? 'not a file of the install folder' : path,
-    run: () => api.call('shell.reveal', { path: path! }).catch((e: unknown) => useErrorsStore().report(e, 'Reveal in folder')),
-  }];
+  return [
+    {
+      id: 'reveal',
+      label: what,
+      disabled: path === null,
+      title: path === null ? 'not a file of the install folder' : path,
+      run: () => api.call('shell.reveal', { path: path! }).catch((e: unknown) => useErrorsStore().report(e, 'Reveal in folder')),
+    },
+  ];
 }
 
 async function winnerOf(root: string, path: string): Promise<Provider | null> {
@@ -106,15 +108,39 @@ export function filesRowMenu(row: TreeRow): MenuItem[] {
     }
   };
   return [
-    { id: 'extract', label: 'Extract…', run: () => { files.select(row); return focusExtract('Extract to folder'); } },
-    { id: 'copy', label: 'Copy path', run: () => copyText(row.path) },
-    { id: 'override', label: 'Override in mod', disabled: !file, title: file ? undefined : 'a folder: override its files one by one', run: () => overrideInMod(row.path) },
     {
-      id: 'open-archive', label: 'Open containing archive', disabled: !file, title: file ? undefined : 'a folder',
-      run: () => onWinner((w) => (w.archive === null ? useMenuStore().say(`${row.path} is a loose file: no archive holds it`) : openArchiveAt(providerFile(root, w) ?? w.archive, w.entry))),
+      id: 'extract',
+      label: 'Extract…',
+      run: () => {
+        files.select(row);
+        return focusExtract('Extract to folder');
+      },
+    },
+    { id: 'copy', label: 'Copy path', run: () => copyText(row.path) },
+    {
+      id: 'override',
+      label: 'Override in mod',
+      disabled: !file,
+      title: file ? undefined : 'a folder: override its files one by one',
+      run: () => overrideInMod(row.path),
     },
     {
-      id: 'compare', label: 'Compare with winner', disabled: layers < 2, title: layers < 2 ? 'only one provider: nothing to compare' : undefined,
+      id: 'open-archive',
+      label: 'Open containing archive',
+      disabled: !file,
+      title: file ? undefined : 'a folder',
+      run: () =>
+        onWinner((w) =>
+          w.archive === null
+            ? useMenuStore().say(`${row.path} is a loose file: no archive holds it`)
+            : openArchiveAt(providerFile(root, w) ?? w.archive, w.entry),
+        ),
+    },
+    {
+      id: 'compare',
+      label: 'Compare with winner',
+      disabled: layers < 2,
+      title: layers < 2 ? 'only one provider: nothing to compare' : undefined,
       run: async () => {
         const layering = useLayeringStore();
         files.select(row);
@@ -123,7 +149,13 @@ export function filesRowMenu(row: TreeRow): MenuItem[] {
       },
     },
     ...(file && useAppStore().info?.capabilities.desktop
-      ? [{ id: 'reveal', label: 'Reveal in folder', run: () => onWinner((w) => api.call('shell.reveal', { path: providerFile(root, w) ?? joinPath(root, w.archive ?? w.entry) })) }]
+      ? [
+          {
+            id: 'reveal',
+            label: 'Reveal in folder',
+            run: () => onWinner((w) => api.call('shell.reveal', { path: providerFile(root, w) ?? joinPath(root, w.archive ?? w.entry) })),
+          },
+        ]
       : []),
   ];
 }
@@ -132,11 +164,29 @@ export function providerMenu(path: string, provider: Provider, winner: boolean):
   const root = useFilesStore().treeRoot ?? useInstallStore().root ?? '';
   const file = providerFile(root, provider);
   return [
-    { id: 'extract', label: 'Extract…', disabled: !winner, title: winner ? undefined : 'extraction writes the winner; open this archive to extract its copy', run: () => focusExtract('Extract to folder') },
+    {
+      id: 'extract',
+      label: 'Extract…',
+      disabled: !winner,
+      title: winner ? undefined : 'extraction writes the winner; open this archive to extract its copy',
+      run: () => focusExtract('Extract to folder'),
+    },
     { id: 'copy', label: 'Copy path', run: () => copyText(path) },
     { id: 'override', label: 'Override in mod', run: () => overrideInMod(path) },
-    { id: 'open-archive', label: 'Open containing archive', disabled: provider.archive === null || file === null, title: provider.archive === null ? 'a loose file' : undefined, run: () => openArchiveAt(file!, provider.entry) },
-    { id: 'compare', label: 'Compare with winner', disabled: winner, title: winner ? 'this is the winner' : undefined, run: () => (useLayeringStore().comparing = provider) },
+    {
+      id: 'open-archive',
+      label: 'Open containing archive',
+      disabled: provider.archive === null || file === null,
+      title: provider.archive === null ? 'a loose file' : undefined,
+      run: () => openArchiveAt(file!, provider.entry),
+    },
+    {
+      id: 'compare',
+      label: 'Compare with winner',
+      disabled: winner,
+      title: winner ? 'this is the winner' : undefined,
+      run: () => (useLayeringStore().comparing = provider),
+    },
     ...reveal(file),
   ];
 }
@@ -148,13 +198,33 @@ export function archiveEntryMenu(index: number): MenuItem[] {
   const file = archive.path;
   if (!entry || !file) return [];
   // Compare needs this archive to be one the open install mounts (then it is one of the entry's providers).
-  const mounted = install.root ? install.opened?.mounted.find((m) => m.root === 'install' && joinPath(install.root!, m.archive) === file) : undefined;
+  const mounted = install.root
+    ? install.opened?.mounted.find((m) => m.root === 'install' && joinPath(install.root!, m.archive) === file)
+    : undefined;
   return [
-    { id: 'extract', label: 'Extract…', disabled: entry.dir === true, run: () => { archive.select(index); archive.only = entry.path; return focusExtract('Extract archive to folder'); } },
-    { id: 'copy', label: 'Copy path', run: () => copyText(entry.path) },
-    { id: 'override', label: 'Override in mod', disabled: !install.root || entry.dir === true, title: install.root ? 'the install\'s winner for this path' : 'open an install first', run: () => overrideInMod(entry.path) },
     {
-      id: 'compare', label: 'Compare with winner', disabled: !mounted || entry.dir === true, title: mounted ? undefined : 'this archive is not mounted by the open install',
+      id: 'extract',
+      label: 'Extract…',
+      disabled: entry.dir === true,
+      run: () => {
+        archive.select(index);
+        archive.only = entry.path;
+        return focusExtract('Extract archive to folder');
+      },
+    },
+    { id: 'copy', label: 'Copy path', run: () => copyText(entry.path) },
+    {
+      id: 'override',
+      label: 'Override in mod',
+      disabled: !install.root || entry.dir === true,
+      title: install.root ? "the install's winner for this path" : 'open an install first',
+      run: () => overrideInMod(entry.path),
+    },
+    {
+      id: 'compare',
+      label: 'Compare with winner',
+      disabled: !mounted || entry.dir === true,
+      title: mounted ? undefined : 'this archive is not mounted by the open install',
       run: async () => {
         const files = useFilesStore();
         await files.showInFiles(entry.path);
@@ -173,9 +243,23 @@ export function mountRowMenu(mounted: MountedArchive): MenuItem[] {
   const root = useInstallStore().root ?? '';
   const file = mounted.root === 'install' ? joinPath(root, mounted.archive) : null;
   return [
-    { id: 'extract', label: 'Extract…', disabled: file === null, run: async () => { await openArchiveAt(file!); await focusExtract('Extract archive to folder'); } },
+    {
+      id: 'extract',
+      label: 'Extract…',
+      disabled: file === null,
+      run: async () => {
+        await openArchiveAt(file!);
+        await focusExtract('Extract archive to folder');
+      },
+    },
     { id: 'copy', label: 'Copy path', run: () => copyText(file ?? mounted.archive) },
-    { id: 'open-archive', label: 'Open archive', disabled: file === null, title: file === null ? 'on the disc' : undefined, run: () => openArchiveAt(file!) },
+    {
+      id: 'open-archive',
+      label: 'Open archive',
+      disabled: file === null,
+      title: file === null ? 'on the disc' : undefined,
+      run: () => openArchiveAt(file!),
+    },
     ...reveal(file),
   ];
 }

@@ -38,7 +38,12 @@ export const useSearchStore = defineStore('search', () => {
     error.value = null;
     try {
       const globs = glob.value.trim() ? [glob.value.trim()] : undefined;
-      result.value = await api.call('install.grep', { root, pattern: pattern.value, ignoreCase: ignoreCase.value, ...(globs ? { globs } : {}) });
+      result.value = await api.call('install.grep', {
+        root,
+        pattern: pattern.value,
+        ignoreCase: ignoreCase.value,
+        ...(globs ? { globs } : {}),
+      });
     } catch (err) {
       result.value = null;
       error.value = errorMessage(err);

@@ -19,11 +19,14 @@ export const useUnitsStore = defineStore('units', () => {
   const descending = ref(false);
   let forRoot: string | null = null;
 
-  const valueOf = (row: UnitRow, key: UnitSortKey): string => (key === 'unitName' ? row.unitName : key === 'archive' ? (row.archive ?? '') : (row.fields[key] ?? ''));
+  const valueOf = (row: UnitRow, key: UnitSortKey): string =>
+    key === 'unitName' ? row.unitName : key === 'archive' ? (row.archive ?? '') : (row.fields[key] ?? '');
 
   const shown = computed<UnitRow[]>(() => {
     const q = query.value.trim().toLowerCase();
-    const matching = (rows.value ?? []).filter((r) => q === '' || [r.unitName, r.file, r.archive ?? '', ...Object.values(r.fields)].some((v) => v.toLowerCase().includes(q)));
+    const matching = (rows.value ?? []).filter(
+      (r) => q === '' || [r.unitName, r.file, r.archive ?? '', ...Object.values(r.fields)].some((v) => v.toLowerCase().includes(q)),
+    );
     const key = sortKey.value;
     const numeric = NUMERIC.has(key);
     const sign = descending.value ? -1 : 1;

@@ -34,7 +34,11 @@ export const useWatchStore = defineStore('watch', () => {
     if (on && exporting.blockedByOriginal) return;
     try {
       if (on && !(await exporting.confirmed('watch', options.confirm ?? false))) return;
-      apply(on ? await api.call('watch.start', { dir, target, debounceMs, ...exporting.replaceFlag(), ...exporting.gameOfInstall() }) : await api.call('watch.stop', { dir }));
+      apply(
+        on
+          ? await api.call('watch.start', { dir, target, debounceMs, ...exporting.replaceFlag(), ...exporting.gameOfInstall() })
+          : await api.call('watch.stop', { dir }),
+      );
     } catch (error) {
       useErrorsStore().report(error, on ? 'Starting the watch' : 'Stopping the watch');
     }

@@ -139,7 +139,10 @@ export const useWorkspaceStore = defineStore('workspace', () => {
           size = 0;
         };
         for (const { path, file } of dropped.files) {
-          if (file.size > DROP_BYTES_LIMIT) throw new Error(`${path} is too large to send from the browser (${formatBytes(file.size)}); copy it into ${target} with the file manager`);
+          if (file.size > DROP_BYTES_LIMIT)
+            throw new Error(
+              `${path} is too large to send from the browser (${formatBytes(file.size)}); copy it into ${target} with the file manager`,
+            );
           if (size + file.size > DROP_BYTES_LIMIT) await send();
           batch.push({ path, data: bytesToBase64(new Uint8Array(await file.arrayBuffer())) });
           size += file.size;

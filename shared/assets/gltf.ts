@@ -117,9 +117,20 @@ export function encodeGlb(mesh: Mesh, options: ModelExportOptions = {}): Uint8Ar
       .map((p) => {
         const positions = positionsAt(p, frame);
         const count = positions.length / 3;
-        accessors.push({ bufferView: bin.add(floatBytes(positions), ARRAY_BUFFER), componentType: FLOAT, count, type: 'VEC3', ...bounds(positions, 3) });
+        accessors.push({
+          bufferView: bin.add(floatBytes(positions), ARRAY_BUFFER),
+          componentType: FLOAT,
+          count,
+          type: 'VEC3',
+          ...bounds(positions, 3),
+        });
         const position = accessors.length - 1;
-        accessors.push({ bufferView: bin.add(floatBytes(p.uvs.subarray(0, count * 2)), ARRAY_BUFFER), componentType: FLOAT, count, type: 'VEC2' });
+        accessors.push({
+          bufferView: bin.add(floatBytes(p.uvs.subarray(0, count * 2)), ARRAY_BUFFER),
+          componentType: FLOAT,
+          count,
+          type: 'VEC2',
+        });
         return { attributes: { POSITION: position, TEXCOORD_0: accessors.length - 1 }, material: p.material, mode: 4 };
       });
     const node: Record<string, unknown> = { name: piece.name, translation: [...piece.offset] };
@@ -148,7 +159,9 @@ export function encodeGlb(mesh: Mesh, options: ModelExportOptions = {}): Uint8Ar
     ...(accessors.length > 0 ? { accessors } : {}),
     ...(bin.views.length > 0 ? { bufferViews: bin.views } : {}),
     ...(binary.length > 0 ? { buffers: [{ byteLength: binary.length }] } : {}),
-    ...(images.length > 0 ? { images, textures, samplers: [{ magFilter: NEAREST, minFilter: NEAREST, wrapS: REPEAT, wrapT: REPEAT }] } : {}),
+    ...(images.length > 0
+      ? { images, textures, samplers: [{ magFilter: NEAREST, minFilter: NEAREST, wrapS: REPEAT, wrapT: REPEAT }] }
+      : {}),
   };
   if (materials.length === 0) delete json.materials;
   const jsonBytes = new Utf8Encoder().encode(JSON.stringify(json));
@@ -200,7 +213,12 @@ export function encodeObj(mesh: Mesh, mtlFile: string, options: ModelExportOptio
   const mtl: string[] = ['# ModPak Studio'];
   mesh.materials.forEach((m, i) => {
     const [r, g, b, a] = m.color;
-    mtl.push('', `newmtl ${materialNames[i]}`, `Kd ${(r / 255).toFixed(4)} ${(g / 255).toFixed(4)} ${(b / 255).toFixed(4)}`, `d ${(a / 255).toFixed(4)}`);
+    mtl.push(
+      '',
+      `newmtl ${materialNames[i]}`,
+      `Kd ${(r / 255).toFixed(4)} ${(g / 255).toFixed(4)} ${(b / 255).toFixed(4)}`,
+      `d ${(a / 255).toFixed(4)}`,
+    );
     if (m.image && options.png) {
       const file = `${materialNames[i]}.png`;
       textures.push({ file, png: options.png(m.image) });
@@ -220,7 +238,12 @@ export function encodeObj(mesh: Mesh, mtlFile: string, options: ModelExportOptio
       if (count < 3) continue;
       lines.push(`usemtl ${materialNames[p.material] ?? 'unnamed'}`);
       for (let v = 0; v < count; v++) {
-        const [x, y, z] = toYUp(mesh.up, positions[v * 3]! + origin[0], positions[v * 3 + 1]! + origin[1], positions[v * 3 + 2]! + origin[2]);
+        const [x, y, z] = toYUp(
+          mesh.up,
+          positions[v * 3]! + origin[0],
+          positions[v * 3 + 1]! + origin[1],
+          positions[v * 3 + 2]! + origin[2],
+        );
         lines.push(`v ${fmt(x)} ${fmt(y)} ${fmt(z)}`);
       }
       for (let v = 0; v < count; v++) lines.push(`vt ${fmt(p.uvs[v * 2] ?? 0)} ${fmt(1 - (p.uvs[v * 2 + 1] ?? 0))}`);

@@ -24,13 +24,16 @@ export const MAX_IMAGE_PIXELS = 64 << 20;
 /** Fails unless width × height is a picture size a decoder may allocate for. */
 export function checkImageSize(what: string, width: number, height: number): void {
   if (!Number.isSafeInteger(width) || !Number.isSafeInteger(height) || width < 0 || height < 0 || width * height > MAX_IMAGE_PIXELS) {
-    fail('bad-count', `${what}: ${width} × ${height} pixels is not a picture size (at most ${MAX_IMAGE_PIXELS} pixels)`, { actual: width * height });
+    fail('bad-count', `${what}: ${width} × ${height} pixels is not a picture size (at most ${MAX_IMAGE_PIXELS} pixels)`, {
+      actual: width * height,
+    });
   }
 }
 
 /** A palette from 256 × 3 bytes of R, G, B (Quake's palette.lmp, the end of a PCX). */
 export function paletteFromRgb(name: string, rgb: Uint8Array): Palette {
-  if (rgb.length < 768) fail('truncated', `${name}: a palette needs 768 bytes of RGB, found ${rgb.length}`, { expected: 768, actual: rgb.length });
+  if (rgb.length < 768)
+    fail('truncated', `${name}: a palette needs 768 bytes of RGB, found ${rgb.length}`, { expected: 768, actual: rgb.length });
   const rgba = new Uint8Array(1024);
   for (let i = 0; i < 256; i++) {
     rgba[i * 4] = rgb[i * 3]!;
@@ -48,7 +51,11 @@ export function paletteFromRgb(name: string, rgb: Uint8Array): Palette {
 export function indexedToRgba(width: number, height: number, indices: Uint8Array, palette: Palette, transparent = -1): RgbaImage {
   checkImageSize('picture', width, height);
   const count = width * height;
-  if (indices.length < count) fail('truncated', `picture: ${width} × ${height} needs ${count} pixels, found ${indices.length}`, { expected: count, actual: indices.length });
+  if (indices.length < count)
+    fail('truncated', `picture: ${width} × ${height} needs ${count} pixels, found ${indices.length}`, {
+      expected: count,
+      actual: indices.length,
+    });
   const rgba = new Uint8Array(count * 4);
   const colours = new Uint32Array(palette.rgba.buffer.slice(palette.rgba.byteOffset, palette.rgba.byteOffset + 1024));
   const out = new Uint32Array(rgba.buffer);

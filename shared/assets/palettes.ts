@@ -9,14 +9,19 @@ import { builtInTaPalette } from './ta/palette.js';
  * the 768 bytes after the 0x0C marker at its end). Used by `--palette FILE` and by the install's winners.
  */
 export function paletteFromFile(name: string, bytes: Uint8Array): Palette {
-  if (bytes.length >= 769 && bytes[0] === 0x0a && bytes[bytes.length - 769] === 0x0c) return paletteFromRgb(name, bytes.subarray(bytes.length - 768));
+  if (bytes.length >= 769 && bytes[0] === 0x0a && bytes[bytes.length - 769] === 0x0c)
+    return paletteFromRgb(name, bytes.subarray(bytes.length - 768));
   if (bytes.length === 1024) {
     const rgba = bytes.slice();
     for (let i = 3; i < 1024; i += 4) rgba[i] = 255;
     return { name, rgba };
   }
   if (bytes.length === 768) return paletteFromRgb(name, bytes);
-  return fail('unsupported', `${name}: not a palette (a PALETTE.PAL has 1024 bytes, a palette.lmp 768, a PCX ends with 0x0C and 768 bytes; this has ${bytes.length})`, { actual: bytes.length });
+  return fail(
+    'unsupported',
+    `${name}: not a palette (a PALETTE.PAL has 1024 bytes, a palette.lmp 768, a PCX ends with 0x0C and 768 bytes; this has ${bytes.length})`,
+    { actual: bytes.length },
+  );
 }
 
 /**

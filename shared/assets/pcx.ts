@@ -44,7 +44,10 @@ export function readPcxHeader(bytes: Uint8Array): PcxHeader {
   if (bytes[0] !== 0x0a) fail('bad-magic', `not a PCX file: first byte is 0x${bytes[0]!.toString(16).padStart(2, '0')}, expected 0x0a`);
   const encoding = bytes[2]!;
   const bitsPerPixel = bytes[3]!;
-  const xMin = u16(bytes, 4), yMin = u16(bytes, 6), xMax = u16(bytes, 8), yMax = u16(bytes, 10);
+  const xMin = u16(bytes, 4),
+    yMin = u16(bytes, 6),
+    xMax = u16(bytes, 8),
+    yMax = u16(bytes, 10);
   const planes = bytes[65]!;
   const bytesPerLine = u16(bytes, 66);
   if (xMax < xMin || yMax < yMin) fail('bad-count', `PCX window is inverted: x ${xMin}..${xMax}, y ${yMin}..${yMax}`);
@@ -52,10 +55,17 @@ export function readPcxHeader(bytes: Uint8Array): PcxHeader {
   const height = yMax - yMin + 1;
   if (encoding !== 0 && encoding !== 1) fail('unsupported', `PCX encoding ${encoding} is not supported (0 or 1)`);
   if (!DEPTHS[bitsPerPixel]?.includes(planes)) {
-    fail('unsupported', `PCX with ${bitsPerPixel} bits per pixel and ${planes} planes is not supported (1 bit × 1–4 planes, 2 or 4 bits × 1, 8 bits × 1, 3 or 4)`);
+    fail(
+      'unsupported',
+      `PCX with ${bitsPerPixel} bits per pixel and ${planes} planes is not supported (1 bit × 1–4 planes, 2 or 4 bits × 1, 8 bits × 1, 3 or 4)`,
+    );
   }
   const minLine = Math.ceil((width * bitsPerPixel) / 8);
-  if (bytesPerLine < minLine) fail('bad-count', `PCX bytes per line ${bytesPerLine} < width ${bitsPerPixel === 8 ? width : `${width} pixels at ${bitsPerPixel} bits (${minLine} bytes)`}`);
+  if (bytesPerLine < minLine)
+    fail(
+      'bad-count',
+      `PCX bytes per line ${bytesPerLine} < width ${bitsPerPixel === 8 ? width : `${width} pixels at ${bitsPerPixel} bits (${minLine} bytes)`}`,
+    );
   if (width * height > MAX_PIXELS) fail('bad-count', `PCX of ${width} × ${height} pixels is larger than ${MAX_PIXELS} pixels`);
   return { width, height, planes, bitsPerPixel, bytesPerLine, encoding };
 }
@@ -206,10 +216,18 @@ export const pcxDecoder: AssetDecoder = {
       { label: 'Size', value: `${header.width} × ${header.height}` },
       { label: 'Depth', value: depth },
     ];
-    if (isTruecolourPcx(header)) return { kind: 'images', format: 'PCX', groups: [{ name: 'picture', frames: [{ image: decodePcx(bytes) }] }], facts, warnings: [] };
+    if (isTruecolourPcx(header))
+      return { kind: 'images', format: 'PCX', groups: [{ name: 'picture', frames: [{ image: decodePcx(bytes) }] }], facts, warnings: [] };
     const pcx = decodePcxIndexed(bytes);
     const palette = paletteFromRgb(`${name}'s own palette`, pcx.paletteRgb);
     const image = indexedToRgba(pcx.width, pcx.height, pcx.indices, palette, header.bitsPerPixel === 8 ? transparentIndexFor(name) : -1);
-    return { kind: 'images', format: 'PCX', groups: [{ name: 'picture', frames: [{ image }] }], palette: palette.name, facts, warnings: [] };
+    return {
+      kind: 'images',
+      format: 'PCX',
+      groups: [{ name: 'picture', frames: [{ image }] }],
+      palette: palette.name,
+      facts,
+      warnings: [],
+    };
   },
 };

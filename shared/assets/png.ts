@@ -76,7 +76,11 @@ function imageData(image: RgbaImage): Uint8Array {
 function checkImage(image: RgbaImage): void {
   checkImageSize('PNG', image.width, image.height);
   if (image.width === 0 || image.height === 0) fail('bad-count', `PNG: a picture of ${image.width} × ${image.height} has no pixels`);
-  if (image.rgba.length !== image.width * image.height * 4) fail('size-mismatch', `PNG: ${image.width} × ${image.height} needs ${image.width * image.height * 4} bytes of RGBA, got ${image.rgba.length}`);
+  if (image.rgba.length !== image.width * image.height * 4)
+    fail(
+      'size-mismatch',
+      `PNG: ${image.width} × ${image.height} needs ${image.width * image.height * 4} bytes of RGBA, got ${image.rgba.length}`,
+    );
 }
 
 export function encodePng(image: RgbaImage): Uint8Array {
@@ -96,7 +100,8 @@ export function encodeApng(frames: { image: RgbaImage; delayMs: number }[]): Uin
   let sequence = 0;
   frames.forEach(({ image, delayMs }, index) => {
     checkImage(image);
-    if (image.width !== width || image.height !== height) fail('size-mismatch', `APNG: frame ${index} is ${image.width} × ${image.height}, the first ${width} × ${height}`);
+    if (image.width !== width || image.height !== height)
+      fail('size-mismatch', `APNG: frame ${index} is ${image.width} × ${image.height}, the first ${width} × ${height}`);
     const control = new Uint8Array(26);
     const view = new DataView(control.buffer);
     view.setUint32(0, sequence++);
@@ -139,7 +144,8 @@ export function decodePng(bytes: Uint8Array, what = 'PNG'): RgbaImage {
       height = view.getUint32(at + 12);
       const depth = body[8]!;
       colourType = body[9]!;
-      if (depth !== 8 || !(colourType in CHANNELS)) fail('unsupported', `${what}: only 8-bit PNGs are read (this one: ${depth}-bit, colour type ${colourType})`);
+      if (depth !== 8 || !(colourType in CHANNELS))
+        fail('unsupported', `${what}: only 8-bit PNGs are read (this one: ${depth}-bit, colour type ${colourType})`);
       if (body[12] !== 0) fail('unsupported', `${what}: interlaced PNGs are not read; save it without interlacing`);
       checkImageSize(what, width, height);
     } else if (type === 'PLTE') palette = body;
@@ -157,7 +163,8 @@ export function decodePng(bytes: Uint8Array, what = 'PNG'): RgbaImage {
   } catch {
     return fail('bad-stream', `${what}: the image data is not a valid zlib stream`);
   }
-  if (raw.length < (stride + 1) * height) fail('truncated', `${what}: ${raw.length} bytes of image data, ${width} × ${height} needs ${(stride + 1) * height}`);
+  if (raw.length < (stride + 1) * height)
+    fail('truncated', `${what}: ${raw.length} bytes of image data, ${width} × ${height} needs ${(stride + 1) * height}`);
   const pixels = unfilter(raw, stride, height, channels, what);
   return { width, height, rgba: toRgba(pixels, width * height, colourType, palette, alpha) };
 }

@@ -20,7 +20,16 @@ export interface WavInfo {
   durationSeconds: number;
 }
 
-const FORMAT_NAMES: Record<number, string> = { 1: 'PCM', 2: 'MS ADPCM', 3: 'IEEE float', 6: 'A-law', 7: 'µ-law', 0x11: 'IMA ADPCM', 0x55: 'MP3', 0xfffe: 'extensible' };
+const FORMAT_NAMES: Record<number, string> = {
+  1: 'PCM',
+  2: 'MS ADPCM',
+  3: 'IEEE float',
+  6: 'A-law',
+  7: 'µ-law',
+  0x11: 'IMA ADPCM',
+  0x55: 'MP3',
+  0xfffe: 'extensible',
+};
 
 function fourcc(bytes: Uint8Array, at: number): string {
   return String.fromCharCode(bytes[at] ?? 0, bytes[at + 1] ?? 0, bytes[at + 2] ?? 0, bytes[at + 3] ?? 0);
@@ -37,7 +46,8 @@ export function parseWavHeader(bytes: Uint8Array): WavInfo {
     const size = view.getUint32(at + 4, true);
     const body = at + 8;
     if (id === 'fmt ') {
-      if (size < 16 || body + 16 > bytes.length) fail('truncated', `WAV fmt chunk at byte ${at} is ${size} bytes, needs 16 within ${bytes.length}`);
+      if (size < 16 || body + 16 > bytes.length)
+        fail('truncated', `WAV fmt chunk at byte ${at} is ${size} bytes, needs 16 within ${bytes.length}`);
       fmt = {
         format: view.getUint16(body, true),
         channels: view.getUint16(body + 2, true),

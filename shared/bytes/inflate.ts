@@ -12,7 +12,8 @@ export function inflateAtMost(what: string, stream: Uint8Array, limit: number): 
   let written = 0;
   const inflater = new Inflate({ chunkSize: Math.min(Math.max(expected, 1024), 1 << 16) });
   inflater.onData = (chunk: Uint8Array) => {
-    if (written + chunk.length > expected) fail('size-mismatch', `${what}: the zlib stream inflates past ${expected} bytes`, { expected, actual: written + chunk.length });
+    if (written + chunk.length > expected)
+      fail('size-mismatch', `${what}: the zlib stream inflates past ${expected} bytes`, { expected, actual: written + chunk.length });
     out.set(chunk, written);
     written += chunk.length;
   };

@@ -80,12 +80,17 @@ export class ByteReader {
     for (let i = offset; i < limit; i++) {
       if (this.bytes[i] === 0) return latin1(this.bytes.subarray(offset, i));
     }
-    return fail('bad-name', `${this.what}: ${field} at ${offset} has no terminating NUL within ${Math.min(maxLength, this.bytes.length - offset)} bytes`, { offset });
+    return fail(
+      'bad-name',
+      `${this.what}: ${field} at ${offset} has no terminating NUL within ${Math.min(maxLength, this.bytes.length - offset)} bytes`,
+      { offset },
+    );
   }
 
   /** Fails unless `count` records of `size` bytes starting at `offset` fit: call before allocating for them. */
   checkTable(field: string, offset: number, count: number, size: number): void {
-    if (!Number.isSafeInteger(count) || count < 0) fail('bad-count', `${this.what}: ${field} count ${count} is not a count`, { actual: count });
+    if (!Number.isSafeInteger(count) || count < 0)
+      fail('bad-count', `${this.what}: ${field} count ${count} is not a count`, { actual: count });
     this.check(`${field} (${count} × ${size} bytes)`, offset, count * size);
   }
 }

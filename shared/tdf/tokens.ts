@@ -21,7 +21,10 @@ const TDF: LineLanguage<TdfTokenKind> = {
     (rest) => {
       const m = KEY_VALUE.exec(rest);
       if (!m) return null;
-      const tokens: TdfToken[] = [{ kind: 'key', text: m[1] ?? '' }, { kind: 'punct', text: m[2] ?? '' }];
+      const tokens: TdfToken[] = [
+        { kind: 'key', text: m[1] ?? '' },
+        { kind: 'punct', text: m[2] ?? '' },
+      ];
       if (m[3]) tokens.push({ kind: 'value', text: m[3] });
       if (m[4]) tokens.push({ kind: 'punct', text: m[4] });
       return tokens;

@@ -37,8 +37,19 @@ for (const scheme of ['dark', 'light'] as const) {
       await page.waitForTimeout(300);
       const result = await new AxeBuilder({ page }).analyze();
       const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-      expect(bad.map((v) => `${name}: ${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
-      for (const [width, height] of [[1440, 900], [1024, 700]] as const) {
+      expect(
+        bad.map(
+          (v) =>
+            `${name}: ${v.id} (${v.impact}): ${v.nodes
+              .slice(0, 3)
+              .map((n) => n.target.join(' '))
+              .join(', ')}`,
+        ),
+      ).toEqual([]);
+      for (const [width, height] of [
+        [1440, 900],
+        [1024, 700],
+      ] as const) {
         await page.setViewportSize({ width, height });
         await studioPage.screenshot(`${name.toLowerCase()}-${scheme}-${width}`);
       }

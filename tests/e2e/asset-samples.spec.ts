@@ -57,7 +57,14 @@ async function selectPath(page: Page, path: string): Promise<void> {
 function canvasStats(canvas: Locator): Promise<{ colours: number; variance: number; opaque: number }> {
   return canvas.evaluate((el) => {
     // The e2e tsconfig has no DOM types: the little of the canvas API used here, typed by hand.
-    type Canvas2d = { width: number; height: number; getContext(kind: '2d'): { drawImage(source: unknown, x: number, y: number): void; getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } } };
+    type Canvas2d = {
+      width: number;
+      height: number;
+      getContext(kind: '2d'): {
+        drawImage(source: unknown, x: number, y: number): void;
+        getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray };
+      };
+    };
     const source = el as unknown as Canvas2d;
     const copy = (globalThis as unknown as { document: { createElement(tag: 'canvas'): Canvas2d } }).document.createElement('canvas');
     copy.width = source.width;
@@ -155,7 +162,9 @@ test("a COB: its pieces checked against the unit's 3DO; a palette: the index und
   // Row 2, column 5 of the 16 × 16 grid: index 37, its colour from the file's own bytes.
   await page.mouse.move(box.x + (box.width * 5.5) / 16, box.y + (box.height * 2.5) / 16);
   const pal = readFileSync(join(samplesDir, 'ta/palettes/PALETTE.PAL'));
-  await expect(preview.getByTestId('swatch-hover')).toHaveText(`Index 37 · RGB ${pal[148]}, ${pal[149]}, ${pal[150]} · #${[pal[148]!, pal[149]!, pal[150]!].map((v) => v.toString(16).padStart(2, '0')).join('')}`);
+  await expect(preview.getByTestId('swatch-hover')).toHaveText(
+    `Index 37 · RGB ${pal[148]}, ${pal[149]}, ${pal[150]} · #${[pal[148]!, pal[149]!, pal[150]!].map((v) => v.toString(16).padStart(2, '0')).join('')}`,
+  );
   await studioPage.screenshot('samples-pal-hover');
   studioPage.expectNoErrors();
 });

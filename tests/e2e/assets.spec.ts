@@ -28,7 +28,11 @@ async function selectPath(page: Page, query: string, path: string): Promise<void
 /** The canvas's own pixels (getImageData), as RGBA bytes. */
 function canvasPixels(canvas: Locator): Promise<{ width: number; height: number; rgba: number[] }> {
   return canvas.evaluate((el) => {
-    const c = el as unknown as { width: number; height: number; getContext(kind: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } } };
+    const c = el as unknown as {
+      width: number;
+      height: number;
+      getContext(kind: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } };
+    };
     const data = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
     return { width: c.width, height: c.height, rgba: Array.from(data) };
   });

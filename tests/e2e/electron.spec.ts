@@ -32,7 +32,12 @@ test.describe('Electron', () => {
     const app = await electron.launch({
       executablePath: binary!,
       // Chromium refuses its OS sandbox to root (CI containers); the page's own sandbox (webPreferences) stays on.
-      args: [join(repoRoot, 'out', 'main', 'index.cjs'), `--user-data-dir=${userData}`, '--disable-gpu', ...(process.getuid?.() === 0 ? ['--no-sandbox'] : [])],
+      args: [
+        join(repoRoot, 'out', 'main', 'index.cjs'),
+        `--user-data-dir=${userData}`,
+        '--disable-gpu',
+        ...(process.getuid?.() === 0 ? ['--no-sandbox'] : []),
+      ],
       env: { ...process.env, ELECTRON_ENABLE_LOGGING: '1' },
     });
     try {
@@ -47,7 +52,9 @@ test.describe('Electron', () => {
         process: typeof (globalThis as { process?: unknown }).process,
       }));
       expect(shape).toEqual({ bridge: ['call', 'on', 'pathForFile'], node: 'undefined', process: 'undefined' });
-      const info = await win.evaluate(() => (globalThis as unknown as { modpak: { call(n: string, r: unknown): Promise<unknown> } }).modpak.call('app.info', {}));
+      const info = await win.evaluate(() =>
+        (globalThis as unknown as { modpak: { call(n: string, r: unknown): Promise<unknown> } }).modpak.call('app.info', {}),
+      );
       expect(info).toMatchObject({ ok: true, result: { host: 'electron', demo: true } });
       await expect(win.getByRole('list', { name: 'Mount order' })).toBeVisible();
       await win.screenshot({ path: join(repoRoot, 'test-results', 'screenshots', 'electron-home.png') });

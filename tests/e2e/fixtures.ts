@@ -28,7 +28,8 @@ export class StudioPage {
     });
     page.on('requestfailed', (req) => {
       // An event stream torn down by a navigation is not an error.
-      if (req.url().startsWith(studio.origin) && !req.url().includes('/api/events')) this.errors.push(`request failed: ${req.url()} ${req.failure()?.errorText}`);
+      if (req.url().startsWith(studio.origin) && !req.url().includes('/api/events'))
+        this.errors.push(`request failed: ${req.url()} ${req.failure()?.errorText}`);
     });
   }
 

@@ -55,7 +55,7 @@ test('panes resize by keyboard and by drag, and keep their sizes across a reload
   expect(Math.abs((await layering.boundingBox())!.height - after)).toBeLessThan(3);
 });
 
-test('the archive\'s entries sort by each column, and reverse on a second click', async ({ studioPage, studio }) => {
+test("the archive's entries sort by each column, and reverse on a second click", async ({ studioPage, studio }) => {
   const page = await open(studioPage);
   const archivePath = join(studio.root, 'totala1.hpi');
   await screensNav(page).getByRole('button', { name: 'Archive', exact: true }).click();
@@ -69,14 +69,17 @@ test('the archive\'s entries sort by each column, and reverse on a second click'
   const listing = await studio.call<{ entries: Entry[] }>('archive.open', { path: archivePath });
   const stored = listing.entries.map((e, i) => ({ ...e, i }));
   const by = (key: (e: Entry) => string | number, descending = false) =>
-    [...stored].sort((a, b) => {
-      const [x, y] = [key(a), key(b)].map((k) => (typeof k === 'string' ? k.toLowerCase() : k));
-      return x! < y! ? (descending ? 1 : -1) : x! > y! ? (descending ? -1 : 1) : a.i - b.i;
-    }).map((e) => e.path);
+    [...stored]
+      .sort((a, b) => {
+        const [x, y] = [key(a), key(b)].map((k) => (typeof k === 'string' ? k.toLowerCase() : k));
+        return x! < y! ? (descending ? 1 : -1) : x! > y! ? (descending ? -1 : 1) : a.i - b.i;
+      })
+      .map((e) => e.path);
   const sizeOf = (e: Entry) => (e.dir ? -1 : e.size);
   const packedOf = (e: Entry) => (e.dir ? -1 : e.packedSize);
   const shown = async () => entries.locator('.elided-path').evaluateAll((els) => els.map((e) => e.getAttribute('title')));
-  const header = (name: string) => page.getByRole('columnheader').filter({ has: page.getByRole('button', { name: new RegExp(`^${name}`) }) });
+  const header = (name: string) =>
+    page.getByRole('columnheader').filter({ has: page.getByRole('button', { name: new RegExp(`^${name}`) }) });
 
   expect(stored.length).toBeGreaterThan(5);
   expect(await shown()).toEqual(stored.map((e) => e.path));
@@ -94,7 +97,10 @@ test('the archive\'s entries sort by each column, and reverse on a second click'
     await header(name).getByRole('button').click();
     await expect(header(name)).toHaveAttribute('aria-sort', 'descending');
     await expect.poll(shown).toEqual(descending);
-    await expect(page.getByRole('columnheader', { name: 'Path' }).or(header('Path'))).toHaveAttribute('aria-sort', name === 'Path' ? 'descending' : 'none');
+    await expect(page.getByRole('columnheader', { name: 'Path' }).or(header('Path'))).toHaveAttribute(
+      'aria-sort',
+      name === 'Path' ? 'descending' : 'none',
+    );
   }
 });
 
@@ -103,7 +109,9 @@ test('type-ahead moves through the tree by the names typed', async ({ studioPage
   await showFiles(page);
   const tree = page.getByRole('tree', { name: 'Files' });
   // Nothing expanded: the rows are the top-level names, in the tree's order.
-  const names = (await tree.getByRole('treeitem').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')!))).map((n) => n.replace(/\/$/, ''));
+  const names = (await tree.getByRole('treeitem').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')!))).map((n) =>
+    n.replace(/\/$/, ''),
+  );
   const starting = (prefix: string) => names.filter((n) => n.toLowerCase().startsWith(prefix));
   expect(starting('u').length).toBeGreaterThan(1);
   await tree.focus();
@@ -153,7 +161,11 @@ test('a long path in a narrow pane loses its middle, and its file name stays who
   const fit = await path.evaluate((el) => {
     const head = el.querySelector('.elided-head')!;
     const tail = el.querySelector('.elided-tail')!;
-    return { headCut: head.scrollWidth > head.clientWidth, tailWhole: tail.scrollWidth <= tail.clientWidth, tail: tail.getAttribute('data-text') };
+    return {
+      headCut: head.scrollWidth > head.clientWidth,
+      tailWhole: tail.scrollWidth <= tail.clientWidth,
+      tail: tail.getAttribute('data-text'),
+    };
   });
   expect(fit).toEqual({ headCut: true, tailWhole: true, tail: 'cars2.tdf' });
   await studioPage.screenshot('layout-elided-1024');

@@ -19,7 +19,8 @@ async function open(studioPage: StudioPage): Promise<Page> {
   return studioPage.page;
 }
 
-const screen = (page: Page, name: string) => page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name, exact: true }).click();
+const screen = (page: Page, name: string) =>
+  page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name, exact: true }).click();
 
 /** The page's DataTransfer (this file is typechecked without the DOM library). */
 interface TransferLike {
@@ -28,7 +29,9 @@ interface TransferLike {
 
 async function serious(page: Page, selector: string): Promise<string[]> {
   const result = await new AxeBuilder({ page }).include(selector).analyze();
-  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
 test('context menus: right-click and keyboard on Files rows, mount-order rows; axe on the open menu', async ({ studioPage }) => {
@@ -51,7 +54,13 @@ test('context menus: right-click and keyboard on Files rows, mount-order rows; a
   const row = page.getByRole('treeitem', { name: 'units/ARMCOM.fbi', exact: true });
   await row.click({ button: 'right' });
   await expect(menu).toHaveAccessibleName('units/ARMCOM.fbi: actions');
-  await expect(menu.getByRole('menuitem')).toHaveText(['Extract…', 'Copy path', 'Override in mod', 'Open containing archive', 'Compare with winner']);
+  await expect(menu.getByRole('menuitem')).toHaveText([
+    'Extract…',
+    'Copy path',
+    'Override in mod',
+    'Open containing archive',
+    'Compare with winner',
+  ]);
   await expect(menu.getByRole('menuitem').first()).toBeFocused();
   expect(await serious(page, '[role="menu"]')).toEqual([]);
   await studioPage.screenshot('menu-files');
@@ -107,15 +116,20 @@ test('drops: files onto a workspace are added; an archive dropped on the window 
   const sizes = await Promise.all(names.map(async (n) => [(await stat(join(studio.root, n))).size, n] as const));
   const smallest = sizes.sort((a, b) => a[0] - b[0])[0]![1];
   const bytes = (await readFile(join(studio.root, smallest))).toString('base64');
-  const archive = await page.evaluateHandle(({ name, data }) => {
-    const raw = atob(data);
-    const transfer = new (globalThis as unknown as { DataTransfer: new () => TransferLike }).DataTransfer();
-    transfer.items.add(new File([Uint8Array.from(raw, (c) => c.charCodeAt(0))], name));
-    return transfer;
-  }, { name: smallest, data: bytes });
+  const archive = await page.evaluateHandle(
+    ({ name, data }) => {
+      const raw = atob(data);
+      const transfer = new (globalThis as unknown as { DataTransfer: new () => TransferLike }).DataTransfer();
+      transfer.items.add(new File([Uint8Array.from(raw, (c) => c.charCodeAt(0))], name));
+      return transfer;
+    },
+    { name: smallest, data: bytes },
+  );
   await page.locator('main.content').dispatchEvent('drop', { dataTransfer: archive });
   await expect(page.getByTestId('archive-format')).toBeVisible();
-  await expect(page.getByRole('textbox', { name: 'Archive file' })).toHaveValue(new RegExp(`modpak-dropped-.*${smallest.replace('.', '\\.')}$`));
+  await expect(page.getByRole('textbox', { name: 'Archive file' })).toHaveValue(
+    new RegExp(`modpak-dropped-.*${smallest.replace('.', '\\.')}$`),
+  );
 });
 
 test('the folder browser: places, a folder, choose; axe on the dialog', async ({ studioPage, studio }) => {
@@ -143,7 +157,10 @@ test('the folder browser: places, a folder, choose; axe on the dialog', async ({
   await expect(page.getByTestId('game-name')).toHaveText('Total Annihilation');
 });
 
-test('extraction: a default target in Downloads, a question before overwriting, the folder named when done', async ({ studioPage, studio }) => {
+test('extraction: a default target in Downloads, a question before overwriting, the folder named when done', async ({
+  studioPage,
+  studio,
+}) => {
   const page = await open(studioPage);
   await screen(page, 'Files');
   await page.getByRole('treeitem', { name: 'units/', exact: true }).click();

@@ -15,7 +15,10 @@ async function quakeFolder(): Promise<string> {
   const work = await mkdtemp(join(tmpdir(), 'modpak-e2e-quake-'));
   const root = join(work, 'quake');
   const src = join(work, 'src');
-  for (const [target, path] of [['id1/pak0.pak', 'maps/e1m1.bsp'], ['mymod/pak0.pak', 'progs/player.mdl']] as const) {
+  for (const [target, path] of [
+    ['id1/pak0.pak', 'maps/e1m1.bsp'],
+    ['mymod/pak0.pak', 'progs/player.mdl'],
+  ] as const) {
     await rm(src, { recursive: true, force: true });
     await mkdir(dirname(join(src, path)), { recursive: true });
     await writeFile(join(src, path), target);

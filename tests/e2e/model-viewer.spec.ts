@@ -70,7 +70,9 @@ for (const [label, file] of [
     // Selecting a piece changes the picture (it is highlighted); the wireframe toggle does too.
     await page.locator('[role="treeitem"]').nth(1).click();
     await expect(page.locator('[role="treeitem"]').nth(1)).toHaveAttribute('aria-selected', 'true');
-    await expect.poll(async () => (await canvasStats(page)).colours !== before.colours || (await canvasStats(page)).variance !== before.variance).toBe(true);
+    await expect
+      .poll(async () => (await canvasStats(page)).colours !== before.colours || (await canvasStats(page)).variance !== before.variance)
+      .toBe(true);
     await page.locator('input[name="wireframe"]').check();
     await expect.poll(async () => (await canvasStats(page)).variance, { timeout: 10_000 }).not.toBe(before.variance);
     await page.screenshot({ path: join(dir, `model-viewer-${label}-wireframe.png`) });
@@ -81,7 +83,9 @@ for (const [label, file] of [
 test('ModelViewer animates a Quake MDL: the frame slider moves the model', async ({ page }) => {
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(`${origin}/?fixture=mdl&quakePalette=${encodeURIComponent(`/@fs${join(samples, 'quake-assets/quake/gfx/palette.lmp')}`)}`);
+  await page.goto(
+    `${origin}/?fixture=mdl&quakePalette=${encodeURIComponent(`/@fs${join(samples, 'quake-assets/quake/gfx/palette.lmp')}`)}`,
+  );
   const canvas = page.locator('canvas.model-canvas');
   await expect(canvas).toHaveAttribute('data-ready', 'true', { timeout: 30_000 });
   await expect.poll(async () => (await canvasStats(page)).colours, { timeout: 15_000 }).toBeGreaterThan(5);

@@ -37,7 +37,11 @@ export async function startServe(options: { root?: string; args?: string[] } = {
     token,
     scratch,
     async call<T>(name: string, request: unknown): Promise<T> {
-      const res = await fetch(`${origin}/api/call/${name}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-modpak-token': token }, body: JSON.stringify(request) });
+      const res = await fetch(`${origin}/api/call/${name}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-modpak-token': token },
+        body: JSON.stringify(request),
+      });
       const envelope = (await res.json()) as { ok: true; result: T } | { ok: false; error: { code: string; message: string } };
       if (!envelope.ok) throw new Error(`${name}: ${envelope.error.code}: ${envelope.error.message}`);
       return envelope.result;

@@ -44,7 +44,9 @@ test('searches a path and the Layering panel names the winner; TDF text preview'
   const page = await open(studioPage);
   await showFiles(page);
   // The marks a benchmark reads: the tree arrived, then its first rows were drawn.
-  await expect.poll(() => page.evaluate(() => ['modpak:tree-loaded', 'modpak:tree-rendered'].map((n) => performance.getEntriesByName(n).length))).toEqual([1, 1]);
+  await expect
+    .poll(() => page.evaluate(() => ['modpak:tree-loaded', 'modpak:tree-rendered'].map((n) => performance.getEntriesByName(n).length)))
+    .toEqual([1, 1]);
   await selectPath(page, 'armcom', 'units/ARMCOM.fbi');
   expect(await page.evaluate(() => performance.getEntriesByName('modpak:filter').length)).toBeGreaterThan(0);
   const layering = page.getByRole('region', { name: 'Layering' });
@@ -79,7 +81,9 @@ test('previews a PCX image with its palette named', async ({ studioPage }) => {
   await expect(page.getByTestId('asset-palette')).toContainText("bitmaps/logo.pcx's own palette");
   // The pixels really are drawn: several distinct opaque colours on the canvas.
   const colours = await canvas.evaluate((el) => {
-    const c = el as unknown as { getContext(kind: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } } };
+    const c = el as unknown as {
+      getContext(kind: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } };
+    };
     const data = c.getContext('2d').getImageData(0, 0, 32, 24).data;
     const seen = new Set<string>();
     for (let i = 0; i < data.length; i += 4) if (data[i + 3] === 255) seen.add(`${data[i]},${data[i + 1]},${data[i + 2]}`);

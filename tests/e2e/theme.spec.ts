@@ -21,7 +21,7 @@ test('the theme follows prefers-color-scheme, and the switch wins over it across
   expect(await background(page)).toBe('rgb(21, 23, 28)');
 });
 
-test('Ctrl+F focuses the current screen\'s filter', async ({ studioPage }) => {
+test("Ctrl+F focuses the current screen's filter", async ({ studioPage }) => {
   const page = studioPage.page;
   await studioPage.goto();
   await page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name: 'Files', exact: true }).click();

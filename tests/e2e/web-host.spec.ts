@@ -7,12 +7,18 @@ import { test, expect } from './fixtures.js';
  * `modpak serve` seen from a browser: the page with the token works; without it, or from a foreign page,
  * or through a foreign Host name, nothing is served and nothing is done.
  */
-const exists = (p: string) => stat(p).then(() => true, () => false);
+const exists = (p: string) =>
+  stat(p).then(
+    () => true,
+    () => false,
+  );
 
 test('the studio opens from the printed URL without page errors', async ({ studioPage }) => {
   await studioPage.goto();
   await expect(studioPage.page).toHaveTitle(/ModPak Studio/);
-  const csp = await studioPage.page.evaluate(async () => (await fetch((globalThis as unknown as { location: { href: string } }).location.href)).headers.get('content-security-policy'));
+  const csp = await studioPage.page.evaluate(async () =>
+    (await fetch((globalThis as unknown as { location: { href: string } }).location.href)).headers.get('content-security-policy'),
+  );
   expect(csp).toContain("script-src 'self'");
   await studioPage.screenshot('web-host-start');
 });
@@ -69,10 +75,16 @@ test('the host answers a foreign Origin or Host with a refusal, token or not', a
   const request = await playwright.request.newContext();
   try {
     const headers = { 'content-type': 'application/json', 'x-modpak-token': studio.token };
-    const origin = await request.post(`${studio.origin}/api/call/app.info`, { headers: { ...headers, origin: 'http://evil.example' }, data: {} });
+    const origin = await request.post(`${studio.origin}/api/call/app.info`, {
+      headers: { ...headers, origin: 'http://evil.example' },
+      data: {},
+    });
     expect(origin.status()).toBe(403);
     expect(await origin.json()).toEqual({ ok: false, error: { code: 'not-allowed', message: 'foreign Origin header' } });
-    const host = await request.post(`${studio.origin}/api/call/app.info`, { headers: { ...headers, host: `rebound.example:${studio.port}` }, data: {} });
+    const host = await request.post(`${studio.origin}/api/call/app.info`, {
+      headers: { ...headers, host: `rebound.example:${studio.port}` },
+      data: {},
+    });
     expect(host.status()).toBe(421);
     const none = await request.post(`${studio.origin}/api/call/app.info`, { headers: { 'content-type': 'application/json' }, data: {} });
     expect(none.status()).toBe(401);

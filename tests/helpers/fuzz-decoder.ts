@@ -18,7 +18,10 @@ export async function fuzzDecoder(
       outcome.ok++;
     } catch (err) {
       if (!(err instanceof FormatError)) {
-        throw new Error(`fuzz case ${m.label}: threw ${err instanceof Error ? `${err.name}: ${err.message}` : String(err)} instead of a FormatError`, { cause: err });
+        throw new Error(
+          `fuzz case ${m.label}: threw ${err instanceof Error ? `${err.name}: ${err.message}` : String(err)} instead of a FormatError`,
+          { cause: err },
+        );
       }
       outcome.rejected++;
     }

@@ -14,7 +14,15 @@ export function headerFacts(bytes: Uint8Array) {
     const frames = [];
     for (let f = 0; f < dv.getUint16(at, true); f++) {
       const rec = dv.getUint32(at + 40 + 8 * f, true);
-      frames.push({ rec, duration: dv.getUint32(at + 44 + 8 * f, true), width: dv.getUint16(rec, true), height: dv.getUint16(rec + 2, true), xOffset: dv.getInt16(rec + 4, true), yOffset: dv.getInt16(rec + 6, true), subs: dv.getUint16(rec + 10, true) });
+      frames.push({
+        rec,
+        duration: dv.getUint32(at + 44 + 8 * f, true),
+        width: dv.getUint16(rec, true),
+        height: dv.getUint16(rec + 2, true),
+        xOffset: dv.getInt16(rec + 4, true),
+        yOffset: dv.getInt16(rec + 6, true),
+        subs: dv.getUint16(rec + 10, true),
+      });
     }
     entries.push({ name, frames });
   }
@@ -80,4 +88,3 @@ export function referenceFrame(bytes: Uint8Array, rec: number, pal: Palette): Ui
   }
   return out;
 }
-

@@ -48,10 +48,13 @@ export function makeMdl(): Uint8Array {
   b.bytes(0x49, 0x44, 0x50, 0x4f).i32(6).f32(2, 2, 2).f32(-1, -2, -3).f32(10).f32(0, 0, 0);
   b.i32(2, 4, 2, 4, 2, 2, 0, 0).f32(1);
   b.i32(0).bytes(192, 193, 194, 195, 196, 197, 198, 199); // skin 0
-  b.i32(1, 2).f32(0.1, 0.2).bytes(...Array(8).fill(9), ...Array(8).fill(10)); // skin group of 2
+  b.i32(1, 2)
+    .f32(0.1, 0.2)
+    .bytes(...Array(8).fill(9), ...Array(8).fill(10)); // skin group of 2
   b.i32(0, 0, 0).i32(1, 1, 0).i32(0, 3, 1).i32(0, 0, 1); // st: vertex 1 on the seam
   b.i32(1, 0, 1, 2).i32(0, 1, 2, 3); // front triangle, back triangle
-  const frame = (name: string, z: number) => b.bytes(0, 0, 0, 0, 9, 9, 9, 0).name(name, 16).bytes(0, 0, z, 0, 1, 0, z, 0, 0, 1, z, 0, 1, 1, z, 0);
+  const frame = (name: string, z: number) =>
+    b.bytes(0, 0, 0, 0, 9, 9, 9, 0).name(name, 16).bytes(0, 0, z, 0, 1, 0, z, 0, 0, 1, z, 0, 1, 1, z, 0);
   b.i32(0);
   frame('stand', 0);
   b.i32(1, 2).bytes(0, 0, 0, 0, 9, 9, 9, 0).f32(0.1, 0.2);
@@ -72,19 +75,31 @@ export function makeMd2Like(kind: 'md2' | 'dkm1' | 'dkm2'): Uint8Array {
   const framesAt = trisAt + (dkm ? 16 : 12);
   const end = framesAt + 2 * frameSize;
   const b = new Bytes();
-  if (dkm) b.name('DKMD', 4).i32(kind === 'dkm1' ? 1 : 2).f32(100, 0, 0).i32(frameSize, 2, 3, 3, 1, 0, 2, 0, skinsAt, stAt, trisAt, framesAt, end, end, end);
+  if (dkm)
+    b.name('DKMD', 4)
+      .i32(kind === 'dkm1' ? 1 : 2)
+      .f32(100, 0, 0)
+      .i32(frameSize, 2, 3, 3, 1, 0, 2, 0, skinsAt, stAt, trisAt, framesAt, end, end, end);
   else b.name('IDP2', 4).i32(8, 64, 32, frameSize, 2, 3, 3, 1, 0, 2, skinsAt, stAt, trisAt, framesAt, end, end);
   b.name('models/a/skin.pcx', 64).name('models/a/other.pcx', 64);
   b.u16(0, 0, 32, 16, 64, 32);
   if (dkm) b.u16(0, 0);
   b.u16(0, 1, 2, 0, 1, 2);
-  for (const [name, lift] of [['f1', 0], ['f2', 5]] as const) {
-    b.f32(0.5, 0.5, 0.25).f32(1, 2, 3 + lift).name(name, 16);
-    for (const [x, y, z] of [[0, 0, 0], [200, 0, 0], [0, 100, 40]]) {
+  for (const [name, lift] of [
+    ['f1', 0],
+    ['f2', 5],
+  ] as const) {
+    b.f32(0.5, 0.5, 0.25)
+      .f32(1, 2, 3 + lift)
+      .name(name, 16);
+    for (const [x, y, z] of [
+      [0, 0, 0],
+      [200, 0, 0],
+      [0, 100, 40],
+    ]) {
       if (kind === 'dkm2') b.i32((x! << 21) | (y! << 11) | z!).bytes(7);
       else b.bytes(x!, y!, z!, 7);
     }
   }
   return b.done();
 }
-

@@ -67,11 +67,19 @@ export async function quakeSamplesInstall(dir: string): Promise<string> {
   const dk = daikatanaWal('e1m1/dk_wall', 32, 32, grey, { anim: 'e1m1/dk_wall2', flags: 0, contents: 1, value: 0 });
   const sprite = quakeSprite([
     { width: 16, height: 16, indices: pixels(256, 1) },
-    { group: [{ width: 16, height: 16, indices: pixels(256, 2) }, { width: 16, height: 16, indices: pixels(256, 3) }], intervals: [0.1, 0.2] },
+    {
+      group: [
+        { width: 16, height: 16, indices: pixels(256, 2) },
+        { width: 16, height: 16, indices: pixels(256, 3) },
+      ],
+      intervals: [0.1, 0.2],
+    },
   ]);
   // A map that embeds textures (cube.bsp keeps its own in a WAD): two of cr8_czg.wad's miptex.
   const wad = await q('quake/cr8_czg.wad');
-  const miptex = readDirectory(wad).lumps.slice(0, 2).map((lump) => lumpBytes(wad, lump));
+  const miptex = readDirectory(wad)
+    .lumps.slice(0, 2)
+    .map((lump) => lumpBytes(wad, lump));
   const textured = q1bsp('{\n"classname" "worldspawn"\n"wad" "cr8_czg.wad"\n}\n{\n"classname" "light"\n"origin" "0 0 64"\n}\n', miptex);
   const pak1: DemoFile[] = [
     { path: 'gfx/palette.lmp', data: await q('quake/gfx/palette.lmp') },
@@ -91,7 +99,10 @@ export async function quakeSamplesInstall(dir: string): Promise<string> {
     { path: 'maps/hl.bsp', data: await q('halflife/hl.bsp') },
   ];
   await writeArchive(join(id1, 'pak1.pak'), await packBytes('pak', pak1, {}));
-  await writeArchive(join(id1, 'pak2.pak'), await packBytes('pak', [{ path: 'textures/lavatest.wal', data: await q('quake2/textures/b_pv_v1a1.wal') }], {}));
+  await writeArchive(
+    join(id1, 'pak2.pak'),
+    await packBytes('pak', [{ path: 'textures/lavatest.wal', data: await q('quake2/textures/b_pv_v1a1.wal') }], {}),
+  );
   await copyFile(join(samplesDir, 'quake-assets/quake/cr8_czg.wad'), join(id1, 'cr8_czg.wad'));
   await copyFile(join(samplesDir, 'quake-assets/halflife/hl.wad'), join(id1, 'hl.wad'));
   return dir;

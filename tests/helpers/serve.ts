@@ -18,7 +18,11 @@ export interface ServeChild {
 }
 
 export async function serveAndWait(args: string[], env: NodeJS.ProcessEnv = process.env, timeoutMs = 60_000): Promise<ServeChild> {
-  const child = spawn(process.execPath, [join(repoRoot, 'bin', 'modpak'), 'serve', ...args], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [join(repoRoot, 'bin', 'modpak'), 'serve', ...args], {
+    cwd: repoRoot,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => {

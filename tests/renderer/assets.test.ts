@@ -22,7 +22,10 @@ const gafLike: ImagesView = {
   warnings: ['header third field is 0x5, not 0'],
   palette: 'palettes/PALETTE.PAL from totala1.hpi',
   groups: [
-    { name: 'boom', frames: [{ image: image(4, 3, 10), durationMs: 67 }, { image: image(4, 3, 20) }, { image: image(5, 5, 30), label: '2 layers' }] },
+    {
+      name: 'boom',
+      frames: [{ image: image(4, 3, 10), durationMs: 67 }, { image: image(4, 3, 20) }, { image: image(5, 5, 30), label: '2 layers' }],
+    },
     { name: 'still', frames: [{ image: image(2, 2, 40) }] },
   ],
 };
@@ -61,12 +64,26 @@ describe('AssetViewer', () => {
   });
 
   it('BOS text is coloured by keyword; a model gets the model viewer, which names its missing textures', () => {
-    const bos: AssetView = { kind: 'text', language: 'bos', format: 'COB script', facts: [], warnings: [], text: '#include "sfxtype.h"\npiece base, turret;\nCreate()\n{\n  turn turret to y-axis <90> speed <30>; // aim\n}' };
+    const bos: AssetView = {
+      kind: 'text',
+      language: 'bos',
+      format: 'COB script',
+      facts: [],
+      warnings: [],
+      text: '#include "sfxtype.h"\npiece base, turret;\nCreate()\n{\n  turn turret to y-axis <90> speed <30>; // aim\n}',
+    };
     const w = mount(AssetViewer, { props: { view: bos, name: 'x.cob' } });
     expect(w.findAll('.tok-keyword').map((s) => s.text())).toEqual(['piece', 'turn', 'to', 'y-axis', 'speed']);
     expect(w.get('.tok-directive').text()).toBe('#include "sfxtype.h"');
     expect(w.get('.tok-comment').text()).toBe('// aim');
-    const model: AssetView = { kind: 'model', format: '3DO model', facts: [{ label: 'Pieces', value: '1' }], warnings: [], missingTextures: ['ArmSkin'], mesh: { up: 'y', materials: [], pieces: [{ name: 'base', parent: null, offset: [0, 0, 0], primitives: [] }] } };
+    const model: AssetView = {
+      kind: 'model',
+      format: '3DO model',
+      facts: [{ label: 'Pieces', value: '1' }],
+      warnings: [],
+      missingTextures: ['ArmSkin'],
+      mesh: { up: 'y', materials: [], pieces: [{ name: 'base', parent: null, offset: [0, 0, 0], primitives: [] }] },
+    };
     const m = mount(AssetViewer, { props: { view: model, name: 'x.3do' } });
     expect(m.findAll('.model-missing-name').map((n) => n.text())).toEqual(['ArmSkin']);
     expect(m.text()).toContain('Pieces');
@@ -83,7 +100,12 @@ describe('a palette swatch names the index under the pointer', () => {
     expect(hover()).toContain('Point at a colour');
     // Unlaid-out (happy-dom), the 16-pixel swatch is shown at its nominal size: 16 × zoom pixels a side.
     const cell = (16 * parseInt(w.get('[data-testid="zoom"]').text(), 10)) / 16;
-    for (const [column, row] of [[0, 0], [5, 2], [15, 15], [9, 13]] as const) {
+    for (const [column, row] of [
+      [0, 0],
+      [5, 2],
+      [15, 15],
+      [9, 13],
+    ] as const) {
       await canvas.trigger('mousemove', { clientX: column * cell + cell / 2, clientY: row * cell + cell / 2 });
       const index = row * 16 + column;
       const [r, g, b] = [file[index * 4]!, file[index * 4 + 1]!, file[index * 4 + 2]!];
@@ -102,14 +124,24 @@ describe('a palette swatch names the index under the pointer', () => {
 
 describe('asset plumbing in the renderer', () => {
   it('asset files get the asset preview; its tab says the format', () => {
-    expect(['anims/X.GAF', 'palettes/PALETTE.PAL', 'objects3d/A.3do', 'scripts/a.cob', 'maps/x.tnt'].map(previewKindOf)).toEqual(['asset', 'asset', 'asset', 'asset', 'asset']);
+    expect(['anims/X.GAF', 'palettes/PALETTE.PAL', 'objects3d/A.3do', 'scripts/a.cob', 'maps/x.tnt'].map(previewKindOf)).toEqual([
+      'asset',
+      'asset',
+      'asset',
+      'asset',
+      'asset',
+    ]);
     expect(previewKindOf('units/A.fbi')).toBe('tdf');
     expect(previewKindLabel('asset', 'anims/x.gaf')).toBe('GAF');
   });
 
   it('asset.view requests: the winner, a provider (null = loose), an archive entry', () => {
     expect(assetRequest({ kind: 'install', root: '/ta', path: 'a.gaf' })).toEqual({ root: '/ta', path: 'a.gaf' });
-    expect(assetRequest({ kind: 'install', root: '/ta', path: 'a.gaf', archive: null })).toEqual({ root: '/ta', path: 'a.gaf', archive: null });
+    expect(assetRequest({ kind: 'install', root: '/ta', path: 'a.gaf', archive: null })).toEqual({
+      root: '/ta',
+      path: 'a.gaf',
+      archive: null,
+    });
     expect(assetRequest({ kind: 'archive', archive: '/x.hpi', entry: 'a.gaf' })).toEqual({ file: '/x.hpi', entry: 'a.gaf' });
   });
 });

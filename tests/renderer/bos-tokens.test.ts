@@ -8,7 +8,9 @@ import TextPreview from '../../renderer/components/TextPreview.vue';
 
 describe('BOS syntax colours', () => {
   it('colours keywords, directives, literals, strings and comments', () => {
-    const [directive, piece, turn, open, close] = tokenizeBos('#include "exptype.h" // flags\npiece base;\nturn base to y-axis <90.5> speed [2];\n/* a\nb */ x-ray');
+    const [directive, piece, turn, open, close] = tokenizeBos(
+      '#include "exptype.h" // flags\npiece base;\nturn base to y-axis <90.5> speed [2];\n/* a\nb */ x-ray',
+    );
     expect(directive).toEqual([
       { kind: 'directive', text: '#include "exptype.h" ' },
       { kind: 'comment', text: '// flags' },
@@ -18,7 +20,13 @@ describe('BOS syntax colours', () => {
     expect(turn!.filter((t) => t.kind === 'number').map((t) => t.text)).toEqual(['<90.5>', '[2]']);
     expect(open!.every((t) => t.kind === 'comment')).toBe(true);
     // After the comment closes, x-ray is no keyword: the word x, a minus, the word ray.
-    expect(close!.map((t) => [t.kind, t.text])).toEqual([['comment', 'b */'], ['text', ' '], ['text', 'x'], ['punct', '-'], ['text', 'ray']]);
+    expect(close!.map((t) => [t.kind, t.text])).toEqual([
+      ['comment', 'b */'],
+      ['text', ' '],
+      ['text', 'x'],
+      ['punct', '-'],
+      ['text', 'ray'],
+    ]);
   });
 
   it('is lossless on every sample BOS: the tokens of each line spell the line', () => {

@@ -49,18 +49,88 @@ describe('PCX decoder', () => {
   });
 
   it('reads the header window', () => {
-    expect(readPcxHeader(encodePcx8(5, 3, new Uint8Array(15), testPalette()))).toMatchObject({ width: 5, height: 3, planes: 1, bytesPerLine: 6 });
+    expect(readPcxHeader(encodePcx8(5, 3, new Uint8Array(15), testPalette()))).toMatchObject({
+      width: 5,
+      height: 3,
+      planes: 1,
+      bytesPerLine: 6,
+    });
   });
 
   const bad: [string, () => Uint8Array, RegExp][] = [
     ['a short header', () => new Uint8Array(40), /needs 128 bytes, file has 40/],
-    ['a wrong first byte', () => { const f = encodePcx8(2, 2, new Uint8Array(4), testPalette()); f[0] = 0x42; return f; }, /first byte is 0x42/],
-    ['no palette marker', () => { const f = encodePcx8(2, 2, new Uint8Array(4), testPalette()); f[f.length - 769] = 0; return f; }, /no 256-colour palette/],
-    ['RLE data cut short', () => { const f = encodePcx8(40, 40, new Uint8Array(1600).map((_, i) => i & 0x3f), testPalette()); return new Uint8Array([...f.subarray(0, 200), 0x0c, ...testPalette()]); }, /RLE data ends at byte/],
-    ['a huge declared size', () => { const f = encodePcx8(2, 2, new Uint8Array(4), testPalette()); f[8] = 0xff; f[9] = 0x3f; f[10] = 0xff; f[11] = 0x0f; f[66] = 0x00; f[67] = 0x40; return f; }, /larger than|more than .* bytes of RLE data/],
-    ['an inverted window', () => { const f = encodePcx8(2, 2, new Uint8Array(4), testPalette()); f[4] = 9; return f; }, /window is inverted/],
-    ['3-bit pixels', () => { const f = encodePcx8(2, 2, new Uint8Array(4), testPalette()); f[3] = 3; return f; }, /3 bits per pixel .* not supported/],
-    ['bytes per line below width', () => { const f = encodePcx8(4, 2, new Uint8Array(8), testPalette()); f[66] = 2; return f; }, /bytes per line 2 < width 4/],
+    [
+      'a wrong first byte',
+      () => {
+        const f = encodePcx8(2, 2, new Uint8Array(4), testPalette());
+        f[0] = 0x42;
+        return f;
+      },
+      /first byte is 0x42/,
+    ],
+    [
+      'no palette marker',
+      () => {
+        const f = encodePcx8(2, 2, new Uint8Array(4), testPalette());
+        f[f.length - 769] = 0;
+        return f;
+      },
+      /no 256-colour palette/,
+    ],
+    [
+      'RLE data cut short',
+      () => {
+        const f = encodePcx8(
+          40,
+          40,
+          new Uint8Array(1600).map((_, i) => i & 0x3f),
+          testPalette(),
+        );
+        return new Uint8Array([...f.subarray(0, 200), 0x0c, ...testPalette()]);
+      },
+      /RLE data ends at byte/,
+    ],
+    [
+      'a huge declared size',
+      () => {
+        const f = encodePcx8(2, 2, new Uint8Array(4), testPalette());
+        f[8] = 0xff;
+        f[9] = 0x3f;
+        f[10] = 0xff;
+        f[11] = 0x0f;
+        f[66] = 0x00;
+        f[67] = 0x40;
+        return f;
+      },
+      /larger than|more than .* bytes of RLE data/,
+    ],
+    [
+      'an inverted window',
+      () => {
+        const f = encodePcx8(2, 2, new Uint8Array(4), testPalette());
+        f[4] = 9;
+        return f;
+      },
+      /window is inverted/,
+    ],
+    [
+      '3-bit pixels',
+      () => {
+        const f = encodePcx8(2, 2, new Uint8Array(4), testPalette());
+        f[3] = 3;
+        return f;
+      },
+      /3 bits per pixel .* not supported/,
+    ],
+    [
+      'bytes per line below width',
+      () => {
+        const f = encodePcx8(4, 2, new Uint8Array(8), testPalette());
+        f[66] = 2;
+        return f;
+      },
+      /bytes per line 2 < width 4/,
+    ],
   ];
   for (const [what, make, message] of bad) {
     it(`refuses ${what} with a FormatError`, () => {
@@ -103,7 +173,9 @@ describe('TDF tokens', () => {
     expect(kinds(3)).toEqual(['comment:/*', 'comment: a']);
     expect(kinds(4)).toEqual(['comment:b */', 'key:Name', 'punct:=', 'value:Commander', 'punct:;']);
     // Nothing is lost: the tokens put back together are the text.
-    expect(lines.map((l) => l.map((t) => t.text).join('')).join('\n')).toBe('[UNITINFO]\n{\n\tMaxDamage = 5000; // hp\n/* a\nb */ Name=Commander;\n}');
+    expect(lines.map((l) => l.map((t) => t.text).join('')).join('\n')).toBe(
+      '[UNITINFO]\n{\n\tMaxDamage = 5000; // hp\n/* a\nb */ Name=Commander;\n}',
+    );
   });
 
   it('keeps unrecognised text as text', () => {

@@ -61,7 +61,9 @@ describe('LayeringPanel', () => {
   });
 
   it('says when nothing provides the path, and shows errors', () => {
-    const none = mount(LayeringPanel, { props: { path: 'x', loading: false, error: null, result: { path: 'x', winner: null, shadowed: [] } } });
+    const none = mount(LayeringPanel, {
+      props: { path: 'x', loading: false, error: null, result: { path: 'x', winner: null, shadowed: [] } },
+    });
     expect(none.text()).toContain('No archive provides this path');
     const failed = mount(LayeringPanel, { props: { path: 'x', loading: false, error: 'x: not allowed', result: null } });
     expect(failed.get('.field-error').text()).toBe('x: not allowed');
@@ -72,7 +74,10 @@ describe('FilePreviewPanel', () => {
   const mountPreview = (name: string, file: FilePreview) => mount(FilePreviewPanel, { props: { name, file, loading: false, error: null } });
 
   it('colours TDF/FBI text: sections, keys and values', () => {
-    const w = mountPreview('units/ARMCOM.FBI', preview(new TextEncoder().encode('[UNITINFO]\n{\n\tMaxDamage=5000;\n}\n'), 'units/ARMCOM.FBI'));
+    const w = mountPreview(
+      'units/ARMCOM.FBI',
+      preview(new TextEncoder().encode('[UNITINFO]\n{\n\tMaxDamage=5000;\n}\n'), 'units/ARMCOM.FBI'),
+    );
     const text = w.get('[data-testid="text-preview"]');
     expect(text.get('.tok-section').text()).toBe('[UNITINFO]');
     expect(text.get('.tok-key').text()).toBe('MaxDamage');
@@ -133,7 +138,11 @@ describe('JobsPanel', () => {
     const w = mount(JobsPanel, { global: { plugins: [pinia] } });
     const jobs = useJobsStore();
     const release = api.hold('install.extract');
-    const running = jobs.run('Extracting 4 files', (jobId) => api.call('install.extract', { root: DEMO_ROOT, paths: ['a', 'b', 'c', 'd'], target: '/t', jobId }), () => 'ok');
+    const running = jobs.run(
+      'Extracting 4 files',
+      (jobId) => api.call('install.extract', { root: DEMO_ROOT, paths: ['a', 'b', 'c', 'd'], target: '/t', jobId }),
+      () => 'ok',
+    );
     await settle(1);
     api.emit('progress', { jobId: jobs.jobs[0]!.id, done: 1, total: 4 });
     await settle(1);
@@ -165,11 +174,26 @@ describe('ErrorBanner', () => {
 
 describe('MountOrderList and IgnoredList', () => {
   it('list each archive with stage, root and file count; and ignored ones with reasons', () => {
-    const order = mount(MountOrderList, { props: { mounted: [{ archive: 'mymod.ufo', root: 'install', stage: 'ufo', files: 1234 }, { archive: 'totala1.hpi', root: 'disc', stage: 'hpi', files: 5 }] } });
-    const items = order.get('ol[aria-label="Mount order"]').findAll('li').map((li) => [...li.element.children].map((s) => s.textContent?.trim()).join(' '));
+    const order = mount(MountOrderList, {
+      props: {
+        mounted: [
+          { archive: 'mymod.ufo', root: 'install', stage: 'ufo', files: 1234 },
+          { archive: 'totala1.hpi', root: 'disc', stage: 'hpi', files: 5 },
+        ],
+      },
+    });
+    const items = order
+      .get('ol[aria-label="Mount order"]')
+      .findAll('li')
+      .map((li) => [...li.element.children].map((s) => s.textContent?.trim()).join(' '));
     expect(items).toEqual(['1 mymod.ufo ufo install 1,234 files', '2 totala1.hpi hpi disc 5 files']);
     const ignored = mount(IgnoredList, { props: { ignored: [{ archive: 'old/x.ufo', reason: 'in a subfolder' }] } });
-    expect(ignored.get('ul[aria-label="Ignored archives"] li').findAll('span').map((s) => s.text())).toEqual(['old/x.ufo', 'in a subfolder']);
+    expect(
+      ignored
+        .get('ul[aria-label="Ignored archives"] li')
+        .findAll('span')
+        .map((s) => s.text()),
+    ).toEqual(['old/x.ufo', 'in a subfolder']);
   });
 });
 
@@ -178,14 +202,18 @@ describe('VirtualList', () => {
     props: { count: { type: Number, required: true } },
     data: () => ({ active: -1, keys: [] as string[] }),
     render() {
-      return h(VirtualList, {
-        count: this.count,
-        label: 'Rows',
-        idPrefix: 'r',
-        activeIndex: this.active,
-        onActivate: (i: number) => (this.active = i),
-        onKey: (e: KeyboardEvent) => this.keys.push(e.key),
-      }, { row: ({ index }: { index: number }) => h('span', `row ${index}`) });
+      return h(
+        VirtualList,
+        {
+          count: this.count,
+          label: 'Rows',
+          idPrefix: 'r',
+          activeIndex: this.active,
+          onActivate: (i: number) => (this.active = i),
+          onKey: (e: KeyboardEvent) => this.keys.push(e.key),
+        },
+        { row: ({ index }: { index: number }) => h('span', `row ${index}`) },
+      );
     },
   });
 

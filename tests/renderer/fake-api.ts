@@ -47,11 +47,16 @@ export function demoPcx(): Uint8Array {
 export function demoFiles(): Map<string, FakeProvider[]> {
   const files = new Map<string, FakeProvider[]>();
   const add = (path: string, ...providers: Omit<FakeProvider, 'entry'>[]) =>
-    files.set(path, providers.map((p) => ({ ...p, entry: path })));
+    files.set(
+      path,
+      providers.map((p) => ({ ...p, entry: path })),
+    );
   const modded = text(ARMCOM_FBI.replace('5000', '9000'));
-  add('units/ARMCOM.FBI',
+  add(
+    'units/ARMCOM.FBI',
     { archive: 'mymod.ufo', size: modded.length, method: 'lz77', bytes: modded },
-    { archive: 'totala1.hpi', size: ARMCOM_FBI.length, method: 'zlib', bytes: text(ARMCOM_FBI) });
+    { archive: 'totala1.hpi', size: ARMCOM_FBI.length, method: 'zlib', bytes: text(ARMCOM_FBI) },
+  );
   add('units/CORCOM.FBI', { archive: 'totala1.hpi', size: 40, method: 'zlib', bytes: text('[UNITINFO]\n{\n\tUnitName=CORCOM;\n}\n') });
   add('unitpics/ARMCOM.PCX', { archive: 'totala1.hpi', size: demoPcx().length, method: 'lz77', bytes: demoPcx() });
   add('sounds/boom.wav', { archive: 'totala2.hpi', size: 1044, method: 'stored', bytes: encodeWav(500) });
@@ -168,7 +173,12 @@ export class FakeStudioApi implements StudioApi {
   private defs(kind: DefinitionKind): DefinitionWinner[] {
     if (kind === 'units') {
       return [
-        { name: 'ARMCOM', file: 'units/ARMCOM.FBI', archive: 'mymod.ufo', shadowed: [{ file: 'units/ARMCOM.FBI', archive: 'totala1.hpi', hiddenBy: 'path' }] },
+        {
+          name: 'ARMCOM',
+          file: 'units/ARMCOM.FBI',
+          archive: 'mymod.ufo',
+          shadowed: [{ file: 'units/ARMCOM.FBI', archive: 'totala1.hpi', hiddenBy: 'path' }],
+        },
         { name: 'CORCOM', file: 'units/CORCOM.FBI', archive: 'totala1.hpi', shadowed: [] },
       ];
     }
@@ -191,11 +201,19 @@ export class FakeStudioApi implements StudioApi {
   }
 
   readonly handlers: { [K in CallName]?: Handler<K> } = {
-    'app.info': () => ({ version: '0.1.0', host: 'web', initialRoot: this.options.initialRoot, demo: true, cli: '/opt/modpak/bin/modpak', capabilities: { pickFolder: this.options.pickFolder, pickFile: this.options.pickFolder, desktop: this.options.desktop } }),
+    'app.info': () => ({
+      version: '0.1.0',
+      host: 'web',
+      initialRoot: this.options.initialRoot,
+      demo: true,
+      cli: '/opt/modpak/bin/modpak',
+      capabilities: { pickFolder: this.options.pickFolder, pickFile: this.options.pickFolder, desktop: this.options.desktop },
+    }),
     'install.recent': () => [DEMO_ROOT, '/games/Kingdoms'],
     'install.modFolders': () => ({ game: null, base: null, folders: [] }),
     'install.open': ({ root }) => {
-      if (root !== DEMO_ROOT) throw new ApiError({ code: 'not-found', message: `${root}: no game install found (no .hpi, .ufo or .pak files)` });
+      if (root !== DEMO_ROOT)
+        throw new ApiError({ code: 'not-found', message: `${root}: no game install found (no .hpi, .ufo or .pak files)` });
       return {
         root,
         game: 'ta',
@@ -210,7 +228,16 @@ export class FakeStudioApi implements StudioApi {
           { archive: 'backup/old.ufo', reason: 'not in the install folder itself (TA only mounts the top level)' },
           { archive: 'broken.hpi', reason: 'not a valid HPI: bad marker 0x00000000 at byte 0' },
         ],
-        stats: { game: 'ta', archives: 3, ignored: 2, paths: this.files.size + this.extraPaths.length, entries: 7 + this.extraPaths.length, looseFiles: 1, shadowedPaths: 1, bytes: 4096 },
+        stats: {
+          game: 'ta',
+          archives: 3,
+          ignored: 2,
+          paths: this.files.size + this.extraPaths.length,
+          entries: 7 + this.extraPaths.length,
+          looseFiles: 1,
+          shadowedPaths: 1,
+          bytes: 4096,
+        },
       };
     },
     'install.tree': () => this.tree(),
@@ -227,7 +254,13 @@ export class FakeStudioApi implements StudioApi {
       if (!provider) throw new ApiError({ code: 'not-found', message: `${path}: ${archive ?? 'no loose file'} does not provide it` });
       const bytes = provider.bytes;
       const limit = maxBytes ?? 1 << 20;
-      return { path, size: bytes.length, data: base64(bytes.subarray(0, limit)), truncated: bytes.length > limit, archive: provider.archive };
+      return {
+        path,
+        size: bytes.length,
+        data: base64(bytes.subarray(0, limit)),
+        truncated: bytes.length > limit,
+        archive: provider.archive,
+      };
     },
     'install.defs': ({ kind }) => this.defs(kind),
     'install.extract': async ({ paths, jobId }) => {
@@ -241,8 +274,18 @@ export class FakeStudioApi implements StudioApi {
     'dialog.pickFolder': () => '/tmp/picked',
     // A home with two folders, and the install holding its archives (as the host's folders.list answers).
     'folders.list': ({ path, files }) => {
-      const places = [{ label: 'Home', path: '/home/me' }, { label: 'Downloads', path: '/home/me/Downloads' }, { label: 'Install: TotalA', path: DEMO_ROOT }];
-      const tree: Record<string, string[]> = { '/home/me': ['Downloads', 'mods'], '/home/me/mods': ['mymod'], '/home/me/mods/mymod': [], '/home/me/Downloads': [], [DEMO_ROOT]: [] };
+      const places = [
+        { label: 'Home', path: '/home/me' },
+        { label: 'Downloads', path: '/home/me/Downloads' },
+        { label: 'Install: TotalA', path: DEMO_ROOT },
+      ];
+      const tree: Record<string, string[]> = {
+        '/home/me': ['Downloads', 'mods'],
+        '/home/me/mods': ['mymod'],
+        '/home/me/mods/mymod': [],
+        '/home/me/Downloads': [],
+        [DEMO_ROOT]: [],
+      };
       if (path === undefined) return { path: null, parent: null, folders: [], files: [], places };
       const names = tree[path];
       if (!names) throw new ApiError({ code: 'not-allowed', message: `${path}: outside your home folder and the opened installs` });
@@ -251,18 +294,31 @@ export class FakeStudioApi implements StudioApi {
         path,
         parent: tree[parent] ? parent : null,
         folders: names.map((name) => ({ name, path: `${path}/${name}` })),
-        files: files && path === DEMO_ROOT ? ['totala1.hpi', 'totala2.hpi'].map((name) => ({ name, path: `${DEMO_ROOT}/${name}`, size: 1000 })) : [],
+        files:
+          files && path === DEMO_ROOT
+            ? ['totala1.hpi', 'totala2.hpi'].map((name) => ({ name, path: `${DEMO_ROOT}/${name}`, size: 1000 }))
+            : [],
         places,
       };
     },
-    'extract.defaultTarget': ({ from, name }) => ({ target: `/home/me/Downloads/${name ?? from.split('/').pop()!.replace(/\.[^.]*$/, '')}`, exists: false }),
+    'extract.defaultTarget': ({ from, name }) => ({
+      target: `/home/me/Downloads/${
+        name ??
+        from
+          .split('/')
+          .pop()!
+          .replace(/\.[^.]*$/, '')
+      }`,
+      exists: false,
+    }),
     'shell.reveal': ({ path }) => ({ shown: path }),
     'workspace.addFiles': ({ files }) => ({ added: files.map((f) => f.path) }),
     'workspace.open': ({ dir, root }) => ({ dir, root, files: [] }),
     'workspace.files': () => [],
     'dialog.pickFile': () => '/games/TotalA/totala1.hpi',
     'archive.open': ({ path }) => {
-      if (!path.endsWith('.hpi')) throw new ApiError({ code: 'failed', message: `${path}: not a recognised archive (first bytes 50 4b 03 04)` });
+      if (!path.endsWith('.hpi'))
+        throw new ApiError({ code: 'failed', message: `${path}: not a recognised archive (first bytes 50 4b 03 04)` });
       return {
         path,
         info: {
@@ -294,12 +350,27 @@ export class FakeStudioApi implements StudioApi {
     // Decoded by the real shared decoders, as the host does; the fake install lends no palette.
     'asset.view': async ({ root, path, archive, file, entry }) => {
       const name = (root !== undefined ? path : entry) ?? '';
-      const bytes = root !== undefined ? (this.find(name)?.find((p) => archive === undefined || p.archive === archive) ?? this.find(name)?.[0])?.bytes : entry?.endsWith('.PCX') ? demoPcx() : undefined;
+      const bytes =
+        root !== undefined
+          ? (this.find(name)?.find((p) => archive === undefined || p.archive === archive) ?? this.find(name)?.[0])?.bytes
+          : entry?.endsWith('.PCX')
+            ? demoPcx()
+            : undefined;
       if (!bytes) throw new ApiError({ code: 'not-found', message: `${name}: no such file` });
       const decoder = assetDecoderFor(name, bytes.subarray(0, 64));
-      const context = { palette: () => Promise.reject(new Error('no palette in the fake install')), readFile: async () => null, list: async () => [] };
+      const context = {
+        palette: () => Promise.reject(new Error('no palette in the fake install')),
+        readFile: async () => null,
+        list: async () => [],
+      };
       const view = decoder ? encodeAssetView(await decoder.view(name, bytes, context)) : null;
-      return { name: name.slice(name.lastIndexOf('/') + 1), origin: root !== undefined ? `${name} from ${archive ?? 'the winner'}` : `${entry} in ${file}`, size: bytes.length, decoder: decoder?.id ?? null, view };
+      return {
+        name: name.slice(name.lastIndexOf('/') + 1),
+        origin: root !== undefined ? `${name} from ${archive ?? 'the winner'}` : `${entry} in ${file}`,
+        size: bytes.length,
+        decoder: decoder?.id ?? null,
+        view,
+      };
     },
     'archive.extract': async ({ jobId }) => {
       await this.job(jobId, 3);

@@ -4,7 +4,15 @@ import { filterPaths, indexPaths } from '../../renderer/lib/glob';
 import { globMatcher, isGlob, pathMatcher } from '../../shared/globs';
 import { ancestorKeys, buildTreeModel, filesUnder, matchRows, visibleRows } from '../../renderer/lib/tree-model';
 
-const paths = ['units/ARMCOM.FBI', 'units/CORCOM.FBI', 'unitpics/ARMCOM.PCX', 'Units/extra/ARMFLASH.FBI', 'readme.txt', 'maps/Coast to Coast.ota', 'sounds/boom.wav'];
+const paths = [
+  'units/ARMCOM.FBI',
+  'units/CORCOM.FBI',
+  'unitpics/ARMCOM.PCX',
+  'Units/extra/ARMFLASH.FBI',
+  'readme.txt',
+  'maps/Coast to Coast.ota',
+  'sounds/boom.wav',
+];
 
 describe('globs (one matcher for the CLI and the studio)', () => {
   const cases: [string, string, boolean][] = [
@@ -72,7 +80,8 @@ describe('filterPaths', () => {
 
   it('filters 60,000 paths to the right ones', () => {
     const many: string[] = [];
-    for (let i = 0; i < 60_000; i++) many.push(`${['units', 'anims', 'maps', 'sounds'][i % 4]}/file${i}.${['fbi', 'gaf', 'ota', 'wav'][i % 4]}`);
+    for (let i = 0; i < 60_000; i++)
+      many.push(`${['units', 'anims', 'maps', 'sounds'][i % 4]}/file${i}.${['fbi', 'gaf', 'ota', 'wav'][i % 4]}`);
     const big = indexPaths(many);
     const fbi = filterPaths(big, '*.fbi')!;
     expect(fbi.length).toBe(15_000);
@@ -89,22 +98,45 @@ describe('tree model', () => {
 
   it('groups folders case-insensitively, folders first, sorted', () => {
     const rows = visibleRows(model, new Set());
-    expect(rows.map((r) => `${r.kind}:${r.name}:${r.count}`)).toEqual(['dir:maps:1', 'dir:sounds:1', 'dir:unitpics:1', 'dir:units:3', 'file:readme.txt:0']);
+    expect(rows.map((r) => `${r.kind}:${r.name}:${r.count}`)).toEqual([
+      'dir:maps:1',
+      'dir:sounds:1',
+      'dir:unitpics:1',
+      'dir:units:3',
+      'file:readme.txt:0',
+    ]);
   });
 
   it('shows the children of expanded folders, one level deeper', () => {
     const rows = visibleRows(model, new Set(['units', 'units/extra']));
     const names = rows.map((r) => `${'  '.repeat(r.depth)}${r.name}`);
-    expect(names).toEqual(['maps', 'sounds', 'unitpics', 'units', '  extra', '    ARMFLASH.FBI', '  ARMCOM.FBI', '  CORCOM.FBI', 'readme.txt']);
+    expect(names).toEqual([
+      'maps',
+      'sounds',
+      'unitpics',
+      'units',
+      '  extra',
+      '    ARMFLASH.FBI',
+      '  ARMCOM.FBI',
+      '  CORCOM.FBI',
+      'readme.txt',
+    ]);
     expect(rows.find((r) => r.name === 'units')!.expanded).toBe(true);
   });
 
   it('lists every file below a folder and the folders above a path', () => {
-    expect(filesUnder(model, 'units').map((i) => paths[i]).sort()).toEqual(['Units/extra/ARMFLASH.FBI', 'units/ARMCOM.FBI', 'units/CORCOM.FBI']);
+    expect(
+      filesUnder(model, 'units')
+        .map((i) => paths[i])
+        .sort(),
+    ).toEqual(['Units/extra/ARMFLASH.FBI', 'units/ARMCOM.FBI', 'units/CORCOM.FBI']);
     expect(ancestorKeys('Units/extra/ARMFLASH.FBI')).toEqual(['units', 'units/extra']);
   });
 
   it('turns matches into full-path rows', () => {
-    expect(matchRows(model, [4, 0]).map((r) => [r.id, r.name])).toEqual([['f:4', 'readme.txt'], ['f:0', 'units/ARMCOM.FBI']]);
+    expect(matchRows(model, [4, 0]).map((r) => [r.id, r.name])).toEqual([
+      ['f:4', 'readme.txt'],
+      ['f:0', 'units/ARMCOM.FBI'],
+    ]);
   });
 });

@@ -14,8 +14,14 @@ describe('latestRequest', () => {
     const applied: string[] = [];
     const slow = deferred<string>();
     const fast = deferred<string>();
-    const first = r.run(() => slow.promise, (v) => applied.push(v));
-    const second = r.run(() => fast.promise, (v) => applied.push(v));
+    const first = r.run(
+      () => slow.promise,
+      (v) => applied.push(v),
+    );
+    const second = r.run(
+      () => fast.promise,
+      (v) => applied.push(v),
+    );
     expect(r.loading.value).toBe(true);
     fast.resolve('new');
     await second;
@@ -29,12 +35,18 @@ describe('latestRequest', () => {
   it('reports only the newest error, and reset drops whatever is under way', async () => {
     const r = latestRequest();
     const failing = deferred<string>();
-    const pending = r.run(() => failing.promise, () => {});
+    const pending = r.run(
+      () => failing.promise,
+      () => {},
+    );
     r.reset();
     failing.reject(new Error('too late'));
     await pending;
     expect(r.error.value).toBeNull();
-    await r.run(() => Promise.reject(new Error('no such file')), () => {});
+    await r.run(
+      () => Promise.reject(new Error('no such file')),
+      () => {},
+    );
     expect(r.error.value).toMatch(/no such file/);
   });
 });

@@ -38,7 +38,11 @@ describe('sorting rows by a column', () => {
   it('orders 60,000 entries: a permutation, each key no less than the one before', () => {
     const n = 60_000;
     const paths = Array.from({ length: n }, (_, i) => `units/set${(i * 7919) % 997}/Unit${(i * 104729) % n}.fbi`);
-    const order = sortIndices(paths.map((_, i) => i), (i) => paths[i]!, false);
+    const order = sortIndices(
+      paths.map((_, i) => i),
+      (i) => paths[i]!,
+      false,
+    );
     expect(new Set(order).size).toBe(n);
     let bad = 0;
     for (let k = 1; k < n; k++) if (paths[order[k - 1]!]!.toLowerCase() > paths[order[k]!]!.toLowerCase()) bad++;
@@ -103,7 +107,9 @@ describe('type-ahead', () => {
 
   it('moves the active row of a VirtualList', async () => {
     const active: number[] = [];
-    const w = mount(VirtualList, { props: { count: names.length, label: 'Names', activeIndex: -1, idPrefix: 'n', nameOf, onActivate: (i: number) => active.push(i) } });
+    const w = mount(VirtualList, {
+      props: { count: names.length, label: 'Names', activeIndex: -1, idPrefix: 'n', nameOf, onActivate: (i: number) => active.push(i) },
+    });
     await w.trigger('keydown', { key: 'c' });
     await w.trigger('keydown', { key: 'r' });
     expect(active).toEqual([3]);
@@ -119,7 +125,11 @@ describe('places in the URL hash', () => {
     expect(hash.startsWith('#/files?')).toBe(true);
     expect(hash).not.toContain(' ');
     expect(parsePlace(hash)).toEqual(place);
-    expect(parsePlace(formatPlace({ screen: 'archive', archive: '/g/totala1.hpi', path: 'units/x' }))).toEqual({ screen: 'archive', archive: '/g/totala1.hpi', path: 'units/x' });
+    expect(parsePlace(formatPlace({ screen: 'archive', archive: '/g/totala1.hpi', path: 'units/x' }))).toEqual({
+      screen: 'archive',
+      archive: '/g/totala1.hpi',
+      path: 'units/x',
+    });
     expect(parsePlace('')).toBeNull();
     expect(parsePlace('#section')).toBeNull();
     expect(parsePlace('#/%E0%A4%A')).toBeNull();
@@ -136,7 +146,14 @@ describe('SplitPane', () => {
   it('is a separator with its value, moved by the keys and remembered across a remount', async () => {
     const w = mountSplit();
     const sep = w.get('[role="separator"]');
-    expect(sep.attributes()).toMatchObject({ 'aria-valuenow': '40', 'aria-valuemin': '20', 'aria-valuemax': '80', 'aria-orientation': 'vertical', 'aria-label': 'Resize', tabindex: '0' });
+    expect(sep.attributes()).toMatchObject({
+      'aria-valuenow': '40',
+      'aria-valuemin': '20',
+      'aria-valuemax': '80',
+      'aria-orientation': 'vertical',
+      'aria-label': 'Resize',
+      tabindex: '0',
+    });
     await sep.trigger('keydown', { key: 'ArrowRight' });
     await sep.trigger('keydown', { key: 'ArrowRight' });
     expect(sep.attributes('aria-valuenow')).toBe('44');
@@ -149,9 +166,19 @@ describe('SplitPane', () => {
     expect(mountSplit().get('[role="separator"]').attributes('aria-valuenow')).toBe('80');
   });
 
-  it('follows a drag (the pointer\'s share of the box) and saves it on release', async () => {
+  it("follows a drag (the pointer's share of the box) and saves it on release", async () => {
     const w = mountSplit();
-    (w.element as HTMLElement).getBoundingClientRect = () => ({ left: 100, top: 0, width: 1000, height: 500, right: 1100, bottom: 500, x: 100, y: 0, toJSON: () => ({}) });
+    (w.element as HTMLElement).getBoundingClientRect = () => ({
+      left: 100,
+      top: 0,
+      width: 1000,
+      height: 500,
+      right: 1100,
+      bottom: 500,
+      x: 100,
+      y: 0,
+      toJSON: () => ({}),
+    });
     const sep = w.get('[role="separator"]');
     await sep.trigger('pointerdown', { button: 0, pointerId: 1, clientX: 500 });
     await sep.trigger('pointermove', { pointerId: 1, clientX: 700 });
@@ -185,8 +212,16 @@ describe('ElidedPath', () => {
     // What a screen reader reads: the whole path once (the visible halves are hidden from it).
     expect(w.get('.sr-only').text()).toBe('maps/a/very/deep/folder/Great Divide.ota');
     expect(w.findAll('[aria-hidden="true"]').map((e) => e.classes()[0])).toEqual(['elided-head', 'elided-tail']);
-    expect(mount(ElidedPath, { props: { path: 'readme.txt' } }).find('.elided-head').exists()).toBe(false);
-    expect(mount(ElidedPath, { props: { path: 'C:\\games\\TA' } }).get('.elided-tail').attributes('data-text')).toBe('TA');
+    expect(
+      mount(ElidedPath, { props: { path: 'readme.txt' } })
+        .find('.elided-head')
+        .exists(),
+    ).toBe(false);
+    expect(
+      mount(ElidedPath, { props: { path: 'C:\\games\\TA' } })
+        .get('.elided-tail')
+        .attributes('data-text'),
+    ).toBe('TA');
   });
 });
 
@@ -230,7 +265,11 @@ class FakeWindow implements RoutingWindow {
   constructor(hash: string) {
     this.entries = [hash];
   }
-  readonly location = { get hash() { return ''; } } as { hash: string };
+  readonly location = {
+    get hash() {
+      return '';
+    },
+  } as { hash: string };
   readonly history = {
     pushState: (_d: unknown, _u: string, url: string) => {
       this.entries = [...this.entries.slice(0, this.at + 1), url];
@@ -289,7 +328,7 @@ describe('routing', () => {
     stop();
   });
 
-  it('opens the host\'s initial install when the linked one no longer opens', async () => {
+  it("opens the host's initial install when the linked one no longer opens", async () => {
     const win = new FakeWindow(formatPlace({ screen: 'home', install: '/gone' })).init();
     const stop = await startRouting(win);
     await settle();

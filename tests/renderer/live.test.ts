@@ -42,7 +42,9 @@ describe('an install that changes on disk', () => {
 
     // An export lands in the install: the host re-mounted it and says so.
     const body = text('[UNITINFO]\n{\n\tUnitName=CORCOM;\n\tMaxDamage=1;\n}\n');
-    api.files.get('units/CORCOM.FBI')!.unshift({ archive: 'mymod.ufo', entry: 'units/CORCOM.FBI', size: body.length, method: 'lz77', bytes: body });
+    api.files
+      .get('units/CORCOM.FBI')!
+      .unshift({ archive: 'mymod.ufo', entry: 'units/CORCOM.FBI', size: body.length, method: 'lz77', bytes: body });
     const opened = await api.call('install.open', { root: DEMO_ROOT });
     const event: Events['install.changed'] = { ...opened, changed: ['mymod.ufo'] };
     api.emit('install.changed', event);
@@ -86,7 +88,8 @@ describe('an edit is never lost', () => {
     api.handlers['workspace.checkTdf'] = () => ({ ok: true, problems: [] });
     api.handlers['workspace.writeText'] = (request) => {
       writes.push(request);
-      if (request.expectedHash !== undefined && request.expectedHash !== hash) throw new ApiError({ code: 'conflict', message: 'units/A.FBI changed on disk since you opened it' });
+      if (request.expectedHash !== undefined && request.expectedHash !== hash)
+        throw new ApiError({ code: 'conflict', message: 'units/A.FBI changed on disk since you opened it' });
       disk = request.text;
       hash = `h${writes.length}`;
       return { path: request.path, bytes: disk.length, hash };
@@ -202,7 +205,15 @@ describe('one install at a time, and Quake-family game folders', () => {
     expect([install.dataFolder, install.nextPak, install.hasDefinitions]).toEqual(['mymod', 'pak1.pak', false]);
     api.handlers['workspace.open'] = ({ dir, root }) => ({ dir, root, files: ['progs/player.mdl'] });
     api.handlers['watch.status'] = ({ dir }) => ({ workspace: dir, target: '', running: false, state: 'idle', lastBuild: null });
-    api.handlers['mods.impact'] = ({ name }) => ({ archive: `mymod/${name}`, stage: 'pak', rank: 1, pushesOut: null, hidden: [], wins: [{ path: 'progs/player.mdl', over: 'mymod/pak0.pak' }], definitions: [] });
+    api.handlers['mods.impact'] = ({ name }) => ({
+      archive: `mymod/${name}`,
+      stage: 'pak',
+      rank: 1,
+      pushesOut: null,
+      hidden: [],
+      wins: [{ path: 'progs/player.mdl', over: 'mymod/pak0.pak' }],
+      definitions: [],
+    });
     initModsStore();
     expect(await useWorkspaceStore().open('/mods/qmod')).toBe(true);
     const { useExportStore } = await import('../../renderer/stores/export');
@@ -219,7 +230,14 @@ describe('one install at a time, and Quake-family game folders', () => {
 
   it('the mod folder is a picker of the folders the host lists; picking one opens the game folder with it', async () => {
     quakeOpen();
-    api.handlers['install.modFolders'] = () => ({ game: 'quake', base: 'id1', folders: [{ name: 'ctf', paks: 0, looseFiles: 2 }, { name: 'mymod', paks: 1, looseFiles: 0 }] });
+    api.handlers['install.modFolders'] = () => ({
+      game: 'quake',
+      base: 'id1',
+      folders: [
+        { name: 'ctf', paks: 0, looseFiles: 2 },
+        { name: 'mymod', paks: 1, looseFiles: 0 },
+      ],
+    });
     const { mount } = await import('@vue/test-utils');
     const { default: HomeView } = await import('../../renderer/views/HomeView.vue');
     const install = useInstallStore();
@@ -242,7 +260,7 @@ describe('one install at a time, and Quake-family game folders', () => {
     w.unmount();
   });
 
-  it('a Daikatana install: Export and watch ask for the game\'s own PAK (game: daikatana) as the mod folder\'s next pakN.pak', async () => {
+  it("a Daikatana install: Export and watch ask for the game's own PAK (game: daikatana) as the mod folder's next pakN.pak", async () => {
     api.handlers['install.open'] = ({ root, mod }) => ({
       root,
       game: 'daikatana',
@@ -261,7 +279,15 @@ describe('one install at a time, and Quake-family game folders', () => {
     api.handlers['workspace.readText'] = ({ path }) => ({ path, text: '', hash: 'h' });
     api.handlers['watch.status'] = ({ dir }) => ({ workspace: dir, target: '', running: false, state: 'idle', lastBuild: null });
     api.handlers['watch.start'] = ({ dir, target }) => ({ workspace: dir, target, running: true, state: 'idle', lastBuild: null });
-    api.handlers['mods.impact'] = ({ name }) => ({ archive: `mymod/${name}`, stage: 'pak', rank: 1, pushesOut: null, hidden: [], wins: [{ path: 'maps/e1m1.bsp', over: 'data/pak2.pak' }], definitions: [] });
+    api.handlers['mods.impact'] = ({ name }) => ({
+      archive: `mymod/${name}`,
+      stage: 'pak',
+      rank: 1,
+      pushesOut: null,
+      hidden: [],
+      wins: [{ path: 'maps/e1m1.bsp', over: 'data/pak2.pak' }],
+      definitions: [],
+    });
     api.handlers['mods.export'] = ({ target }) => ({ target, files: 1, bytes: 10, size: 100, durationMs: 5 });
     initModsStore();
     expect(await useWorkspaceStore().open('/mods/dkmod')).toBe(true);
@@ -306,8 +332,16 @@ describe('dead ends said before the user acts', () => {
     api.handlers['workspace.readText'] = ({ path }) => ({ path, text: files[path] ?? '', hash: 'h' });
     api.handlers['mods.export'] = ({ target }) => ({ target, files: 1, bytes: 10, size: 100, durationMs: 5 });
     api.handlers['mods.impact'] = ({ name }) => ({
-      archive: name ?? 'mod.ufo', stage: 'ufo', rank: 3, pushesOut: null, wins: [],
-      hidden: [{ path: 'units/A.FBI', by: 'rev31.gp3' }, { path: 'units/B.FBI', by: 'rev31.gp3' }], definitions: [],
+      archive: name ?? 'mod.ufo',
+      stage: 'ufo',
+      rank: 3,
+      pushesOut: null,
+      wins: [],
+      hidden: [
+        { path: 'units/A.FBI', by: 'rev31.gp3' },
+        { path: 'units/B.FBI', by: 'rev31.gp3' },
+      ],
+      definitions: [],
     });
     await useInstallStore().open(DEMO_ROOT);
     initModsStore();

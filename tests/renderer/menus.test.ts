@@ -54,7 +54,12 @@ describe('ContextMenu', () => {
     const Opener = defineComponent({
       setup() {
         const menu = useMenuStore();
-        return () => h('button', { id: 'opener', onKeydown: (e: KeyboardEvent) => menu.show(e, 'Row actions', [item('one'), item('two', true), item('three')]) }, 'row');
+        return () =>
+          h(
+            'button',
+            { id: 'opener', onKeydown: (e: KeyboardEvent) => menu.show(e, 'Row actions', [item('one'), item('two', true), item('three')]) },
+            'row',
+          );
       },
     });
     const w = withMenu(Opener);
@@ -114,12 +119,15 @@ describe('the row menus', () => {
     expect(labels(w)).toEqual(['Extract…', 'Copy path', 'Override in mod', 'Open containing archive', 'Compare with winner']);
   });
 
-  it('Shift+F10 on the tree opens the active row\'s menu; Open containing archive opens the winner\'s archive at the entry', async () => {
+  it("Shift+F10 on the tree opens the active row's menu; Open containing archive opens the winner's archive at the entry", async () => {
     const w = await files();
     await w.get('[role="tree"]').trigger('keydown', { key: 'F10', shiftKey: true });
     await settle();
     expect(w.get('[role="menu"]').attributes('aria-label')).toBe('units/ARMCOM.FBI: actions');
-    await w.findAll('[role="menuitem"]').find((i) => i.text() === 'Open containing archive')!.trigger('click');
+    await w
+      .findAll('[role="menuitem"]')
+      .find((i) => i.text() === 'Open containing archive')!
+      .trigger('click');
     await settle();
     // mymod.ufo wins units/ARMCOM.FBI in the fake install; it lies in the install folder.
     expect(api.callsOf('archive.open').at(-1)).toEqual({ path: `${DEMO_ROOT}/mymod.ufo` });
@@ -130,7 +138,10 @@ describe('the row menus', () => {
     const w = await files();
     await w.get('[aria-label="units/ARMCOM.FBI"]').trigger('contextmenu');
     await settle();
-    await w.findAll('[role="menuitem"]').find((i) => i.text() === 'Compare with winner')!.trigger('click');
+    await w
+      .findAll('[role="menuitem"]')
+      .find((i) => i.text() === 'Compare with winner')!
+      .trigger('click');
     await settle();
     expect(useLayeringStore().comparing).toMatchObject({ archive: 'totala1.hpi' });
   });
@@ -139,18 +150,24 @@ describe('the row menus', () => {
     const w = await files();
     await w.get('[aria-label="units/ARMCOM.FBI"]').trigger('contextmenu');
     await settle();
-    await w.findAll('[role="menuitem"]').find((i) => i.text() === 'Copy path')!.trigger('click');
+    await w
+      .findAll('[role="menuitem"]')
+      .find((i) => i.text() === 'Copy path')!
+      .trigger('click');
     await settle();
     expect(useMenuStore().notice).toMatch(/^(Copied|Path:) units\/ARMCOM\.FBI$/);
   });
 
-  it('in the desktop app a Files row also offers Reveal in folder, which reveals the winner\'s archive', async () => {
+  it("in the desktop app a Files row also offers Reveal in folder, which reveals the winner's archive", async () => {
     ({ api, pinia } = freshStudio({ desktop: true }));
     const w = await files();
     await w.get('[aria-label="units/ARMCOM.FBI"]').trigger('contextmenu');
     await settle();
     expect(labels(w)).toContain('Reveal in folder');
-    await w.findAll('[role="menuitem"]').find((i) => i.text() === 'Reveal in folder')!.trigger('click');
+    await w
+      .findAll('[role="menuitem"]')
+      .find((i) => i.text() === 'Reveal in folder')!
+      .trigger('click');
     await settle();
     expect(api.callsOf('shell.reveal')).toEqual([{ path: `${DEMO_ROOT}/mymod.ufo` }]);
   });
@@ -165,7 +182,10 @@ describe('the row menus', () => {
     const second = mounted[1]!.archive;
     expect(w.get('[role="menu"]').attributes('aria-label')).toBe(`${second}: actions`);
     expect(labels(w)).toEqual(['Extract…', 'Copy path', 'Open archive']);
-    await w.findAll('[role="menuitem"]').find((i) => i.text() === 'Open archive')!.trigger('click');
+    await w
+      .findAll('[role="menuitem"]')
+      .find((i) => i.text() === 'Open archive')!
+      .trigger('click');
     await settle();
     expect(api.callsOf('archive.open').at(-1)).toEqual({ path: `${DEMO_ROOT}/${second}` });
   });
@@ -175,7 +195,11 @@ describe('the row menus', () => {
     const shadowed = { archive: 'totala1.hpi', entry: 'units/ARMCOM.FBI', size: 1, method: 'zlib' };
     const items = providerMenu('units/ARMCOM.FBI', shadowed, false);
     expect(items.map((i) => [i.label, !!i.disabled])).toEqual([
-      ['Extract…', true], ['Copy path', false], ['Override in mod', false], ['Open containing archive', false], ['Compare with winner', false],
+      ['Extract…', true],
+      ['Copy path', false],
+      ['Override in mod', false],
+      ['Open containing archive', false],
+      ['Compare with winner', false],
     ]);
     await items.find((i) => i.id === 'compare')!.run();
     expect(useLayeringStore().comparing).toEqual(shadowed);
@@ -187,7 +211,15 @@ describe('the row menus', () => {
 
 describe('FolderBrowser (the browser picker)', () => {
   function browser(): VueWrapper {
-    return mount(defineComponent({ setup: () => { const p = usePickerStore(); return () => (p.request ? h(FolderBrowser) : null); } }), { global: { plugins: [pinia] }, attachTo: document.body });
+    return mount(
+      defineComponent({
+        setup: () => {
+          const p = usePickerStore();
+          return () => (p.request ? h(FolderBrowser) : null);
+        },
+      }),
+      { global: { plugins: [pinia] }, attachTo: document.body },
+    );
   }
 
   it('starts at home, goes into a folder and up again, and answers the folder chosen', async () => {
@@ -200,7 +232,10 @@ describe('FolderBrowser (the browser picker)', () => {
     expect(w.get('#folder-browser-title').text()).toBe('Choose the workspace folder');
     expect(w.findAll('nav[aria-label="Places"] button').map((b) => b.text())).toEqual(['Home', 'Downloads', 'Install: TotalA']);
     expect(w.get('[data-testid="folder-path"]').text()).toBe('/home/me');
-    await w.findAll('.folder-list button').find((b) => b.text().includes('mods'))!.trigger('click');
+    await w
+      .findAll('.folder-list button')
+      .find((b) => b.text().includes('mods'))!
+      .trigger('click');
     await settle();
     expect(w.get('[data-testid="folder-path"]').text()).toBe('/home/me/mods');
     expect(w.findAll('.folder-list button').map((b) => b.text())).toEqual(['📁 mymod']);
@@ -208,9 +243,15 @@ describe('FolderBrowser (the browser picker)', () => {
     await settle();
     expect(w.get('[data-testid="folder-path"]').text()).toBe('/home/me');
     expect(w.get('button[aria-label="Up one folder"]').attributes('disabled')).toBeDefined();
-    await w.findAll('.folder-list button').find((b) => b.text().includes('mods'))!.trigger('click');
+    await w
+      .findAll('.folder-list button')
+      .find((b) => b.text().includes('mods'))!
+      .trigger('click');
     await settle();
-    await w.findAll('button').find((b) => b.text() === 'Choose this folder')!.trigger('click');
+    await w
+      .findAll('button')
+      .find((b) => b.text() === 'Choose this folder')!
+      .trigger('click');
     expect(await chosen).toBe('/home/me/mods');
     expect(api.callsOf('dialog.pickFolder')).toHaveLength(0);
   });
@@ -226,23 +267,32 @@ describe('FolderBrowser (the browser picker)', () => {
     expect(await chosen).toBeNull();
   });
 
-  it('choosing an archive lists the install\'s archives and answers the one clicked', async () => {
+  it("choosing an archive lists the install's archives and answers the one clicked", async () => {
     await openDemo();
     const chosen = usePickerStore().pickFile('Open an archive', DEMO_ROOT);
     const w = browser();
     await settle();
-    await w.findAll('.folder-list button').find((b) => b.text().startsWith('totala2.hpi'))!.trigger('click');
+    await w
+      .findAll('.folder-list button')
+      .find((b) => b.text().startsWith('totala2.hpi'))!
+      .trigger('click');
     expect(await chosen).toBe(`${DEMO_ROOT}/totala2.hpi`);
   });
 });
 
 describe('ExtractBar', () => {
-  it('fills in the host\'s default, asks before extracting over a folder that holds files, then names the folder', async () => {
+  it("fills in the host's default, asks before extracting over a folder that holds files, then names the folder", async () => {
     ({ api, pinia } = freshStudio({ desktop: true }));
     await openDemo();
     const runs: [string, boolean][] = [];
     const w = mount(ExtractBar, {
-      props: { label: 'Extract everything to', inputLabel: 'Extract archive to folder', disabled: false, from: `${DEMO_ROOT}/totala1.hpi`, run: async (t: string, o: boolean) => (runs.push([t, o]), o ? true : 'exists') },
+      props: {
+        label: 'Extract everything to',
+        inputLabel: 'Extract archive to folder',
+        disabled: false,
+        from: `${DEMO_ROOT}/totala1.hpi`,
+        run: async (t: string, o: boolean) => (runs.push([t, o]), o ? true : 'exists'),
+      },
       global: { plugins: [pinia] },
     });
     await settle();
@@ -252,18 +302,30 @@ describe('ExtractBar', () => {
     await w.get('form').trigger('submit');
     await settle();
     expect(w.get('[data-testid="extract-exists"]').text()).toContain('/home/me/Downloads/totala1 already holds files');
-    await w.findAll('button').find((b) => b.text() === 'Extract over it')!.trigger('click');
+    await w
+      .findAll('button')
+      .find((b) => b.text() === 'Extract over it')!
+      .trigger('click');
     await settle();
-    expect(runs).toEqual([['/home/me/Downloads/totala1', false], ['/home/me/Downloads/totala1', true]]);
+    expect(runs).toEqual([
+      ['/home/me/Downloads/totala1', false],
+      ['/home/me/Downloads/totala1', true],
+    ]);
     expect(w.get('[data-testid="extract-done"]').text()).toContain('Extracted to /home/me/Downloads/totala1');
-    await w.findAll('button').find((b) => b.text() === 'Open folder')!.trigger('click');
+    await w
+      .findAll('button')
+      .find((b) => b.text() === 'Open folder')!
+      .trigger('click');
     await settle();
     expect(api.callsOf('shell.reveal')).toEqual([{ path: '/home/me/Downloads/totala1', open: true }]);
   });
 
-  it('keeps a target the user typed when the source changes, and the Files store answers exists on the host\'s conflict', async () => {
+  it("keeps a target the user typed when the source changes, and the Files store answers exists on the host's conflict", async () => {
     await openDemo();
-    const w = mount(ExtractBar, { props: { label: 'x', inputLabel: 'Extract to folder', disabled: false, from: DEMO_ROOT, name: 'TotalA', run: async () => true }, global: { plugins: [pinia] } });
+    const w = mount(ExtractBar, {
+      props: { label: 'x', inputLabel: 'Extract to folder', disabled: false, from: DEMO_ROOT, name: 'TotalA', run: async () => true },
+      global: { plugins: [pinia] },
+    });
     await settle();
     expect((w.get('input').element as HTMLInputElement).value).toBe('/home/me/Downloads/TotalA');
     await w.get('input').setValue('/home/me/mine');
@@ -299,7 +361,15 @@ describe('dropping files onto a workspace', () => {
     const added = await workspace.addDropped({ files, folders: ['art'], desktopPaths: [] });
     expect(useErrorsStore().notices).toEqual([]);
     expect(added).toEqual(['art/units/NEW.FBI', 'readme.txt']);
-    expect(api.callsOf('workspace.addFiles')).toEqual([{ dir: '/home/me/mods/mymod', files: [{ path: 'art/units/NEW.FBI', data: btoa('[UNITINFO]{}') }, { path: 'readme.txt', data: 'AP9oaQ==' }] }]);
+    expect(api.callsOf('workspace.addFiles')).toEqual([
+      {
+        dir: '/home/me/mods/mymod',
+        files: [
+          { path: 'art/units/NEW.FBI', data: btoa('[UNITINFO]{}') },
+          { path: 'readme.txt', data: 'AP9oaQ==' },
+        ],
+      },
+    ]);
   });
 
   it('in Electron sends the dropped paths instead', async () => {

@@ -12,7 +12,11 @@ import type { ModelView } from '../../shared/assets/view';
 import { settle } from './harness';
 
 const samples = join(__dirname, '../../../shared/samples');
-const noInstall: AssetContext = { palette: async () => Promise.reject(new Error('none')), readFile: async () => null, list: async () => [] };
+const noInstall: AssetContext = {
+  palette: async () => Promise.reject(new Error('none')),
+  readFile: async () => null,
+  list: async () => [],
+};
 
 async function armimrView(): Promise<ModelView> {
   const bytes = new Uint8Array(readFileSync(join(samples, 'ta/armimr/objects3d/ARMIMR.3do')));
@@ -48,7 +52,9 @@ describe('ModelViewer', () => {
     // happy-dom has no WebGL: the viewer says so instead of throwing.
     await vi.waitFor(() => expect(wrapper.find('.model-gl-error').exists()).toBe(true), { timeout: 20_000 });
     expect(wrapper.find('canvas').attributes('data-ready')).toBe('false');
-    expect(wrapper.attributes('data-triangles')).toBe(String(view.mesh.pieces.reduce((n, p) => n + p.primitives.reduce((m, q) => m + q.positions.length / 9, 0), 0)));
+    expect(wrapper.attributes('data-triangles')).toBe(
+      String(view.mesh.pieces.reduce((n, p) => n + p.primitives.reduce((m, q) => m + q.positions.length / 9, 0), 0)),
+    );
     wrapper.unmount();
   });
 

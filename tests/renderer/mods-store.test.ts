@@ -35,13 +35,27 @@ function scriptedApi(handlers: Partial<Record<CallName, Handler>>) {
 }
 
 const status = (revision: number, state: WatchStatus['state'], lastBuild: WatchStatus['lastBuild'] = null): WatchStatus => ({
-  workspace: '/ws/mod', target: '/games/TA/mod.ufo', running: true, state, lastBuild, revision,
+  workspace: '/ws/mod',
+  target: '/games/TA/mod.ufo',
+  running: true,
+  state,
+  lastBuild,
+  revision,
 });
 const built = { at: '2026-01-01T00:00:00.000Z', durationMs: 12, ok: true, message: 'built', files: 3 };
 
 beforeEach(() => setActivePinia(createPinia()));
 
-const impactOf = (replaces: string | null) => ({ archive: 'mod.ufo', stage: 'ufo', rank: 0, pushesOut: null, hidden: [], wins: [], definitions: [], replaces });
+const impactOf = (replaces: string | null) => ({
+  archive: 'mod.ufo',
+  stage: 'ufo',
+  rank: 0,
+  pushesOut: null,
+  hidden: [],
+  wins: [],
+  definitions: [],
+  replaces,
+});
 
 async function openWorkspace(handlers: Partial<Record<CallName, Handler>>) {
   const scripted = scriptedApi({
@@ -103,12 +117,14 @@ describe('mods store', () => {
     }
     // The section opened on line 1 never closes: an error the shared parser reports with its line.
     expect(editor.check?.ok).toBe(false);
-    expect(editor.check?.problems).toContainEqual(expect.objectContaining({ severity: 'error', line: 4, message: expect.stringContaining('opened on line 1') }));
+    expect(editor.check?.problems).toContainEqual(
+      expect.objectContaining({ severity: 'error', line: 4, message: expect.stringContaining('opened on line 1') }),
+    );
     expect(asked).toEqual([]);
     expect(editor.dirty).toBe(true);
   });
 
-  it('works out the impact under the name typed as the export target, else the workspace\'s own', async () => {
+  it("works out the impact under the name typed as the export target, else the workspace's own", async () => {
     const asked: unknown[] = [];
     const impactOf = (name: string) => ({ archive: name, stage: 'ufo', rank: 1, pushesOut: null, hidden: [], wins: [], definitions: [] });
     const { stop } = await openWorkspace({

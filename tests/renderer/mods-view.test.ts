@@ -42,7 +42,12 @@ async function until(check: () => boolean, timeoutMs = 15_000): Promise<void> {
 beforeAll(async () => {
   fx = await makeInstall();
   host = await createStudioHost({ facts: { version: 'test', host: 'web', initialRoot: fx.root, demo: false }, recentFile: null });
-  setApi(createBridgeApi({ call: (name, request) => host.call(name, request), on: (event, listener) => host.on((e, p) => e === event && listener(p)) }));
+  setApi(
+    createBridgeApi({
+      call: (name, request) => host.call(name, request),
+      on: (event, listener) => host.on((e, p) => e === event && listener(p)),
+    }),
+  );
   setActivePinia(createPinia());
   expect(await useInstallStore().open(fx.root)).toBe(true);
   wrapper = mount(ModView, { attachTo: document.body });
@@ -104,7 +109,10 @@ describe('Mods screen', () => {
     await until(() => useEditorStore().path === 'weapons/ZAP.TDF');
     const area = wrapper.find('textarea[aria-label="File text"]');
     await area.setValue('[ZAP]\r\n{\r\n\trange=100;\r\n}\r\n');
-    await wrapper.findAll('button').find((b) => b.text() === 'Save')!.trigger('click');
+    await wrapper
+      .findAll('button')
+      .find((b) => b.text() === 'Save')!
+      .trigger('click');
     await until(() => !useEditorStore().dirty);
     expect(await readFile(join(fx.work, 'mymod', 'weapons', 'ZAP.TDF'), 'latin1')).toBe('[ZAP]\r\n{\r\n\trange=100;\r\n}\r\n');
     expect(useWorkspaceStore().files).toEqual(['units/ARMCOM.FBI', 'weapons/ZAP.TDF']);
@@ -116,9 +124,14 @@ describe('Mods screen', () => {
   });
 
   it('lists the overrides with the diff beside: the changed key and the archive it shadows', async () => {
-    await wrapper.findAll('button').find((b) => b.text() === 'Compare with the install')!.trigger('click');
+    await wrapper
+      .findAll('button')
+      .find((b) => b.text() === 'Compare with the install')!
+      .trigger('click');
     await until(() => useOverridesStore().diffs.length === 2);
-    expect(wrapper.find('ul[aria-label="Override list"]').text()).toMatch(/modified\s*units\/ARMCOM\.FBI\s*← totala1\.hpi\s*added\s*weapons\/ZAP\.TDF/);
+    expect(wrapper.find('ul[aria-label="Override list"]').text()).toMatch(
+      /modified\s*units\/ARMCOM\.FBI\s*← totala1\.hpi\s*added\s*weapons\/ZAP\.TDF/,
+    );
     const diff = wrapper.find('[aria-label="Diff"]');
     expect(diff.find('[data-testid="diff-base"]').text()).toBe('Shadows units/ARMCOM.FBI from totala1.hpi');
     expect(diff.find('ul[aria-label="Changed keys"]').text()).toBe('[UNITINFO] MaxDamage: 3000 → 4500');
@@ -152,10 +165,15 @@ describe('Mods screen', () => {
     expect(wrapper.find('[data-testid="watch-last"]').text()).toMatch(/✓ .* · [\d.]+ ms · 2 files/);
     const area = wrapper.find('textarea[aria-label="File text"]');
     await area.setValue((area.element as HTMLTextAreaElement).value.replace('MaxDamage=4500', 'MaxDamage=5000'));
-    await wrapper.findAll('button').find((b) => b.text() === 'Save')!.trigger('click');
+    await wrapper
+      .findAll('button')
+      .find((b) => b.text() === 'Save')!
+      .trigger('click');
     await until(() => watch.status?.lastBuild?.at !== first && watch.status?.state === 'ok');
     const archive = await host.call('archive.read', { path: join(fx.root, 'mymod.ufo'), entry: 'units/ARMCOM.FBI' });
-    expect(archive.ok && Buffer.from((archive.result as ResponseOf<'archive.read'>).data, 'base64').toString('latin1')).toContain('MaxDamage=5000;');
+    expect(archive.ok && Buffer.from((archive.result as ResponseOf<'archive.read'>).data, 'base64').toString('latin1')).toContain(
+      'MaxDamage=5000;',
+    );
     await toggle.setValue(false);
     await until(() => watch.status?.running === false);
   });
@@ -165,7 +183,10 @@ describe('Mods screen', () => {
     const field = wrapper.find('input[placeholder="/home/me/mods/mymod"]');
     await field.setValue(folder);
     await wrapper.find('input[aria-label="Archive to open as workspace"]').setValue(join(fx.root, 'mymod.ufo'));
-    await wrapper.findAll('button').find((b) => b.text() === 'Open archive')!.trigger('click');
+    await wrapper
+      .findAll('button')
+      .find((b) => b.text() === 'Open archive')!
+      .trigger('click');
     await until(() => useWorkspaceStore().dir === folder);
     expect(useWorkspaceStore().files).toEqual(['units/ARMCOM.FBI', 'weapons/ZAP.TDF']);
     expect(await readFile(join(folder, 'units', 'ARMCOM.FBI'), 'latin1')).toContain('MaxDamage=5000;');

@@ -38,7 +38,13 @@ function header(width: number, height: number, planes: number, bytesPerLine: num
 }
 
 /** An 8-bit paletted PCX: `pixels` are palette indices, row-major; palette is 256 × RGB. */
-export function encodePcx8(width: number, height: number, pixels: Uint8Array, palette: Uint8Array, options: { encoding?: 0 | 1 } = {}): Uint8Array {
+export function encodePcx8(
+  width: number,
+  height: number,
+  pixels: Uint8Array,
+  palette: Uint8Array,
+  options: { encoding?: 0 | 1 } = {},
+): Uint8Array {
   const bytesPerLine = width + (width & 1); // PCX pads lines to an even length
   const raw = new Uint8Array(bytesPerLine * height);
   for (let y = 0; y < height; y++) raw.set(pixels.subarray(y * width, (y + 1) * width), y * bytesPerLine);

@@ -88,7 +88,10 @@ describe('files store', () => {
     files.query = '*.fbi';
     expect(files.rows.map((r) => r.path)).toEqual(['units/ARMCOM.FBI', 'units/CORCOM.FBI']);
     files.query = 'map299';
-    expect(files.rows.map((r) => r.path)).toEqual(['maps/set0/map299.ota', ...Array.from({ length: 10 }, (_, i) => `maps/set2/map299${i}.ota`)]);
+    expect(files.rows.map((r) => r.path)).toEqual([
+      'maps/set0/map299.ota',
+      ...Array.from({ length: 10 }, (_, i) => `maps/set2/map299${i}.ota`),
+    ]);
     files.query = '';
     expect(files.rows).toHaveLength(6);
   });
@@ -166,7 +169,11 @@ describe('jobs store', () => {
   it('follows progress events and cancels through jobs.cancel', async () => {
     initJobsStore();
     const jobs = useJobsStore();
-    const running = jobs.run('Extracting 3000 files', (jobId) => api.call('install.extract', { root: DEMO_ROOT, paths: api.extraPaths, target: '/tmp/x', jobId }), () => 'done');
+    const running = jobs.run(
+      'Extracting 3000 files',
+      (jobId) => api.call('install.extract', { root: DEMO_ROOT, paths: api.extraPaths, target: '/tmp/x', jobId }),
+      () => 'done',
+    );
     await settle(3);
     const job = jobs.jobs[0]!;
     expect(job.state).toBe('running');
@@ -185,10 +192,17 @@ describe('jobs store', () => {
 
   it('marks a failed job and reports it', async () => {
     api.fail('archive.verify', 'totala1.hpi: unexpected end of file at byte 1024');
-    const result = await useJobsStore().run('Verifying', (jobId) => api.call('archive.verify', { path: '/x.hpi', jobId }), () => 'ok');
+    const result = await useJobsStore().run(
+      'Verifying',
+      (jobId) => api.call('archive.verify', { path: '/x.hpi', jobId }),
+      () => 'ok',
+    );
     expect(result).toBeNull();
     expect(useJobsStore().jobs[0]).toMatchObject({ state: 'failed', summary: 'totala1.hpi: unexpected end of file at byte 1024' });
-    expect(useErrorsStore().notices[0]).toMatchObject({ context: 'Verifying', message: 'totala1.hpi: unexpected end of file at byte 1024' });
+    expect(useErrorsStore().notices[0]).toMatchObject({
+      context: 'Verifying',
+      message: 'totala1.hpi: unexpected end of file at byte 1024',
+    });
   });
 });
 
@@ -205,7 +219,10 @@ describe('definitions store', () => {
     expect(defs.filtered.map((d) => d.name)).toEqual(['CORCOM']);
     await defs.show('weapons');
     await defs.show('units');
-    expect(api.callsOf('install.defs')).toEqual([{ root: DEMO_ROOT, kind: 'units' }, { root: DEMO_ROOT, kind: 'weapons' }]);
+    expect(api.callsOf('install.defs')).toEqual([
+      { root: DEMO_ROOT, kind: 'units' },
+      { root: DEMO_ROOT, kind: 'weapons' },
+    ]);
   });
 });
 
@@ -226,7 +243,11 @@ describe('archive store', () => {
     await archive.open('/games/TotalA/totala1.hpi');
     archive.query = 'armcom';
     await archive.extract('/tmp/out');
-    expect(api.callsOf('archive.extract')[0]).toMatchObject({ path: '/games/TotalA/totala1.hpi', target: '/tmp/out', globs: ['units/ARMCOM.FBI', 'unitpics/ARMCOM.PCX'] });
+    expect(api.callsOf('archive.extract')[0]).toMatchObject({
+      path: '/games/TotalA/totala1.hpi',
+      target: '/tmp/out',
+      globs: ['units/ARMCOM.FBI', 'unitpics/ARMCOM.PCX'],
+    });
     archive.query = '*.gaf';
     await archive.extract('/tmp/out');
     expect(api.callsOf('archive.extract')[1]).toMatchObject({ globs: ['*.gaf'] });

@@ -106,7 +106,10 @@ describe('HomeView', () => {
     expect(api.callsOf('install.open').at(-1)).toEqual({ root: '/games/Nothing' });
     expect(w.get('.field-error').text()).toContain('/games/Nothing: no game install found');
     // The browser has no native picker: Browse… opens the host's folder browser instead.
-    await w.findAll('button').find((b) => b.text() === 'Browse…')!.trigger('click');
+    await w
+      .findAll('button')
+      .find((b) => b.text() === 'Browse…')!
+      .trigger('click');
     expect(usePickerStore().request).toMatchObject({ kind: 'folder', title: 'Open a game install' });
     expect(api.callsOf('dialog.pickFolder')).toHaveLength(0);
   });
@@ -238,9 +241,15 @@ describe('ArchiveView', () => {
     expect(w.text()).toContain('followed by 5 bytes');
     expect(w.get('[data-testid="ta-mount"]').text()).toBe('TA 3.1c would mount: no — 5 bytes follow the Cavedog trailer');
     expect(w.get('ul[aria-label="Archive warnings"]').text()).toContain('HeaderKey 0xFF');
-    const entries = w.get('[role="listbox"][aria-label="Entries"]').findAll('[role="option"]').map((o) => o.find('.name').text());
+    const entries = w
+      .get('[role="listbox"][aria-label="Entries"]')
+      .findAll('[role="option"]')
+      .map((o) => o.find('.name').text());
     expect(entries).toEqual(['units', 'units/ARMCOM.FBI', 'unitpics/ARMCOM.PCX', 'anims/logo.gaf']);
-    await w.findAll('button').find((b) => b.text() === 'Verify')!.trigger('click');
+    await w
+      .findAll('button')
+      .find((b) => b.text() === 'Verify')!
+      .trigger('click');
     await settle(10);
     expect(w.get('[data-testid="verify-result"]').text()).toContain('✗ 1 of 3 files damaged');
     expect(w.get('ul[aria-label="Damaged files"]').text()).toContain('anims/logo.gaf: checksum 0x1234 != 0x4321');
@@ -260,7 +269,10 @@ describe('DefinitionsView', () => {
     expect(rows()[1]).toEqual(['CORCOM', 'units/CORCOM.FBI', 'totala1.hpi', '—']);
     await w.get('input[aria-label="Search definitions"]').setValue('corcom');
     expect(rows().map((r) => r[0])).toEqual(['CORCOM']);
-    await w.findAll('[role="tab"]').find((t) => t.text() === 'weapons')!.trigger('click');
+    await w
+      .findAll('[role="tab"]')
+      .find((t) => t.text() === 'weapons')!
+      .trigger('click');
     await settle();
     await w.get('input[aria-label="Search definitions"]').setValue('');
     expect(rows().map((r) => r[0])).toEqual(['ARM_LASER']);
@@ -270,7 +282,10 @@ describe('DefinitionsView', () => {
     await openDemo();
     const w = mount(DefinitionsView, { global: { plugins: [pinia] } });
     await settle();
-    await w.findAll('button.link').find((b) => b.text() === 'units/ARMCOM.FBI')!.trigger('click');
+    await w
+      .findAll('button.link')
+      .find((b) => b.text() === 'units/ARMCOM.FBI')!
+      .trigger('click');
     await settle();
     expect(useNavigationStore().current).toBe('files');
     expect(useFilesStore().activeRow?.path).toBe('units/ARMCOM.FBI');
@@ -279,14 +294,22 @@ describe('DefinitionsView', () => {
 
   it('draws at most 1,000 rows and says how to see the rest', async () => {
     api.handlers['install.defs'] = ({ kind }) =>
-      Array.from({ length: 2500 }, (_, i) => ({ name: `${kind.toUpperCase()}${i}`, file: `units/U${i}.fbi`, archive: 'totala1.hpi', shadowed: [] }));
+      Array.from({ length: 2500 }, (_, i) => ({
+        name: `${kind.toUpperCase()}${i}`,
+        file: `units/U${i}.fbi`,
+        archive: 'totala1.hpi',
+        shadowed: [],
+      }));
     await openDemo();
     const w = mount(DefinitionsView, { global: { plugins: [pinia] } });
     await settle();
     expect(w.findAll('tbody tr')).toHaveLength(1001);
     expect(w.text()).toContain('Showing the first 1,000 of 2,500: search to narrow them.');
     await w.get('input[aria-label="Search definitions"]').setValue('UNITS249');
-    expect(w.findAll('tbody tr').map((r) => r.find('td').text())).toEqual(['UNITS249', ...Array.from({ length: 10 }, (_, i) => `UNITS249${i}`)]);
+    expect(w.findAll('tbody tr').map((r) => r.find('td').text())).toEqual([
+      'UNITS249',
+      ...Array.from({ length: 10 }, (_, i) => `UNITS249${i}`),
+    ]);
   });
 });
 

@@ -41,7 +41,10 @@ export function registerArchiveCommands(program: Command, ctx: CliContext): void
       if (opts.json) return ctx.printJson(entries);
       for (const e of entries) {
         if (!opts.verbose) ctx.print(e.dir ? `${e.path}/` : e.path);
-        else ctx.print(`${e.dir ? 'dir' : String(e.size).padStart(10)} ${String(e.packedSize).padStart(10)} ${e.method.padEnd(7)} ${e.type ? `${e.type.padEnd(8)} ` : ''}${e.path}${e.dir ? '/' : ''}`);
+        else
+          ctx.print(
+            `${e.dir ? 'dir' : String(e.size).padStart(10)} ${String(e.packedSize).padStart(10)} ${e.method.padEnd(7)} ${e.type ? `${e.type.padEnd(8)} ` : ''}${e.path}${e.dir ? '/' : ''}`,
+          );
       }
     });
 
@@ -71,11 +74,22 @@ export function registerArchiveCommands(program: Command, ctx: CliContext): void
         bar.done();
         tally.flush();
         const threads = (result.threads ?? 0) + 1;
-        const notWritten = [result.refused.length > 0 ? `${result.refused.length} refused` : '', result.failed.length > 0 ? `${result.failed.length} failed` : ''].filter(Boolean);
-        ctx.stderr.write(`extracted ${result.files} files (${result.bytes} bytes) to ${opts.target} on ${threads} thread${threads === 1 ? '' : 's'}${notWritten.length > 0 ? `; ${notWritten.join(', ')}` : ''}\n`);
+        const notWritten = [
+          result.refused.length > 0 ? `${result.refused.length} refused` : '',
+          result.failed.length > 0 ? `${result.failed.length} failed` : '',
+        ].filter(Boolean);
+        ctx.stderr.write(
+          `extracted ${result.files} files (${result.bytes} bytes) to ${opts.target} on ${threads} thread${threads === 1 ? '' : 's'}${notWritten.length > 0 ? `; ${notWritten.join(', ')}` : ''}\n`,
+        );
         if (result.failed.length > 0) {
-          const names = result.failed.slice(0, 3).map((f) => f.path).join(', ');
-          throw new CliFailure(file, `${result.failed.length} file${result.failed.length === 1 ? '' : 's'} did not decode: ${names}${result.failed.length > 3 ? ` (+${result.failed.length - 3} more)` : ''}`);
+          const names = result.failed
+            .slice(0, 3)
+            .map((f) => f.path)
+            .join(', ');
+          throw new CliFailure(
+            file,
+            `${result.failed.length} file${result.failed.length === 1 ? '' : 's'} did not decode: ${names}${result.failed.length > 3 ? ` (+${result.failed.length - 3} more)` : ''}`,
+          );
         }
       } finally {
         bar.done();
@@ -91,7 +105,11 @@ export function registerArchiveCommands(program: Command, ctx: CliContext): void
     .action(async (file: string, path: string) => {
       ctx.file = file;
       // Piece by piece, each written before the next is decoded: memory stays at one chunk.
-      await catEntryTo(file, path, (data) => new Promise<void>((resolve, reject) => ctx.stdout.write(data, (err) => (err ? reject(err) : resolve()))));
+      await catEntryTo(
+        file,
+        path,
+        (data) => new Promise<void>((resolve, reject) => ctx.stdout.write(data, (err) => (err ? reject(err) : resolve()))),
+      );
     });
 
   program
@@ -115,11 +133,16 @@ export function registerArchiveCommands(program: Command, ctx: CliContext): void
         }
         for (const line of lines?.lines() ?? []) ctx.print(`warning: ${line}`);
         for (const e of result.errors) ctx.print(`error: ${e.path}: ${e.message}`);
-        ctx.print(`${result.ok ? 'ok' : 'FAILED'}: ${result.files} files, ${result.bytes} bytes decoded, ${result.errors.length} errors, ${result.warnings.length} warnings`);
+        ctx.print(
+          `${result.ok ? 'ok' : 'FAILED'}: ${result.files} files, ${result.bytes} bytes decoded, ${result.errors.length} errors, ${result.warnings.length} warnings`,
+        );
       }
       if (!result.ok) {
         const first = result.errors[0];
-        throw new CliFailure(file, `${result.errors.length} of ${result.files + result.errors.length} files failed to verify${first ? ` (first: ${namedOnce(first.path, first.message)})` : ''}`);
+        throw new CliFailure(
+          file,
+          `${result.errors.length} of ${result.files + result.errors.length} files failed to verify${first ? ` (first: ${namedOnce(first.path, first.message)})` : ''}`,
+        );
       }
     });
 
@@ -128,42 +151,75 @@ export function registerArchiveCommands(program: Command, ctx: CliContext): void
     .description('pack a folder into an archive (written to a temporary file, then renamed into place)')
     .argument('<dir>')
     .requiredOption('--target <file>', 'the archive to write')
-    .option('--format <format>', 'hpi|hpi2|pak|sin|daikatana|pangya|wad2|wad3 (default: from the extension)', oneOf<PackFormatId>(['hpi', 'hpi2', 'pak', 'sin', 'daikatana', 'pangya', 'wad2', 'wad3']))
+    .option(
+      '--format <format>',
+      'hpi|hpi2|pak|sin|daikatana|pangya|wad2|wad3 (default: from the extension)',
+      oneOf<PackFormatId>(['hpi', 'hpi2', 'pak', 'sin', 'daikatana', 'pangya', 'wad2', 'wad3']),
+    )
     .option('--method <method>', 'lz77|zlib|none|lz77x', oneOf<NonNullable<PackOptions['method']>>(['lz77', 'zlib', 'none', 'lz77x']))
     .option('--key <n>', 'HPI v1 header key (0 = no cipher)', parseInteger)
     .option('--no-trailer', 'HPI v1: leave out the Cavedog trailer (TA 3.1c will not mount it)')
     .option('--cipher <cipher>', 'Pangya: xtea|xor', oneOf<'xtea' | 'xor'>(['xtea', 'xor']))
-    .option('--region <region>', 'Pangya XTEA key: us|jp|th|eu|id|kr', oneOf<NonNullable<PackOptions['region']>>(['us', 'jp', 'th', 'eu', 'id', 'kr']))
+    .option(
+      '--region <region>',
+      'Pangya XTEA key: us|jp|th|eu|id|kr',
+      oneOf<NonNullable<PackOptions['region']>>(['us', 'jp', 'th', 'eu', 'id', 'kr']),
+    )
     .option('--order-from <archive>', 'keep the stored order of this archive for the paths it shares')
     .option('--palette <file>', 'WAD2: the palette PNGs become miptex with (a 768-byte palette.lmp, or a PCX with a 256-colour palette)')
-    .action(async (dir: string, opts: { target: string; format?: PackFormatId; method?: PackOptions['method']; key?: number; trailer: boolean; cipher?: 'xtea' | 'xor'; region?: PackOptions['region']; orderFrom?: string; palette?: string }) => {
-      ctx.file = opts.target;
-      const format = opts.format ?? packFormatFromExtension(opts.target);
-      const foreign = format ? foreignPackOptions(format, { method: opts.method, key: opts.key, trailer: opts.trailer, cipher: opts.cipher, region: opts.region }) : [];
-      if (format && foreign.length > 0) {
-        const flags = foreign.map((o) => (o === 'trailer' ? '--no-trailer' : `--${o}`)).join(', ');
-        throw new UsageError(`${flags}: not an option of ${packFormatLabel(format)} archives (${opts.target})`);
-      }
-      const bar = terminalProgress('pack');
-      try {
-        const result = await packFolder({
-          dir,
-          target: opts.target,
-          format: opts.format,
-          method: opts.method,
-          key: opts.key,
-          trailer: opts.trailer,
-          cipher: opts.cipher,
-          region: opts.region,
-          orderFrom: opts.orderFrom,
-          palette: opts.palette,
-          onProgress: (d, t) => bar.update(d, t),
-          onWarning: (m) => ctx.warn(m),
-        });
-        bar.done();
-        ctx.stderr.write(`packed ${result.files} files (${result.bytes} bytes) into ${opts.target} (${result.size} bytes, ${result.format})\n`);
-      } finally {
-        bar.done();
-      }
-    });
+    .action(
+      async (
+        dir: string,
+        opts: {
+          target: string;
+          format?: PackFormatId;
+          method?: PackOptions['method'];
+          key?: number;
+          trailer: boolean;
+          cipher?: 'xtea' | 'xor';
+          region?: PackOptions['region'];
+          orderFrom?: string;
+          palette?: string;
+        },
+      ) => {
+        ctx.file = opts.target;
+        const format = opts.format ?? packFormatFromExtension(opts.target);
+        const foreign = format
+          ? foreignPackOptions(format, {
+              method: opts.method,
+              key: opts.key,
+              trailer: opts.trailer,
+              cipher: opts.cipher,
+              region: opts.region,
+            })
+          : [];
+        if (format && foreign.length > 0) {
+          const flags = foreign.map((o) => (o === 'trailer' ? '--no-trailer' : `--${o}`)).join(', ');
+          throw new UsageError(`${flags}: not an option of ${packFormatLabel(format)} archives (${opts.target})`);
+        }
+        const bar = terminalProgress('pack');
+        try {
+          const result = await packFolder({
+            dir,
+            target: opts.target,
+            format: opts.format,
+            method: opts.method,
+            key: opts.key,
+            trailer: opts.trailer,
+            cipher: opts.cipher,
+            region: opts.region,
+            orderFrom: opts.orderFrom,
+            palette: opts.palette,
+            onProgress: (d, t) => bar.update(d, t),
+            onWarning: (m) => ctx.warn(m),
+          });
+          bar.done();
+          ctx.stderr.write(
+            `packed ${result.files} files (${result.bytes} bytes) into ${opts.target} (${result.size} bytes, ${result.format})\n`,
+          );
+        } finally {
+          bar.done();
+        }
+      },
+    );
 }

@@ -35,9 +35,11 @@ export function registerCobCommands(program: Command, ctx: CliContext): void {
     if (info.sounds) ctx.print(`sounds       ${info.sounds.length}: ${info.sounds.join(', ')}`);
   });
 
-  withAssetOptions(cob.command('decompile').description('print the BOS source of a COB').argument('<file>')).action(async (file: string, opts: AssetCliOptions) => {
-    ctx.stdout.write(decompileCob(await cobBytes(ctx, file, opts), file));
-  });
+  withAssetOptions(cob.command('decompile').description('print the BOS source of a COB').argument('<file>')).action(
+    async (file: string, opts: AssetCliOptions) => {
+      ctx.stdout.write(decompileCob(await cobBytes(ctx, file, opts), file));
+    },
+  );
 
   withAssetOptions(
     cob

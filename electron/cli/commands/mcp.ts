@@ -24,12 +24,23 @@ export function registerMcpCommand(program: Command, ctx: CliContext): void {
       const abs = resolve(root);
       if (!(await stat(abs)).isDirectory()) throw new CliFailure(root, 'not a folder: give the folder of a game install');
       // Loaded when the command runs: the SDK alone doubled the start-up of every other command.
-      const [{ StdioServerTransport }, { createMcpServer }] = await Promise.all([import('@modelcontextprotocol/sdk/server/stdio.js'), import('../../mcp/server.js')]);
-      const mcp = await createMcpServer({ root: abs, game: opts.game, mod: opts.mod, allowWrite: opts.allowWrite.map((d) => resolve(d)), version: studioVersion() });
+      const [{ StdioServerTransport }, { createMcpServer }] = await Promise.all([
+        import('@modelcontextprotocol/sdk/server/stdio.js'),
+        import('../../mcp/server.js'),
+      ]);
+      const mcp = await createMcpServer({
+        root: abs,
+        game: opts.game,
+        mod: opts.mod,
+        allowWrite: opts.allowWrite.map((d) => resolve(d)),
+        version: studioVersion(),
+      });
       const transport = new StdioServerTransport();
       const closed = new Promise<void>((done) => (transport.onclose = done));
       await mcp.server.connect(transport);
-      ctx.stderr.write(`modpak: MCP server for ${abs} on stdio${opts.allowWrite.length ? `, writing into ${opts.allowWrite.join(', ')}` : ', read-only'}\n`);
+      ctx.stderr.write(
+        `modpak: MCP server for ${abs} on stdio${opts.allowWrite.length ? `, writing into ${opts.allowWrite.join(', ')}` : ', read-only'}\n`,
+      );
       await Promise.race([closed, new Promise<void>((done) => process.stdin.once('end', done))]);
       await mcp.close();
     });

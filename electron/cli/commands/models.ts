@@ -35,7 +35,13 @@ export function registerModelCommands(program: Command, ctx: CliContext): void {
       if (opts.json) return ctx.printJson(info);
       const depth = info.pieces.map(() => 0);
       info.pieces.forEach((p, i) => {
-        const parent = p.parent === null ? -1 : info.pieces.slice(0, i).map((q) => q.name).lastIndexOf(p.parent);
+        const parent =
+          p.parent === null
+            ? -1
+            : info.pieces
+                .slice(0, i)
+                .map((q) => q.name)
+                .lastIndexOf(p.parent);
         depth[i] = parent < 0 ? 0 : depth[parent]! + 1;
         ctx.print(`${'  '.repeat(depth[i]!)}${p.name}  offset ${p.offset.join(', ')}  ${p.vertices} vertices, ${p.primitives} primitives`);
       });

@@ -52,7 +52,10 @@ export function registerModsCommands(program: Command, ctx: CliContext): void {
     .argument('<moddir>')
     .argument('<root>', 'the game install')
     .option('--game <game>', `the game context (${GAME_IDS.join('|')}; default: detected)`, oneOf<GameId>(GAME_IDS))
-    .option('--except <archive>', "compare with the install without this archive (the mod's own export; default: its last export into ROOT)")
+    .option(
+      '--except <archive>',
+      "compare with the install without this archive (the mod's own export; default: its last export into ROOT)",
+    )
     .option('--json', 'print JSON: [{path, status, base, diff}]')
     .action(async (moddir: string, root: string, opts: { game?: GameId; except?: string; json?: boolean }) => {
       ctx.file = moddir;
@@ -83,9 +86,14 @@ function printImpact(ctx: CliContext, i: ExportImpact): void {
   }
   ctx.print(`${i.archive}: rank ${i.rank} in the mount order, stage ${i.stage}${i.replaces ? `, replacing ${i.replaces}` : ''}`);
   if (i.pushesOut) ctx.print(`pushes ${i.pushesOut} out of the ten *.hpi slots`);
-  ctx.print(`wins ${i.wins.length} paths (${i.wins.filter((w) => w.over !== null).length} over another archive), ${i.hidden.length} hidden`);
+  ctx.print(
+    `wins ${i.wins.length} paths (${i.wins.filter((w) => w.over !== null).length} over another archive), ${i.hidden.length} hidden`,
+  );
   for (const h of i.hidden) ctx.print(`  hidden: ${h.path} by ${h.by ?? 'a loose file'}`);
-  for (const d of i.definitions) ctx.print(`  ${d.kind} ${d.name}: ${d.outcome}${d.against ? ` ${d.outcome === 'wins' ? 'over' : 'to'} ${d.against}` : d.outcome === 'wins' ? ' (new)' : ''}`);
+  for (const d of i.definitions)
+    ctx.print(
+      `  ${d.kind} ${d.name}: ${d.outcome}${d.against ? ` ${d.outcome === 'wins' ? 'over' : 'to'} ${d.against}` : d.outcome === 'wins' ? ' (new)' : ''}`,
+    );
 }
 
 function printDiff(ctx: CliContext, d: OverrideDiff): void {
@@ -94,7 +102,9 @@ function printDiff(ctx: CliContext, d: OverrideDiff): void {
   if (!d.diff) return;
   if (d.diff.kind === 'binary') {
     const b = d.diff.before;
-    ctx.print(`    ${b ? `${b.size} bytes sha256 ${b.sha256.slice(0, 16)}…` : 'nothing'} → ${d.diff.after.size} bytes sha256 ${d.diff.after.sha256.slice(0, 16)}…`);
+    ctx.print(
+      `    ${b ? `${b.size} bytes sha256 ${b.sha256.slice(0, 16)}…` : 'nothing'} → ${d.diff.after.size} bytes sha256 ${d.diff.after.sha256.slice(0, 16)}…`,
+    );
   } else if (d.diff.tdf && d.diff.tdf.length > 0) {
     for (const c of d.diff.tdf) ctx.print(`    ${describeTdfChange(c)}`);
   } else {
@@ -127,7 +137,11 @@ export interface WatchCommandOptions {
 }
 
 /** Watch until `stop` resolves, printing one line per build; the watcher is closed (awaited) before returning. */
-export async function runWatch(ctx: CliContext, options: WatchCommandOptions, until: () => { stopped: Promise<unknown>; dispose(): void }): Promise<void> {
+export async function runWatch(
+  ctx: CliContext,
+  options: WatchCommandOptions,
+  until: () => { stopped: Promise<unknown>; dispose(): void },
+): Promise<void> {
   // A typo in DIR fails at once rather than watching a folder that does not exist.
   if (!(await stat(options.dir).catch(() => null))?.isDirectory()) fail('not-found', 'not a folder');
   const stop = until();

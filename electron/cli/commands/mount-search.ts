@@ -15,7 +15,7 @@ import { mountGroup, openForCli, withMountOptions, type MountCliOptions } from '
 export function registerMountSearchCommands(program: Command, ctx: CliContext, service: InstallService): void {
   const group = mountGroup(program);
   withMountOptions(group.command('grep'))
-    .description('search the text files the game loads (TDF, FBI, CFG, scripts\' source) for a regular expression')
+    .description("search the text files the game loads (TDF, FBI, CFG, scripts' source) for a regular expression")
     .argument('<root>')
     .argument('<pattern>', 'a JavaScript regular expression')
     .option('-i, --ignore-case', 'case-insensitive')
@@ -30,10 +30,14 @@ export function registerMountSearchCommands(program: Command, ctx: CliContext, s
       }
       const install = await openForCli(ctx, service, root, opts);
       const bar = terminalProgress('grep');
-      const result = await grepInstall(install, pattern, { globs: opts.pattern, onProgress: (d, t) => bar.update(d, t) }).finally(() => bar.done());
+      const result = await grepInstall(install, pattern, { globs: opts.pattern, onProgress: (d, t) => bar.update(d, t) }).finally(() =>
+        bar.done(),
+      );
       if (opts.json) return ctx.printJson(result.hits);
       for (const hit of result.hits) ctx.print(`${hit.path}:${hit.line}: ${hit.text}   [${hit.archive ?? 'loose'}]`);
-      ctx.stderr.write(`modpak: ${result.hits.length} matching line${result.hits.length === 1 ? '' : 's'} in ${result.files} text files${result.truncated ? ' (stopped at the limit)' : ''}\n`);
+      ctx.stderr.write(
+        `modpak: ${result.hits.length} matching line${result.hits.length === 1 ? '' : 's'} in ${result.files} text files${result.truncated ? ' (stopped at the limit)' : ''}\n`,
+      );
     });
 
   withMountOptions(group.command('check'))

@@ -73,7 +73,11 @@ export function registerMountCommands(program: Command, ctx: CliContext, service
       const report = install.report();
       if (opts.json) return ctx.printJson(report);
       ctx.print(`game: ${report.game}`);
-      report.mounted.forEach((m, i) => ctx.print(`${String(i + 1).padStart(3)}  ${m.stage.padEnd(7)} ${m.root.padEnd(7)} ${m.archive}  (${m.files} file${m.files === 1 ? '' : 's'})`));
+      report.mounted.forEach((m, i) =>
+        ctx.print(
+          `${String(i + 1).padStart(3)}  ${m.stage.padEnd(7)} ${m.root.padEnd(7)} ${m.archive}  (${m.files} file${m.files === 1 ? '' : 's'})`,
+        ),
+      );
       if (report.ignored.length > 0) ctx.print('ignored:');
       for (const i of report.ignored) ctx.print(`     ${i.root === 'disc' ? 'disc: ' : ''}${i.archive}: ${i.reason}`);
     });
@@ -109,7 +113,10 @@ export function registerMountCommands(program: Command, ctx: CliContext, service
         rows.push({ path, archive: w < 0 ? null : tree.archives[w]!, size: tree.sizes[i]!, layers: tree.layers[i]! });
       }
       if (opts.json) return ctx.printJson(rows);
-      for (const r of rows) ctx.print(`${String(r.size).padStart(10)}  ${(r.archive ?? '(loose)').padEnd(16)} ${r.path}${r.layers > 1 ? `  (+${r.layers - 1} hidden)` : ''}`);
+      for (const r of rows)
+        ctx.print(
+          `${String(r.size).padStart(10)}  ${(r.archive ?? '(loose)').padEnd(16)} ${r.path}${r.layers > 1 ? `  (+${r.layers - 1} hidden)` : ''}`,
+        );
     });
 
   sub('stats')
@@ -150,7 +157,8 @@ export function registerMountCommands(program: Command, ctx: CliContext, service
       ctx.print(`paths (${report.paths.length}):`);
       for (const p of report.paths) ctx.print(`  ${p.path}: ${p.providers.map((q) => q.archive ?? '(loose)').join(' > ')}`);
       ctx.print(`definitions (${report.definitions.length}):`);
-      for (const d of report.definitions) ctx.print(`  ${d.kind} ${d.name}: ${d.providers.map((q) => `${q.archive ?? '(loose)'}:${q.file}`).join(' > ')}`);
+      for (const d of report.definitions)
+        ctx.print(`  ${d.kind} ${d.name}: ${d.providers.map((q) => `${q.archive ?? '(loose)'}:${q.file}`).join(' > ')}`);
     });
 
   sub('flatten')
@@ -164,7 +172,9 @@ export function registerMountCommands(program: Command, ctx: CliContext, service
       try {
         const result = await flattenInstall(install, out, { onProgress: (d, t) => bar.update(d, t), onWarning: (m) => ctx.warn(m) });
         bar.done();
-        ctx.stderr.write(`flattened ${result.files} files (${result.bytes} bytes) into ${out}${result.refused.length ? `, ${result.refused.length} refused` : ''}\n`);
+        ctx.stderr.write(
+          `flattened ${result.files} files (${result.bytes} bytes) into ${out}${result.refused.length ? `, ${result.refused.length} refused` : ''}\n`,
+        );
       } finally {
         bar.done();
       }

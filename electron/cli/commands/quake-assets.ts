@@ -39,7 +39,8 @@ async function imagesOf(file: string, asset: OpenedAsset, opts: ImageExportOptio
   if (lump) view = await wadLumpView(name, asset.bytes, lump.version, lump.type, asset.context);
   else {
     const decoder = assetDecoderFor(name, asset.bytes.subarray(0, 64));
-    if (!decoder) fail('unsupported', `${asset.name}: not a picture this command reads (.lmp .wal .spr .pcx .bsp, or a WAD lump with --entry)`);
+    if (!decoder)
+      fail('unsupported', `${asset.name}: not a picture this command reads (.lmp .wal .spr .pcx .bsp, or a WAD lump with --entry)`);
     view = await decoder.view(name, asset.bytes, asset.context);
   }
   if (view.kind === 'sections') {
@@ -55,12 +56,24 @@ function pick(view: ImagesView, opts: ImageExportOptions, file: string): RgbaIma
   if (opts.mip !== undefined) {
     const levels = view.groups.filter((g) => /^mip \d+$/.test(g.name));
     const level = view.groups.find((g) => g.name === `mip ${opts.mip}`);
-    if (!level) throw new CliFailure(file, levels.length > 0 ? `--mip ${opts.mip}: the picture has mip levels 0 to ${levels.length - 1}` : `--mip ${opts.mip}: a ${view.format} has no mip levels`);
+    if (!level)
+      throw new CliFailure(
+        file,
+        levels.length > 0
+          ? `--mip ${opts.mip}: the picture has mip levels 0 to ${levels.length - 1}`
+          : `--mip ${opts.mip}: a ${view.format} has no mip levels`,
+      );
     frames = level.frames;
   }
   const index = opts.frame ?? 0;
   const frame = frames[index];
-  if (!frame) throw new CliFailure(file, frames.length === 0 ? `${view.format}: no picture to export${view.warnings.length > 0 ? ` (${view.warnings.join('; ')})` : ''}` : `--frame ${index}: there are frames 0 to ${frames.length - 1}`);
+  if (!frame)
+    throw new CliFailure(
+      file,
+      frames.length === 0
+        ? `${view.format}: no picture to export${view.warnings.length > 0 ? ` (${view.warnings.join('; ')})` : ''}`
+        : `--frame ${index}: there are frames 0 to ${frames.length - 1}`,
+    );
   return frame.image;
 }
 
@@ -80,34 +93,43 @@ export function registerQuakeAssetCommands(program: Command, ctx: CliContext): v
       const view = await imagesOf(file, asset, opts);
       const picture = pick(view, opts, file);
       await writeFileAtomically(opts.target, (sink) => sink.write(encodePng(picture)));
-      ctx.stderr.write(`wrote ${opts.target}: ${picture.width} × ${picture.height} from ${asset.origin}${view.palette ? `, palette ${view.palette}` : ''}\n`);
+      ctx.stderr.write(
+        `wrote ${opts.target}: ${picture.width} × ${picture.height} from ${asset.origin}${view.palette ? `, palette ${view.palette}` : ''}\n`,
+      );
     });
   });
 
   const bsp = group(program, 'bsp', 'BSP maps (Quake 29, Half-Life 30, Quake 2 38, Daikatana 41): textures, entities, lumps');
   const entryOption = '--entry <name>';
   const entryHelp = 'the map inside the archive named by FILE (maps/e1m1.bsp in pak0.pak)';
-  withAssetOptions(bsp.command('info').description('version, textures, entity count and lump counts').argument('<file>').option(entryOption, entryHelp).option('--json', 'print JSON')).action(
-    async (file: string, opts: AssetCliOptions & { entry?: string; json?: boolean }) => {
-      await withAsset(ctx, file, opts, async (asset) => {
-        const map = decodeBsp(asset.bytes, asset.name);
-        const info = {
-          version: map.version,
-          textures: await bspTextureSizes(map, (path) => asset.context.readFile(path)),
-          entities: countEntities(map.entities),
-          lumps: lumpCounts(map),
-        };
-        for (const w of map.warnings) ctx.warn(w);
-        if (opts.json) return ctx.printJson(info);
-        ctx.print(`version      ${info.version}`);
-        ctx.print(`entities     ${info.entities}`);
-        for (const [name, count] of Object.entries(info.lumps)) ctx.print(`${name.padEnd(12)} ${count}`);
-        ctx.print(`textures     ${info.textures.length}`);
-        for (const t of info.textures) ctx.print(`  ${t.name}${t.width === null ? '' : ` ${t.width} × ${t.height}`}`);
-      });
-    },
-  );
-  withAssetOptions(bsp.command('entities').description('the entity lump, as text').argument('<file>').option(entryOption, entryHelp)).action(async (file: string, opts: AssetCliOptions & { entry?: string }) => {
+  withAssetOptions(
+    bsp
+      .command('info')
+      .description('version, textures, entity count and lump counts')
+      .argument('<file>')
+      .option(entryOption, entryHelp)
+      .option('--json', 'print JSON'),
+  ).action(async (file: string, opts: AssetCliOptions & { entry?: string; json?: boolean }) => {
+    await withAsset(ctx, file, opts, async (asset) => {
+      const map = decodeBsp(asset.bytes, asset.name);
+      const info = {
+        version: map.version,
+        textures: await bspTextureSizes(map, (path) => asset.context.readFile(path)),
+        entities: countEntities(map.entities),
+        lumps: lumpCounts(map),
+      };
+      for (const w of map.warnings) ctx.warn(w);
+      if (opts.json) return ctx.printJson(info);
+      ctx.print(`version      ${info.version}`);
+      ctx.print(`entities     ${info.entities}`);
+      for (const [name, count] of Object.entries(info.lumps)) ctx.print(`${name.padEnd(12)} ${count}`);
+      ctx.print(`textures     ${info.textures.length}`);
+      for (const t of info.textures) ctx.print(`  ${t.name}${t.width === null ? '' : ` ${t.width} × ${t.height}`}`);
+    });
+  });
+  withAssetOptions(
+    bsp.command('entities').description('the entity lump, as text').argument('<file>').option(entryOption, entryHelp),
+  ).action(async (file: string, opts: AssetCliOptions & { entry?: string }) => {
     await withAsset(ctx, file, opts, async (asset) => {
       const text = decodeBsp(asset.bytes, asset.name).entities;
       ctx.stdout.write(text.endsWith('\n') ? text : `${text}\n`);

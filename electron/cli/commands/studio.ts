@@ -31,7 +31,13 @@ export function registerStudioCommands(program: Command, ctx: CliContext): void 
       const initial = await initialRoot(root, ctx);
       const rendererDir = resolve(opts.renderer ?? defaultRendererDir());
       const host = await createStudioHost({
-        facts: { version: studioVersion(), host: 'web', initialRoot: initial.root, demo: initial.demo, cli: join(repoRoot(), 'bin', 'modpak') },
+        facts: {
+          version: studioVersion(),
+          host: 'web',
+          initialRoot: initial.root,
+          demo: initial.demo,
+          cli: join(repoRoot(), 'bin', 'modpak'),
+        },
         recentFile: join(resolve(opts.state ?? stateDir()), 'recent.json'),
       });
       const web = await startWebHost({ host, rendererDir, port: opts.port }).catch((err: NodeJS.ErrnoException) => {
@@ -43,7 +49,9 @@ export function registerStudioCommands(program: Command, ctx: CliContext): void 
         if (opts.renderer) ctx.warn(`the renderer is not built (${rendererDir}): run npm run build:renderer`);
         else {
           ctx.stderr.write('building the renderer (first run)…\n');
-          await buildRenderer(repoRoot()).catch((err: Error) => ctx.warn(`could not build the renderer (${err.message}): run npm run build:renderer`));
+          await buildRenderer(repoRoot()).catch((err: Error) =>
+            ctx.warn(`could not build the renderer (${err.message}): run npm run build:renderer`),
+          );
         }
       }
       ctx.print(`ModPak Studio (${initial.demo ? 'demo install' : 'install'} ${initial.root}) is served at:`);
@@ -60,11 +68,12 @@ export function registerStudioCommands(program: Command, ctx: CliContext): void 
     .argument('[root]', 'the game install to open (default: a generated demo install)')
     .action(async (root: string | undefined) => {
       const { ElectronMissingError, launchElectronStudio } = await import('../../main/launch.js');
-      const code = await launchElectronStudio({ root: root === undefined ? null : resolve(root), log: (line) => ctx.stderr.write(`${line}\n`) }).catch(
-        (err: unknown) => {
-          throw err instanceof ElectronMissingError ? new CliFailure(null, err.message) : err;
-        },
-      );
+      const code = await launchElectronStudio({
+        root: root === undefined ? null : resolve(root),
+        log: (line) => ctx.stderr.write(`${line}\n`),
+      }).catch((err: unknown) => {
+        throw err instanceof ElectronMissingError ? new CliFailure(null, err.message) : err;
+      });
       if (code !== 0) throw new CliFailure(null, `Electron exited with status ${code}`);
     });
 }

@@ -27,7 +27,14 @@ async function writeBytes(target: string, bytes: Uint8Array): Promise<void> {
   await writeFileAtomically(target, (sink) => sink.write(bytes));
 }
 
-const frameJson = (f: GafFrame) => ({ width: f.width, height: f.height, xOffset: f.xOffset, yOffset: f.yOffset, duration: f.duration, layers: layerCount(f) });
+const frameJson = (f: GafFrame) => ({
+  width: f.width,
+  height: f.height,
+  xOffset: f.xOffset,
+  yOffset: f.yOffset,
+  duration: f.duration,
+  layers: layerCount(f),
+});
 
 export function registerTaAssetCommands(program: Command, ctx: CliContext): void {
   const gaf = program.command('gaf').description("TA's GAF sprites: sequences, frames, PNG export");
@@ -44,7 +51,11 @@ export function registerTaAssetCommands(program: Command, ctx: CliContext): void
         if (opts.json) return ctx.printJson({ sequences });
         for (const s of sequences) {
           ctx.print(`${s.name}  (${s.frames.length} frame${s.frames.length === 1 ? '' : 's'})`);
-          s.frames.forEach((f, i) => ctx.print(`  ${i}: ${f.width} × ${f.height} at ${f.xOffset}, ${f.yOffset}  ${f.duration} ticks  ${f.layers} layer${f.layers === 1 ? '' : 's'}`));
+          s.frames.forEach((f, i) =>
+            ctx.print(
+              `  ${i}: ${f.width} × ${f.height} at ${f.xOffset}, ${f.yOffset}  ${f.duration} ticks  ${f.layers} layer${f.layers === 1 ? '' : 's'}`,
+            ),
+          );
         }
       }),
     );
@@ -78,11 +89,24 @@ export function registerTaAssetCommands(program: Command, ctx: CliContext): void
               ctx.warn(`${sequence.name} frame ${i} has no pixels (${frame.width} × ${frame.height}): skipped`);
               return false;
             })
-            .map(({ frame, i }) => ({ frame, i, image: renderGafFrame(asset.bytes, parsed.variant, frame, palette ?? { name: '', rgba: new Uint8Array(1024) }, `${asset.name}: ${sequence.name} frame ${i}`) }));
+            .map(({ frame, i }) => ({
+              frame,
+              i,
+              image: renderGafFrame(
+                asset.bytes,
+                parsed.variant,
+                frame,
+                palette ?? { name: '', rgba: new Uint8Array(1024) },
+                `${asset.name}: ${sequence.name} frame ${i}`,
+              ),
+            }));
           if (frames.length === 0) continue;
           if (opts.apng) {
             const aligned = alignFrames(frames);
-            await writeBytes(join(root, `${rel}.png`), encodeApng(aligned.map((image, k) => ({ image, delayMs: durationMs(frames[k]!.frame.duration) ?? UNTIMED_FRAME_MS }))));
+            await writeBytes(
+              join(root, `${rel}.png`),
+              encodeApng(aligned.map((image, k) => ({ image, delayMs: durationMs(frames[k]!.frame.duration) ?? UNTIMED_FRAME_MS }))),
+            );
             written++;
           } else {
             for (const { i, image } of frames) {
@@ -91,7 +115,9 @@ export function registerTaAssetCommands(program: Command, ctx: CliContext): void
             }
           }
         }
-        ctx.stderr.write(`modpak: ${written} PNG file${written === 1 ? '' : 's'} written to ${opts.target}${palette ? ` (palette: ${palette.name})` : ''}\n`);
+        ctx.stderr.write(
+          `modpak: ${written} PNG file${written === 1 ? '' : 's'} written to ${opts.target}${palette ? ` (palette: ${palette.name})` : ''}\n`,
+        );
       }),
     );
 
@@ -101,14 +127,12 @@ export function registerTaAssetCommands(program: Command, ctx: CliContext): void
     .requiredOption('--target <png>', 'the PNG to write')
     .option('--cell <pixels>', 'the size of each colour square', parseInteger, 16)
     .exitOverride()
-    .action(async (file: string, opts: AssetCliOptions & { target: string; cell: number }) =>
-      {
-        if (opts.cell < 1 || opts.cell > 64) throw new UsageError('--cell must be 1–64');
-        return withAsset(ctx, file, opts, async (asset) => {
+    .action(async (file: string, opts: AssetCliOptions & { target: string; cell: number }) => {
+      if (opts.cell < 1 || opts.cell > 64) throw new UsageError('--cell must be 1–64');
+      return withAsset(ctx, file, opts, async (asset) => {
         const decoded = decodePal(asset.bytes, asset.name);
         if (decoded.trailing > 0) ctx.warn(`${decoded.trailing} bytes after the 256 entries ignored`);
         await writeBytes(resolve(opts.target), encodePng(paletteSwatch(decoded.palette, opts.cell)));
-        });
-      },
-    );
+      });
+    });
 }

@@ -21,7 +21,8 @@ import { drawTntMarkers, MAX_RENDER_SCALE, MIN_RENDER_SCALE, renderTnt } from '.
 export function parseScale(value: string): number {
   const fraction = /^(\d+)\/(\d+)$/.exec(value);
   const n = fraction ? Number(fraction[1]) / Number(fraction[2]) : /^\d+(\.\d+)?$|^\.\d+$/.test(value) ? Number(value) : NaN;
-  if (!Number.isFinite(n) || n < MIN_RENDER_SCALE || n > MAX_RENDER_SCALE) throw new InvalidArgumentError(`a number from 1/64 to ${MAX_RENDER_SCALE} (0.25, 1/4, 2)`);
+  if (!Number.isFinite(n) || n < MIN_RENDER_SCALE || n > MAX_RENDER_SCALE)
+    throw new InvalidArgumentError(`a number from 1/64 to ${MAX_RENDER_SCALE} (0.25, 1/4, 2)`);
   return n;
 }
 
@@ -34,25 +35,38 @@ async function writePng(target: string, png: Uint8Array): Promise<void> {
 function printInfo(ctx: CliContext, origin: string, info: TntInfo): void {
   const row = (label: string, value: string) => ctx.print(`${label.padEnd(16)}${value}`);
   row('map', origin);
-  row('size', `${info.tileColumns} × ${info.tileRows} tiles (${info.width} × ${info.height} cells, ${info.pixelWidth} × ${info.pixelHeight} pixels)`);
+  row(
+    'size',
+    `${info.tileColumns} × ${info.tileRows} tiles (${info.width} × ${info.height} cells, ${info.pixelWidth} × ${info.pixelHeight} pixels)`,
+  );
   row('sea level', String(info.seaLevel));
   row('heights', `${info.heights.min}–${info.heights.max}`);
   row('tiles', String(info.tiles));
   const stored = info.minimap.storedWidth !== info.minimap.width || info.minimap.storedHeight !== info.minimap.height;
-  row('minimap', `${info.minimap.width} × ${info.minimap.height}${stored ? ` (stored ${info.minimap.storedWidth} × ${info.minimap.storedHeight})` : ''}`);
+  row(
+    'minimap',
+    `${info.minimap.width} × ${info.minimap.height}${stored ? ` (stored ${info.minimap.storedWidth} × ${info.minimap.storedHeight})` : ''}`,
+  );
   row('void cells', String(info.voidCells));
   if (info.ota) {
     row('ota', `${info.ota.path}${info.ota.missionName ? ` (${info.ota.missionName})` : ''}`);
-    row('start positions', info.startPositions.length === 0 ? 'none' : info.startPositions.map((s) => `${s.player}: ${s.x}, ${s.z}`).join('   '));
+    row(
+      'start positions',
+      info.startPositions.length === 0 ? 'none' : info.startPositions.map((s) => `${s.player}: ${s.x}, ${s.z}`).join('   '),
+    );
   } else {
     row('ota', 'none beside the map');
   }
-  row('features', `${info.features.length} kind${info.features.length === 1 ? '' : 's'}, ${info.features.reduce((n, f) => n + f.cells, 0)} cells`);
+  row(
+    'features',
+    `${info.features.length} kind${info.features.length === 1 ? '' : 's'}, ${info.features.reduce((n, f) => n + f.cells, 0)} cells`,
+  );
   const width = Math.max(0, ...info.features.map((f) => f.name.length));
   for (const f of info.features) {
     let line = `  ${String(f.index).padStart(3)}  ${f.name.padEnd(width)}  ${String(f.cells).padStart(5)} cell${f.cells === 1 ? ' ' : 's'}`;
     if (f.definition === null) line += '  not defined in the install';
-    else if (f.definition) line += `  ${f.definition.file} (${f.definition.archive ?? 'loose file'})${f.definition.shadowed.length ? `, hides ${f.definition.shadowed.length}` : ''}`;
+    else if (f.definition)
+      line += `  ${f.definition.file} (${f.definition.archive ?? 'loose file'})${f.definition.shadowed.length ? `, hides ${f.definition.shadowed.length}` : ''}`;
     ctx.print(line);
   }
 }
@@ -79,7 +93,8 @@ export function registerTntCommands(program: Command, ctx: CliContext, installs?
       await opened.close();
     }
   };
-  const mapArgument = (cmd: Command) => withAssetOptions(cmd.argument('<file>', 'a .tnt map (with --install: a path in the install)')).exitOverride();
+  const mapArgument = (cmd: Command) =>
+    withAssetOptions(cmd.argument('<file>', 'a .tnt map (with --install: a path in the install)')).exitOverride();
 
   mapArgument(group.command('info'))
     .description('size, sea level, heights, tiles, minimap, start positions (.ota), features (their definitions under --install)')
@@ -98,7 +113,8 @@ export function registerTntCommands(program: Command, ctx: CliContext, installs?
     .action(async (file: string, opts: AssetCliOptions & { target: string }) =>
       withMap(file, opts, async ({ loaded }) => {
         const { minimap } = loaded.map;
-        if (minimap.width === 0) fail('refused', `${file}: the minimap is empty (its ${minimap.storedWidth} × ${minimap.storedHeight} pixels are all padding)`);
+        if (minimap.width === 0)
+          fail('refused', `${file}: the minimap is empty (its ${minimap.storedWidth} × ${minimap.storedHeight} pixels are all padding)`);
         const palette = await loaded.palette();
         ctx.file = opts.target;
         await writePng(opts.target, encodePng(indexedToRgba(minimap.width, minimap.height, minimap.pixels, palette)));

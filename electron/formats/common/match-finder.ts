@@ -167,7 +167,12 @@ export class MatchFinder {
       let candidate = this.last2[this.hash2(pos)]!;
       while (candidate >= 0 && candidate >= lowest) {
         const dist = pos - candidate;
-        if (d[candidate] === d[pos] && d[candidate + 1] === d[pos + 1] && (o.allowOverlap || dist >= 2) && !(skip && candidate % skip.mod === skip.rem)) {
+        if (
+          d[candidate] === d[pos] &&
+          d[candidate + 1] === d[pos + 1] &&
+          (o.allowOverlap || dist >= 2) &&
+          !(skip && candidate % skip.mod === skip.rem)
+        ) {
           bestLen = 2;
           bestDist = dist;
           break;

@@ -68,7 +68,8 @@ export function dkDecompress(src: Uint8Array, length: number): Uint8Array {
       for (let i = 0; i < n; i++) out[op + i] = out[from + i]!;
       op += n;
     } else if (x === END) {
-      if (op !== length) fail('size-mismatch', `Daikatana stream: ends after ${op} bytes, the entry declares ${length}`, { expected: length, actual: op });
+      if (op !== length)
+        fail('size-mismatch', `Daikatana stream: ends after ${op} bytes, the entry declares ${length}`, { expected: length, actual: op });
       return out;
     }
     // NOOP (0xFE): nothing to do.
@@ -78,7 +79,13 @@ export function dkDecompress(src: Uint8Array, length: number): Uint8Array {
 const NO_MATCH = { length: 0, distance: 0 } as const;
 // 64 chain links find nearly every match the 257-byte window holds (within 0.1% of an exhaustive search on
 // the bench corpus) at a fraction of the time on repetitive data.
-const MATCHES: MatchFinderOptions = { maxDistance: DISTANCE_MAX, minLength: COPY_MIN, maxLength: COPY_MAX, allowOverlap: false, maxChain: 64 };
+const MATCHES: MatchFinderOptions = {
+  maxDistance: DISTANCE_MAX,
+  minLength: COPY_MIN,
+  maxLength: COPY_MAX,
+  allowOverlap: false,
+  maxChain: 64,
+};
 
 /**
  * Encode `data` greedily: at each position the cheapest cover among a zero run (1 byte), a byte run

@@ -95,9 +95,11 @@ export async function* compressInOrder<T extends { file: PackFile }>(
     for (const item of items) {
       const method = methodOf(item);
       // Only arrays of our own go back to the pool, so only files read into them (readSync) may be pooled.
-      const into = method === 0 && pending.length === 0 ? scratch.sized(item.file.size) : item.file.readSync ? buffers.get(item.file.size) : undefined;
+      const into =
+        method === 0 && pending.length === 0 ? scratch.sized(item.file.size) : item.file.readSync ? buffers.get(item.file.size) : undefined;
       const data = item.file.readSync ? item.file.readSync(into) : await item.file.read();
-      if (data.length !== item.file.size) fail('size-mismatch', `${item.file.path} changed while packing: ${data.length} bytes, expected ${item.file.size}`);
+      if (data.length !== item.file.size)
+        fail('size-mismatch', `${item.file.path} changed while packing: ${data.length} bytes, expected ${item.file.size}`);
       const entry: Pending<T> = { item, data, chunks: null, job: null, ready: true };
       if (method !== 0) {
         const known = cache?.get(data, method);
@@ -108,13 +110,23 @@ export async function* compressInOrder<T extends { file: PackFile }>(
           entry.job = pool.compress(data, method).then((chunks) => {
             doneBytes += data.length;
             entry.ready = true;
-            if (cache) cache.set(data, method, chunks.map((c) => c.slice()));
+            if (cache)
+              cache.set(
+                data,
+                method,
+                chunks.map((c) => c.slice()),
+              );
             return chunks;
           });
           entry.job.catch(() => {});
         } else {
           entry.chunks = encodeFileChunks(data, method);
-          if (cache) cache.set(data, method, entry.chunks.map((c) => c.slice()));
+          if (cache)
+            cache.set(
+              data,
+              method,
+              entry.chunks.map((c) => c.slice()),
+            );
           // Let the workers' replies in, so the next file goes to them if they are ready for it.
           if (pool !== null) await turn();
         }

@@ -47,10 +47,14 @@ export async function readV1Header(source: ByteSource): Promise<V1Header> {
   const view = dataView(await source.read(0, V1_HEADER_SIZE));
   const header = { directoryEnd: view.getUint32(8, true), headerKey: view.getUint32(12, true), start: view.getUint32(16, true) };
   if (header.start < V1_HEADER_SIZE || header.start > header.directoryEnd) {
-    fail('out-of-bounds', `directory start ${header.start} must lie between the header's end (${V1_HEADER_SIZE}) and the directory's end (${header.directoryEnd})`, {
-      offset: 16,
-      actual: header.start,
-    });
+    fail(
+      'out-of-bounds',
+      `directory start ${header.start} must lie between the header's end (${V1_HEADER_SIZE}) and the directory's end (${header.directoryEnd})`,
+      {
+        offset: 16,
+        actual: header.start,
+      },
+    );
   }
   checkRange('directory', header.start, header.directoryEnd - header.start, source.size);
   return header;

@@ -70,7 +70,7 @@ export function decodeLz77(src: Uint8Array, size: number, into?: Uint8Array): Ui
         ip += 2;
         if (v < 16) break outer;
         // An absolute ring index becomes a distance; 0 means the slot about to be overwritten (4096 back).
-        let s = q - (((q + 1 - (v >>> 4)) & RING_MASK) || 4096);
+        let s = q - ((q + 1 - (v >>> 4)) & RING_MASK || 4096);
         const end = q + (v & 0xf) + 2;
         // Before the chunk's start the ring holds zeros.
         if (s < 0) {
@@ -102,8 +102,9 @@ export function decodeLz77(src: Uint8Array, size: number, into?: Uint8Array): Ui
       ip += 2;
       if (v < 16) break outer;
       const len = (v & 0xf) + 2;
-      if (q + len > size) fail('bad-stream', `LZ77 output overruns its ${size} bytes: ${q} + ${len}`, { offset: ip, expected: size, actual: q + len });
-      let s = q - (((q + 1 - (v >>> 4)) & RING_MASK) || 4096);
+      if (q + len > size)
+        fail('bad-stream', `LZ77 output overruns its ${size} bytes: ${q} + ${len}`, { offset: ip, expected: size, actual: q + len });
+      let s = q - ((q + 1 - (v >>> 4)) & RING_MASK || 4096);
       const end = q + len;
       if (s < 0) {
         const zeros = Math.min(-s, len);
@@ -187,11 +188,29 @@ const ROOT_BITS = 16;
  * Per-thread tables, kept between chunks (the encoder is synchronous): a pack encodes thousands of 64 KiB
  * chunks, and allocating them each time cost 7% of the encoder's time and left dead tables in every worker.
  */
-let tables: { root: Int32Array; son: Int32Array; head2: Int32Array; prev2: Int32Array; len: Uint8Array; dist: Uint16Array; cost: Int32Array; take: Uint8Array } | null = null;
+let tables: {
+  root: Int32Array;
+  son: Int32Array;
+  head2: Int32Array;
+  prev2: Int32Array;
+  len: Uint8Array;
+  dist: Uint16Array;
+  cost: Int32Array;
+  take: Uint8Array;
+} | null = null;
 function tablesFor(n: number) {
   if (tables === null || tables.len.length < n + 1) {
     const size = Math.max(n + 1, 65537);
-    tables = { root: new Int32Array(1 << ROOT_BITS), son: new Int32Array(2 * size), head2: new Int32Array(65536), prev2: new Int32Array(size), len: new Uint8Array(size), dist: new Uint16Array(size), cost: new Int32Array(size), take: new Uint8Array(size) };
+    tables = {
+      root: new Int32Array(1 << ROOT_BITS),
+      son: new Int32Array(2 * size),
+      head2: new Int32Array(65536),
+      prev2: new Int32Array(size),
+      len: new Uint8Array(size),
+      dist: new Uint16Array(size),
+      cost: new Int32Array(size),
+      take: new Uint8Array(size),
+    };
   }
   return tables;
 }
@@ -305,7 +324,7 @@ export function encodeLz77View(data: Uint8Array): Uint8Array {
       take[pos] = 0;
     }
   }
-  for (let pos = 0; pos < n; ) {
+  for (let pos = 0; pos < n;) {
     const k = take[pos]!;
     if (k === 0) {
       w.literal(data[pos]!);
@@ -323,7 +342,7 @@ export function encodeLz77Greedy(data: Uint8Array): Uint8Array {
   const n = data.length;
   const finder = new MatchFinder(data, HPI_MATCH_OPTIONS);
   const w = new TokenWriter(n);
-  for (let pos = 0; pos < n; ) {
+  for (let pos = 0; pos < n;) {
     const length = finder.longest(pos);
     if (length >= LZ77_MIN_MATCH) {
       w.match(sourceIndex(pos, finder.distance), length);

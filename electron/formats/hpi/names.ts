@@ -15,11 +15,13 @@ export const MAX_PATH_LENGTH = 4096;
 
 /** The NUL-terminated name at `at` in `bytes` (a decoded block), bounded by `end` and by MAX_NAME_BYTES. */
 export function readName(bytes: Uint8Array, at: number, end: number, where: string): string {
-  if (!Number.isSafeInteger(at) || at < 0 || at >= end) fail('out-of-bounds', `${where}: name at ${at} lies outside [0, ${end})`, { offset: at, expected: end });
+  if (!Number.isSafeInteger(at) || at < 0 || at >= end)
+    fail('out-of-bounds', `${where}: name at ${at} lies outside [0, ${end})`, { offset: at, expected: end });
   // The NUL is looked for within the longest allowed name only, so a name block without NULs costs little.
   const window = Math.min(end, at + MAX_NAME_BYTES + 1);
   const found = bytes.subarray(at, window).indexOf(0);
-  if (found < 0 && window < end) fail('bad-name', `${where}: name at ${at} is longer than ${MAX_NAME_BYTES} bytes`, { offset: at, expected: MAX_NAME_BYTES });
+  if (found < 0 && window < end)
+    fail('bad-name', `${where}: name at ${at} is longer than ${MAX_NAME_BYTES} bytes`, { offset: at, expected: MAX_NAME_BYTES });
   const stop = found < 0 ? -1 : at + found;
   if (stop < 0 || stop >= end) fail('bad-name', `${where}: name at ${at} is not NUL-terminated before ${end}`, { offset: at });
   const raw = bytes.subarray(at, stop);
@@ -34,13 +36,21 @@ export function readName(bytes: Uint8Array, at: number, end: number, where: stri
 
 /** A path joined from a folder's prefix and a name, refused past MAX_PATH_LENGTH (a chain of long folder names). */
 export function joinedPath(prefix: string, name: string, where: string): string {
-  if (prefix.length + name.length > MAX_PATH_LENGTH) fail('bad-name', `${where}: the path ${JSON.stringify((prefix + name).slice(0, 60))}… is longer than ${MAX_PATH_LENGTH} characters`, { expected: MAX_PATH_LENGTH, actual: prefix.length + name.length });
+  if (prefix.length + name.length > MAX_PATH_LENGTH)
+    fail('bad-name', `${where}: the path ${JSON.stringify((prefix + name).slice(0, 60))}… is longer than ${MAX_PATH_LENGTH} characters`, {
+      expected: MAX_PATH_LENGTH,
+      actual: prefix.length + name.length,
+    });
   return prefix + name;
 }
 
 /** A name's stored bytes (without the NUL); characters outside Windows-1252 are refused. */
 export function encodeName(name: string): Uint8Array {
-  if (name.length > MAX_NAME_BYTES) fail('bad-name', `cannot store the name ${JSON.stringify(name.slice(0, 60))}…: it is ${name.length} characters, longer than ${MAX_NAME_BYTES}`);
+  if (name.length > MAX_NAME_BYTES)
+    fail(
+      'bad-name',
+      `cannot store the name ${JSON.stringify(name.slice(0, 60))}…: it is ${name.length} characters, longer than ${MAX_NAME_BYTES}`,
+    );
   const encoded = encodeCp1252(name);
   if ('unencodable' in encoded || encoded.bytes.includes(0)) {
     fail('bad-name', `cannot store the name ${JSON.stringify(name)} in an HPI archive: only Windows-1252 characters fit`);

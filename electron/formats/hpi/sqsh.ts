@@ -78,7 +78,13 @@ function checkSum(header: ChunkHeader, sum: number, where: number, onWarning?: (
 }
 
 /** Decode an unscrambled LZ77 or zlib payload (read once, straight away: it may be the scratch buffer). */
-function decodeCompressed(header: ChunkHeader, plain: Uint8Array, where: number, onWarning?: (m: string) => void, into?: Uint8Array): Uint8Array {
+function decodeCompressed(
+  header: ChunkHeader,
+  plain: Uint8Array,
+  where: number,
+  onWarning?: (m: string) => void,
+  into?: Uint8Array,
+): Uint8Array {
   if (header.method === 1) {
     try {
       return decodeLz77(plain, header.size, into);
@@ -91,7 +97,8 @@ function decodeCompressed(header: ChunkHeader, plain: Uint8Array, where: number,
 }
 
 function checkStoredSize(header: ChunkHeader, length: number, where: number): void {
-  if (length !== header.size) fail('size-mismatch', `stored SQSH chunk at ${where}: ${length} bytes, header says ${header.size}`, { offset: where });
+  if (length !== header.size)
+    fail('size-mismatch', `stored SQSH chunk at ${where}: ${length} bytes, header says ${header.size}`, { offset: where });
 }
 
 /**
@@ -123,19 +130,35 @@ const headerScratch = new Uint8Array(SQSH_HEADER_SIZE);
  * on, 0 = none). The same checks and messages as `decodeChunkAt`, but the payload is deciphered, summed
  * and unscrambled in one pass into a scratch buffer, so a chunk costs its output array and nothing else.
  */
-export function decodeStoredChunk(raw: Uint8Array, filePos: number, key: number, maxSize: number, onWarning?: (m: string) => void, into?: Uint8Array): Uint8Array {
+export function decodeStoredChunk(
+  raw: Uint8Array,
+  filePos: number,
+  key: number,
+  maxSize: number,
+  onWarning?: (m: string) => void,
+  into?: Uint8Array,
+): Uint8Array {
   if (raw.length < SQSH_HEADER_SIZE) readChunkHeader(raw, 0, filePos);
   decipherPayload(raw.subarray(0, SQSH_HEADER_SIZE), filePos, key, false, headerScratch);
   const header = readChunkHeader(headerScratch, 0, filePos);
   const end = SQSH_HEADER_SIZE + header.compressedSize;
   if (end > raw.length) {
-    fail('out-of-bounds', `SQSH chunk at ${filePos}: payload overflows its bounds: ${filePos + SQSH_HEADER_SIZE} + ${header.compressedSize} > ${filePos + raw.length}`, {
-      offset: filePos,
-      expected: filePos + raw.length,
-      actual: filePos + end,
-    });
+    fail(
+      'out-of-bounds',
+      `SQSH chunk at ${filePos}: payload overflows its bounds: ${filePos + SQSH_HEADER_SIZE} + ${header.compressedSize} > ${filePos + raw.length}`,
+      {
+        offset: filePos,
+        expected: filePos + raw.length,
+        actual: filePos + end,
+      },
+    );
   }
-  if (header.size > maxSize) fail('size-mismatch', `SQSH chunk at ${filePos} declares ${header.size} bytes, at most ${maxSize} expected`, { offset: filePos, expected: maxSize, actual: header.size });
+  if (header.size > maxSize)
+    fail('size-mismatch', `SQSH chunk at ${filePos} declares ${header.size} bytes, at most ${maxSize} expected`, {
+      offset: filePos,
+      expected: maxSize,
+      actual: header.size,
+    });
   const stored = raw.subarray(SQSH_HEADER_SIZE, end);
   checkPayload(header, stored.length, filePos);
   const at = filePos + SQSH_HEADER_SIZE;
@@ -174,19 +197,30 @@ function inflateChunk(plain: Uint8Array, size: number, where: number, onWarning?
     out = inflateZlib(plain, size);
   } catch (first) {
     if ((first as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') {
-      fail('size-mismatch', `zlib chunk at ${where} inflates to more than the ${size} bytes its header declares`, { offset: where, expected: size });
+      fail('size-mismatch', `zlib chunk at ${where} inflates to more than the ${size} bytes its header declares`, {
+        offset: where,
+        expected: size,
+      });
     }
     try {
       out = inflateRaw(plain.subarray(2), size);
       onWarning?.(`zlib chunk at ${where} has a missing or bad Adler-32 (tolerated)`);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') {
-        fail('size-mismatch', `zlib chunk at ${where} inflates to more than the ${size} bytes its header declares`, { offset: where, expected: size });
+        fail('size-mismatch', `zlib chunk at ${where} inflates to more than the ${size} bytes its header declares`, {
+          offset: where,
+          expected: size,
+        });
       }
       fail('bad-stream', `zlib chunk at ${where} does not inflate: ${(err as Error).message}`, { offset: where });
     }
   }
-  if (out.length !== size) fail('size-mismatch', `zlib chunk at ${where} inflated to ${out.length} bytes, expected ${size}`, { offset: where, expected: size, actual: out.length });
+  if (out.length !== size)
+    fail('size-mismatch', `zlib chunk at ${where} inflated to ${out.length} bytes, expected ${size}`, {
+      offset: where,
+      expected: size,
+      actual: out.length,
+    });
   return out;
 }
 
@@ -238,18 +272,33 @@ export interface DecodedChunk {
  * body's absolute file offset, for messages; `maxSize` is the most this chunk may decode to, checked
  * before anything is allocated.
  */
-export function decodeChunkAt(body: Uint8Array, at: number, origin: number, maxSize: number, onWarning?: (m: string) => void): DecodedChunk {
+export function decodeChunkAt(
+  body: Uint8Array,
+  at: number,
+  origin: number,
+  maxSize: number,
+  onWarning?: (m: string) => void,
+): DecodedChunk {
   const where = origin + at;
   const header = readChunkHeader(body, at, where);
   const start = at + SQSH_HEADER_SIZE;
   if (start + header.compressedSize > body.length) {
-    fail('out-of-bounds', `SQSH chunk at ${where}: payload overflows its bounds: ${origin + start} + ${header.compressedSize} > ${origin + body.length}`, {
-      offset: where,
-      expected: origin + body.length,
-      actual: origin + start + header.compressedSize,
-    });
+    fail(
+      'out-of-bounds',
+      `SQSH chunk at ${where}: payload overflows its bounds: ${origin + start} + ${header.compressedSize} > ${origin + body.length}`,
+      {
+        offset: where,
+        expected: origin + body.length,
+        actual: origin + start + header.compressedSize,
+      },
+    );
   }
-  if (header.size > maxSize) fail('size-mismatch', `SQSH chunk at ${where} declares ${header.size} bytes, at most ${maxSize} expected`, { offset: where, expected: maxSize, actual: header.size });
+  if (header.size > maxSize)
+    fail('size-mismatch', `SQSH chunk at ${where} declares ${header.size} bytes, at most ${maxSize} expected`, {
+      offset: where,
+      expected: maxSize,
+      actual: header.size,
+    });
   const data = decodeChunk(header, body.subarray(start, start + header.compressedSize), where, onWarning);
   return { header, data, end: start + header.compressedSize };
 }

@@ -44,7 +44,11 @@ export function readV1Directory(dir: Uint8Array, start: number, end: number, fil
   const u32 = (abs: number) => view.getUint32(abs - start, true);
   const inside = (what: string, abs: number, length: number) => {
     if (abs < start || abs + length > end) {
-      fail('out-of-bounds', `${what} at ${abs} + ${length} lies outside the directory [${start}, ${end})`, { offset: abs, expected: end, actual: abs + length });
+      fail('out-of-bounds', `${what} at ${abs} + ${length} lies outside the directory [${start}, ${end})`, {
+        offset: abs,
+        expected: end,
+        actual: abs + length,
+      });
     }
   };
   const entries: RawV1Entry[] = [];
@@ -56,22 +60,34 @@ export function readV1Directory(dir: Uint8Array, start: number, end: number, fil
   let listed = 0;
   const walk = (dirOffset: number, prefix: string, depth: number): void => {
     if (depth > MAX_DEPTH) fail('bad-count', `directory nested deeper than ${MAX_DEPTH} levels at ${dirOffset}`, { offset: dirOffset });
-    if (seenDirs.has(dirOffset)) fail('bad-count', `directory at ${dirOffset} is reached twice (a loop in the tree)`, { offset: dirOffset });
+    if (seenDirs.has(dirOffset))
+      fail('bad-count', `directory at ${dirOffset} is reached twice (a loop in the tree)`, { offset: dirOffset });
     seenDirs.add(dirOffset);
     inside('directory header', dirOffset, DIR_HEADER_SIZE);
     const count = u32(dirOffset);
     const first = u32(dirOffset + 4);
     // The count is checked against the bytes it needs before the loop runs.
-    if (count > (end - start) / ENTRY_SIZE) fail('bad-count', `directory at ${dirOffset} claims ${count} entries, more than the directory can hold`, { offset: dirOffset, actual: count });
+    if (count > (end - start) / ENTRY_SIZE)
+      fail('bad-count', `directory at ${dirOffset} claims ${count} entries, more than the directory can hold`, {
+        offset: dirOffset,
+        actual: count,
+      });
     inside(`${count} directory entries`, first, count * ENTRY_SIZE);
     if (count > 0) {
       const owner = seenLists.get(first);
-      if (owner !== undefined) fail('bad-count', `directory at ${dirOffset} shares its entry list at ${first} with the directory at ${owner}`, { offset: dirOffset });
+      if (owner !== undefined)
+        fail('bad-count', `directory at ${dirOffset} shares its entry list at ${first} with the directory at ${owner}`, {
+          offset: dirOffset,
+        });
       seenLists.set(first, dirOffset);
     }
     listed += count;
     if (listed > maxEntries) {
-      fail('bad-count', `the directory's folders list ${listed} entries so far, more than its ${end - start} bytes can hold (${maxEntries}): entry lists overlap`, { offset: dirOffset, expected: maxEntries, actual: listed });
+      fail(
+        'bad-count',
+        `the directory's folders list ${listed} entries so far, more than its ${end - start} bytes can hold (${maxEntries}): entry lists overlap`,
+        { offset: dirOffset, expected: maxEntries, actual: listed },
+      );
     }
     for (let i = 0; i < count; i++) {
       const at = first + i * ENTRY_SIZE;
@@ -92,19 +108,37 @@ export function readV1Directory(dir: Uint8Array, start: number, end: number, fil
       const size = u32(dataOffset + 4);
       const flag = dir[dataOffset + 8 - start]!;
       if (flag === 0) {
-        if (fileData + size > fileSize) fail('out-of-bounds', `${path}: stored data overflows the file: ${fileData} + ${size} > ${fileSize}`, { offset: fileData, expected: fileSize, actual: fileData + size });
+        if (fileData + size > fileSize)
+          fail('out-of-bounds', `${path}: stored data overflows the file: ${fileData} + ${size} > ${fileSize}`, {
+            offset: fileData,
+            expected: fileSize,
+            actual: fileData + size,
+          });
       } else {
         // Each chunk needs a 4-byte size and a 19-byte header at least: a size the file cannot hold is a lie.
         const minimum = chunkCount(size) * (4 + SQSH_HEADER_SIZE);
         if (fileData + minimum > fileSize) {
-          fail('out-of-bounds', `${path}: ${size} bytes need ${chunkCount(size)} chunks (at least ${minimum} bytes) at ${fileData}, past the end of the file (${fileSize})`, {
-            offset: fileData,
-            expected: fileSize,
-            actual: fileData + minimum,
-          });
+          fail(
+            'out-of-bounds',
+            `${path}: ${size} bytes need ${chunkCount(size)} chunks (at least ${minimum} bytes) at ${fileData}, past the end of the file (${fileSize})`,
+            {
+              offset: fileData,
+              expected: fileSize,
+              actual: fileData + minimum,
+            },
+          );
         }
       }
-      entries.push({ index: entries.length, path, dir: false, size, packedSize: flag === 0 ? size : 0, method: FLAG_METHODS[flag] ?? 'chunked', dataOffset: fileData, flag });
+      entries.push({
+        index: entries.length,
+        path,
+        dir: false,
+        size,
+        packedSize: flag === 0 ? size : 0,
+        method: FLAG_METHODS[flag] ?? 'chunked',
+        dataOffset: fileData,
+        flag,
+      });
     }
   };
   walk(start, '', 0);

@@ -104,7 +104,11 @@ export class HpiV1Archive implements Archive {
     let total = 0;
     for (let i = 0; i < count; i++) {
       const size = tableView.getUint32(i * 4, true);
-      if (size < SQSH_HEADER_SIZE) fail('bad-stream', `${e.path}: chunk ${i} is ${size} bytes, smaller than a chunk header`, { offset: tableAt + i * 4, actual: size });
+      if (size < SQSH_HEADER_SIZE)
+        fail('bad-stream', `${e.path}: chunk ${i} is ${size} bytes, smaller than a chunk header`, {
+          offset: tableAt + i * 4,
+          actual: size,
+        });
       sizes.push(size);
       total += size;
     }
@@ -119,7 +123,11 @@ export class HpiV1Archive implements Archive {
       const expected = Math.min(CHUNK_SIZE, e.size - done);
       const data = decodeStoredChunk(body.subarray(at, at + sizes[i]!), bodyAt + at, this.key, expected, onWarning);
       if (data.length !== expected) {
-        fail('size-mismatch', `${e.path}: chunk ${i} holds ${data.length} bytes, expected ${expected}`, { offset: bodyAt + at, expected, actual: data.length });
+        fail('size-mismatch', `${e.path}: chunk ${i} holds ${data.length} bytes, expected ${expected}`, {
+          offset: bodyAt + at,
+          expected,
+          actual: data.length,
+        });
       }
       parts.push(data);
       done += expected;
@@ -151,12 +159,20 @@ export class HpiV1Archive implements Archive {
     let done = 0;
     for (let i = 0; i < count; i++) {
       const size = tableView.getUint32(i * 4, true);
-      if (size < SQSH_HEADER_SIZE) fail('bad-stream', `${e.path}: chunk ${i} is ${size} bytes, smaller than a chunk header`, { offset: tableAt + i * 4, actual: size });
+      if (size < SQSH_HEADER_SIZE)
+        fail('bad-stream', `${e.path}: chunk ${i} is ${size} bytes, smaller than a chunk header`, {
+          offset: tableAt + i * 4,
+          actual: size,
+        });
       checkRange(`${e.path}: chunk ${i}`, at, size, this.source.size);
       const expected = Math.min(CHUNK_SIZE, e.size - done);
       const data = decodeStoredChunk(await this.source.read(at, size), at, this.key, expected, onWarning, scratch?.take(expected));
       if (data.length !== expected) {
-        fail('size-mismatch', `${e.path}: chunk ${i} holds ${data.length} bytes, expected ${expected}`, { offset: at, expected, actual: data.length });
+        fail('size-mismatch', `${e.path}: chunk ${i} holds ${data.length} bytes, expected ${expected}`, {
+          offset: at,
+          expected,
+          actual: data.length,
+        });
       }
       yield data;
       done += expected;

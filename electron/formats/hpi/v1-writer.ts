@@ -22,9 +22,13 @@ export const DEFAULT_HEADER_KEY = 0x7d;
 export function resolveV1Options(options: PackOptions): { headerKey: number; method: ChunkMethod; trailer: boolean } {
   const headerKey = options.key ?? DEFAULT_HEADER_KEY;
   if (headerKey === 0xff) {
-    fail('refused', 'HeaderKey 0xFF is refused: TA reads such archives as unenciphered while other tools decipher them; pick another key (0 = no cipher)');
+    fail(
+      'refused',
+      'HeaderKey 0xFF is refused: TA reads such archives as unenciphered while other tools decipher them; pick another key (0 = no cipher)',
+    );
   }
-  if (!Number.isInteger(headerKey) || headerKey < 0 || headerKey > 0xff) fail('refused', `HeaderKey must be 0..254 (0 = no cipher), not ${headerKey}`);
+  if (!Number.isInteger(headerKey) || headerKey < 0 || headerKey > 0xff)
+    fail('refused', `HeaderKey must be 0..254 (0 = no cipher), not ${headerKey}`);
   const method = options.method ?? 'lz77';
   if (method === 'lz77x') fail('unsupported', 'lz77x is a Pangya method; HPI takes lz77, zlib or none');
   return { headerKey, method: method === 'lz77' ? 1 : method === 'zlib' ? 2 : 0, trailer: options.trailer ?? true };
@@ -90,7 +94,12 @@ export interface WriterTuning {
 }
 
 /** Write `files` as HPI v1, every file with the options' method unless `tuning.methodOf` says otherwise. */
-export async function writeHpiV1(files: readonly PackFile[], sink: ByteSink, options: PackOptions, tuning: WriterTuning = {}): Promise<void> {
+export async function writeHpiV1(
+  files: readonly PackFile[],
+  sink: ByteSink,
+  options: PackOptions,
+  tuning: WriterTuning = {},
+): Promise<void> {
   const { headerKey, method: defaultMethod, trailer } = resolveV1Options(options);
   const pick = tuning.methodOf ?? (() => defaultMethod);
   if (sink.position !== 0) throw new Error('the HPI writer needs an empty sink: its offsets are absolute');

@@ -44,9 +44,15 @@ async function readBlock(source: ByteSource, what: string, offset: number, size:
   if (size >= SQSH_HEADER_SIZE && new DataView(raw.buffer, raw.byteOffset, 4).getUint32(0, true) === SQSH_MAGIC) {
     const compressedSize = new DataView(raw.buffer, raw.byteOffset + 7, 4).getUint32(0, true);
     const declared = new DataView(raw.buffer, raw.byteOffset + 11, 4).getUint32(0, true);
-    if (declared > cap) fail('bad-count', `${what} at ${offset} declares ${declared} bytes once decoded, more than its records can need (at most ${cap})`, { offset, expected: cap, actual: declared });
+    if (declared > cap)
+      fail('bad-count', `${what} at ${offset} declares ${declared} bytes once decoded, more than its records can need (at most ${cap})`, {
+        offset,
+        expected: cap,
+        actual: declared,
+      });
     const chunk = decodeChunkAt(raw, 0, offset, Math.min(cap, maxDecodedSize(raw[5]!, Math.min(compressedSize, size))));
-    if (chunk.end !== size) fail('size-mismatch', `${what} at ${offset}: its SQSH chunk takes ${chunk.end} bytes, the header says ${size}`, { offset });
+    if (chunk.end !== size)
+      fail('size-mismatch', `${what} at ${offset}: its SQSH chunk takes ${chunk.end} bytes, the header says ${size}`, { offset });
     return chunk.data;
   }
   return raw.slice();
@@ -57,7 +63,11 @@ export function readV2Directory(dir: Uint8Array, names: Uint8Array, fileSize: nu
   const i32 = (at: number) => view.getInt32(at, true);
   const inside = (what: string, at: number, count: number, size: number) => {
     if (at < 0 || count < 0 || at + count * size > dir.length) {
-      fail('out-of-bounds', `${what}: ${count} × ${size} bytes at ${at} overflow the ${dir.length}-byte directory`, { offset: at, expected: dir.length, actual: at + count * size });
+      fail('out-of-bounds', `${what}: ${count} × ${size} bytes at ${at} overflow the ${dir.length}-byte directory`, {
+        offset: at,
+        expected: dir.length,
+        actual: at + count * size,
+      });
     }
   };
   const entries: V2Entry[] = [];
@@ -128,10 +138,17 @@ export class HpiV2Archive implements Archive {
   static async open(source: ByteSource): Promise<HpiV2Archive> {
     const header = await readV2Header(source);
     const dir = await readBlock(source, 'directory block', header.dirBlock, header.dirSize, MAX_DIRECTORY_BYTES);
-    const names = await readBlock(source, 'name block', header.nameBlock, header.nameSize, Math.max(256, Math.ceil(dir.length * NAME_BYTES_PER_RECORD)));
+    const names = await readBlock(
+      source,
+      'name block',
+      header.nameBlock,
+      header.nameSize,
+      Math.max(256, Math.ceil(dir.length * NAME_BYTES_PER_RECORD)),
+    );
     const entries = readV2Directory(dir, names, source.size);
     const warnings: string[] = [];
-    if (header.last78 !== 0 && header.last78 + LAST78_SIZE > source.size) warnings.push(`Last78 offset ${header.last78} points past the end of the file (${source.size})`);
+    if (header.last78 !== 0 && header.last78 + LAST78_SIZE > source.size)
+      warnings.push(`Last78 offset ${header.last78} points past the end of the file (${source.size})`);
     return new HpiV2Archive(source, header, entries, warnings);
   }
 
@@ -168,7 +185,8 @@ export class HpiV2Archive implements Archive {
       let at = 0;
       while (done < e.size) {
         const chunk = decodeChunkAt(body, at, e.start, e.size - done, onWarning);
-        if (chunk.data.length === 0) fail('bad-stream', `${e.path}: empty SQSH chunk at ${e.start + at} before ${e.size} bytes were out`, { offset: e.start + at });
+        if (chunk.data.length === 0)
+          fail('bad-stream', `${e.path}: empty SQSH chunk at ${e.start + at} before ${e.size} bytes were out`, { offset: e.start + at });
         parts.push(chunk.data);
         done += chunk.data.length;
         at = chunk.end;
@@ -197,13 +215,17 @@ export class HpiV2Archive implements Archive {
       let done = 0;
       let at = 0;
       while (done < e.size) {
-        if (at + SQSH_HEADER_SIZE > e.compressedSize) fail('truncated', `${e.path}: SQSH chunk header at ${e.start + at} cut off before ${e.size} bytes were out`, { offset: e.start + at });
+        if (at + SQSH_HEADER_SIZE > e.compressedSize)
+          fail('truncated', `${e.path}: SQSH chunk header at ${e.start + at} cut off before ${e.size} bytes were out`, {
+            offset: e.start + at,
+          });
         const head = await this.source.read(e.start + at, SQSH_HEADER_SIZE);
         const payload = new DataView(head.buffer, head.byteOffset + 7, 4).getUint32(0, true);
         const length = Math.min(SQSH_HEADER_SIZE + payload, e.compressedSize - at);
         const body = await this.source.read(e.start + at, length);
         const chunk = decodeChunkAt(body, 0, e.start + at, e.size - done, onWarning);
-        if (chunk.data.length === 0) fail('bad-stream', `${e.path}: empty SQSH chunk at ${e.start + at} before ${e.size} bytes were out`, { offset: e.start + at });
+        if (chunk.data.length === 0)
+          fail('bad-stream', `${e.path}: empty SQSH chunk at ${e.start + at} before ${e.size} bytes were out`, { offset: e.start + at });
         sum.update(chunk.data);
         yield chunk.data;
         done += chunk.data.length;
@@ -212,7 +234,8 @@ export class HpiV2Archive implements Archive {
       if (at !== e.compressedSize) onWarning?.(`${e.compressedSize - at} bytes after the last chunk`);
     }
     const digest = sum.digest();
-    if (digest !== e.checksum) onWarning?.(`entry checksum 0x${e.checksum.toString(16)} does not match the data's 0x${digest.toString(16)}`);
+    if (digest !== e.checksum)
+      onWarning?.(`entry checksum 0x${e.checksum.toString(16)} does not match the data's 0x${digest.toString(16)}`);
   }
 
   close(): Promise<void> {

@@ -95,12 +95,18 @@ function directoryWarnings(records: readonly PackRecord[]): string[] {
   return warnings;
 }
 
-export async function openPack(source: ByteSource, layout: PackLayout, decode?: PackDecoder, extraWarnings?: (r: PackRecord) => string | null): Promise<Archive> {
+export async function openPack(
+  source: ByteSource,
+  layout: PackLayout,
+  decode?: PackDecoder,
+  extraWarnings?: (r: PackRecord) => string | null,
+): Promise<Archive> {
   const { records } = await recordsFor(source, layout);
   const warnings = directoryWarnings(records);
-  if (extraWarnings) for (const r of records) {
-    const w = extraWarnings(r);
-    if (w) warnings.push(w);
-  }
+  if (extraWarnings)
+    for (const r of records) {
+      const w = extraWarnings(r);
+      if (w) warnings.push(w);
+    }
   return new PackArchive(layout, source, records, decode, warnings);
 }

@@ -56,8 +56,26 @@ function writePlainFields(view: DataView, at: number, r: Omit<PackRecord, 'name'
   view.setInt32(at + 4, r.length, true);
 }
 
-export const QUAKE_LAYOUT: PackLayout = { id: 'pak', label: 'Quake PAK', magic: 'PACK', readMagics: ['PACK'], entrySize: 64, nameSize: 56, readFields: plainFields, writeFields: writePlainFields };
-export const SIN_LAYOUT: PackLayout = { id: 'sin', label: 'SiN PAK', magic: 'SPAK', readMagics: ['SPAK', 'PACK'], entrySize: 128, nameSize: 120, readFields: plainFields, writeFields: writePlainFields };
+export const QUAKE_LAYOUT: PackLayout = {
+  id: 'pak',
+  label: 'Quake PAK',
+  magic: 'PACK',
+  readMagics: ['PACK'],
+  entrySize: 64,
+  nameSize: 56,
+  readFields: plainFields,
+  writeFields: writePlainFields,
+};
+export const SIN_LAYOUT: PackLayout = {
+  id: 'sin',
+  label: 'SiN PAK',
+  magic: 'SPAK',
+  readMagics: ['SPAK', 'PACK'],
+  entrySize: 128,
+  nameSize: 120,
+  readFields: plainFields,
+  writeFields: writePlainFields,
+};
 
 export const DAIKATANA_LAYOUT: PackLayout = {
   id: 'daikatana',
@@ -130,7 +148,8 @@ export function packHeaderBytes(header: PackHeader, magic: PackMagic = 'PACK'): 
 export async function readPackDirectory(source: ByteSource, header: PackHeader): Promise<Uint8Array> {
   const { dirOffset, dirLength } = header;
   if (dirLength < 0) fail('bad-count', `PACK directory length is negative (${dirLength})`);
-  if (dirLength > 0 && dirOffset < HEADER_SIZE) fail('out-of-bounds', `PACK directory at ${dirOffset} overlaps the ${HEADER_SIZE}-byte header`);
+  if (dirLength > 0 && dirOffset < HEADER_SIZE)
+    fail('out-of-bounds', `PACK directory at ${dirOffset} overlaps the ${HEADER_SIZE}-byte header`);
   checkRange('directory', dirOffset, dirLength, source.size);
   return source.read(dirOffset, dirLength);
 }
@@ -154,7 +173,8 @@ export function readLayout(dir: Uint8Array, fileSize: number, layout: PackLayout
     const limit = at + nameSize;
     while (end < limit && dir[end] !== 0) {
       const c = dir[end]!;
-      if (c < 0x20 || c === 0x7f) return { reason: `entry ${i}: name has control character 0x${c.toString(16).padStart(2, '0')} at byte ${end - at}` };
+      if (c < 0x20 || c === 0x7f)
+        return { reason: `entry ${i}: name has control character 0x${c.toString(16).padStart(2, '0')} at byte ${end - at}` };
       end++;
     }
     if (end === limit) return { reason: `entry ${i}: name is not NUL-terminated within its ${nameSize} bytes` };
@@ -178,7 +198,9 @@ export function encodeName(name: string, layout: PackLayout): Uint8Array {
     bytes[i] = c;
   }
   if (bytes.length > layout.nameSize - 1) {
-    refuse(`${JSON.stringify(name)} is ${bytes.length} bytes long; ${layout.label} names hold at most ${layout.nameSize - 1} (a ${layout.nameSize}-byte field with its NUL)`);
+    refuse(
+      `${JSON.stringify(name)} is ${bytes.length} bytes long; ${layout.label} names hold at most ${layout.nameSize - 1} (a ${layout.nameSize}-byte field with its NUL)`,
+    );
   }
   return bytes;
 }

@@ -1,7 +1,17 @@
 import type { ByteSource } from '../../io/byte-source.js';
 import type { DetectResult } from '../archive.js';
 import { FormatError, fail } from '../../../shared/errors.js';
-import { HEADER_SIZE, PACK_LAYOUTS, packMagicOf, readLayout, readPackDirectory, readPackHeader, type PackHeader, type PackLayout, type PackRecord } from './layout.js';
+import {
+  HEADER_SIZE,
+  PACK_LAYOUTS,
+  packMagicOf,
+  readLayout,
+  readPackDirectory,
+  readPackHeader,
+  type PackHeader,
+  type PackLayout,
+  type PackRecord,
+} from './layout.js';
 
 /**
  * Which 'PACK' layout a file is. Every layout is read against the directory; of those that fit, the most
@@ -63,7 +73,8 @@ async function analyse(source: ByteSource): Promise<PackAnalysis | null> {
     return { header, broken: err, verdicts, preferred: null, claimant: claimantFor(header, layouts) };
   }
   const verdicts = PACK_LAYOUTS.map((layout): LayoutVerdict => {
-    if (!layouts.includes(layout)) return { layout, reason: `the magic is '${magic}', which ${layout.label} does not use`, score: 0, coverage: 0 };
+    if (!layouts.includes(layout))
+      return { layout, reason: `the magic is '${magic}', which ${layout.label} does not use`, score: 0, coverage: 0 };
     const reading = readLayout(dir, source.size, layout);
     if ('reason' in reading) return { layout, reason: reading.reason, score: 0, coverage: 0 };
     return { layout, records: reading.records, ...plausibility(reading.records, header, source.size) };

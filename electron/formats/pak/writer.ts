@@ -17,7 +17,13 @@ const storeAsIs: PackEncoder = (_file, data) => ({ stored: data, compressed: fal
 /** Offsets and lengths are signed 32-bit fields. */
 const MAX_OFFSET = 0x7fffffff;
 
-export async function writePack(files: readonly PackFile[], sink: ByteSink, options: PackOptions, layout: PackLayout, encode: PackEncoder = storeAsIs): Promise<void> {
+export async function writePack(
+  files: readonly PackFile[],
+  sink: ByteSink,
+  options: PackOptions,
+  layout: PackLayout,
+  encode: PackEncoder = storeAsIs,
+): Promise<void> {
   const names = files.map((f) => encodeName(f.path, layout));
   const start = sink.position;
   await sink.write(packHeaderBytes({ dirOffset: 0, dirLength: 0 }, layout.magic));
@@ -29,7 +35,8 @@ export async function writePack(files: readonly PackFile[], sink: ByteSink, opti
     const data = await readPackFile(file, scratch);
     const { stored, compressed } = encode(file, data);
     const offset = sink.position - start;
-    if (offset + stored.length > MAX_OFFSET) fail('refused', `cannot write ${layout.label}: ${file.path} would end past 2 GiB, beyond the format's 32-bit offsets`);
+    if (offset + stored.length > MAX_OFFSET)
+      fail('refused', `cannot write ${layout.label}: ${file.path} would end past 2 GiB, beyond the format's 32-bit offsets`);
     await sink.write(stored);
     records.push({ offset, length: data.length, storedLength: stored.length, compressed });
     options.onProgress?.(i + 1, files.length);

@@ -47,21 +47,31 @@ export function parseTrailer(trailer: Uint8Array, fileSize: number): Trailer {
   const view = new DataView(trailer.buffer, trailer.byteOffset, trailer.byteLength);
   const signature = trailer[8]!;
   if (signature !== TRAILER_SIGNATURE) {
-    fail('bad-magic', `Pangya trailer signature is 0x${signature.toString(16)}, expected 0x12`, { expected: TRAILER_SIGNATURE, actual: signature });
+    fail('bad-magic', `Pangya trailer signature is 0x${signature.toString(16)}, expected 0x12`, {
+      expected: TRAILER_SIGNATURE,
+      actual: signature,
+    });
   }
   const tableOffset = view.getUint32(0, true);
   const entryCount = view.getUint32(4, true);
   const tableEnd = fileSize - TRAILER_SIZE;
   if (tableOffset > tableEnd) {
-    fail('out-of-bounds', `Pangya table offset ${tableOffset} is past the trailer at ${tableEnd}`, { offset: tableOffset, expected: tableEnd });
+    fail('out-of-bounds', `Pangya table offset ${tableOffset} is past the trailer at ${tableEnd}`, {
+      offset: tableOffset,
+      expected: tableEnd,
+    });
   }
   const tableBytes = tableEnd - tableOffset;
   // Bound the count by the table's size before anything is allocated for it.
   if (entryCount > Math.floor(tableBytes / MIN_ENTRY_SIZE)) {
-    fail('bad-count', `Pangya table declares ${entryCount} entries, but its ${tableBytes} bytes hold at most ${Math.floor(tableBytes / MIN_ENTRY_SIZE)}`, {
-      expected: Math.floor(tableBytes / MIN_ENTRY_SIZE),
-      actual: entryCount,
-    });
+    fail(
+      'bad-count',
+      `Pangya table declares ${entryCount} entries, but its ${tableBytes} bytes hold at most ${Math.floor(tableBytes / MIN_ENTRY_SIZE)}`,
+      {
+        expected: Math.floor(tableBytes / MIN_ENTRY_SIZE),
+        actual: entryCount,
+      },
+    );
   }
   return { tableOffset, entryCount, tableBytes };
 }
@@ -92,17 +102,23 @@ export function walkTable(table: Uint8Array, tableOffset: number, count: number)
   for (let index = 0; index < count; index++) {
     const at = tableOffset + p;
     if (p + ENTRY_HEADER_SIZE > table.length) {
-      fail('truncated', `Pangya entry ${index} at ${at} overflows the table: ${p} + ${ENTRY_HEADER_SIZE} > ${table.length}`, { offset: at });
+      fail('truncated', `Pangya entry ${index} at ${at} overflows the table: ${p} + ${ENTRY_HEADER_SIZE} > ${table.length}`, {
+        offset: at,
+      });
     }
     const nameLength = table[p]!;
     const type = table[p + 1]!;
     const nibble = type & 0xf0;
     const kind = type & 0x0f;
-    if (kind > 3 || nibble > XTEA_NIBBLE) fail('unsupported', `Pangya entry ${index} at ${at} has unknown type 0x${type.toString(16)}`, { offset: at, actual: type });
+    if (kind > 3 || nibble > XTEA_NIBBLE)
+      fail('unsupported', `Pangya entry ${index} at ${at} has unknown type 0x${type.toString(16)}`, { offset: at, actual: type });
     const cipher: MetadataCipher = nibble === XTEA_NIBBLE ? 'xtea' : 'xor';
     if (nameLength === 0) fail('bad-name', `Pangya entry ${index} at ${at} has an empty name`, { offset: at });
     if (cipher === 'xtea' && nameLength % 8 !== 0) {
-      fail('bad-name', `Pangya XTEA entry ${index} at ${at} has a name of ${nameLength} bytes, not whole 8-byte blocks`, { offset: at, actual: nameLength });
+      fail('bad-name', `Pangya XTEA entry ${index} at ${at} has a name of ${nameLength} bytes, not whole 8-byte blocks`, {
+        offset: at,
+        actual: nameLength,
+      });
     }
     const size = ENTRY_HEADER_SIZE + nameLength + (cipher === 'xor' ? 1 : 0);
     if (p + size > table.length) {
@@ -135,7 +151,8 @@ export interface PlainEntry {
 }
 
 /** Bytes an entry's name takes once written (XTEA pads to whole blocks). */
-export const storedNameLength = (nameLength: number, cipher: MetadataCipher) => (cipher === 'xtea' ? Math.ceil(nameLength / 8) * 8 : nameLength);
+export const storedNameLength = (nameLength: number, cipher: MetadataCipher) =>
+  cipher === 'xtea' ? Math.ceil(nameLength / 8) * 8 : nameLength;
 
 /** Serialise one entry with its metadata cipher (`key` for XTEA). */
 export function encodeEntry(entry: PlainEntry, cipher: MetadataCipher, key: XteaKey | null): Uint8Array {

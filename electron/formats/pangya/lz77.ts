@@ -65,7 +65,7 @@ export function lz77Decode(input: Uint8Array, size: number, type: PangyaLzType):
         ip += 2;
         const distance = v & 0x0fff;
         if (distance === 0 || distance > op) streamError(`match at output ${op} reaches back ${distance} bytes, before the start`, ip - 2);
-        for (let from = op - distance, end = op + (v >> 12) + LZ_MIN_MATCH; op < end; ) out[op++] = out[from++]!;
+        for (let from = op - distance, end = op + (v >> 12) + LZ_MIN_MATCH; op < end;) out[op++] = out[from++]!;
       }
       continue;
     }
@@ -83,7 +83,7 @@ export function lz77Decode(input: Uint8Array, size: number, type: PangyaLzType):
       if (distance === 0 || distance > op) streamError(`match at output ${op} reaches back ${distance} bytes, before the start`, ip - 2);
       if (op + length > size) streamError(`match at output ${op} of ${length} bytes runs past the declared ${size} bytes`, ip - 2);
       // Byte by byte on purpose: an overlapping match must see the bytes it has just written.
-      for (let from = op - distance, end = op + length; op < end; ) out[op++] = out[from++]!;
+      for (let from = op - distance, end = op + length; op < end;) out[op++] = out[from++]!;
     }
   }
   if (op !== size) {

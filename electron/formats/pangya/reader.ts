@@ -3,7 +3,18 @@ import type { PangyaInfo } from '../../../shared/archive-info.js';
 import { countEntries } from '../archive.js';
 import type { ByteSource } from '../../io/byte-source.js';
 import { FormatError, checkRange, fail } from '../../../shared/errors.js';
-import { ENTRY_HEADER_SIZE, KIND_DIR, KIND_LZ77X, KIND_STORED, MAX_NAME_LENGTH, TRAILER_SIZE, parseTrailer, walkTable, type RawEntry, type Trailer } from './layout.js';
+import {
+  ENTRY_HEADER_SIZE,
+  KIND_DIR,
+  KIND_LZ77X,
+  KIND_STORED,
+  MAX_NAME_LENGTH,
+  TRAILER_SIZE,
+  parseTrailer,
+  walkTable,
+  type RawEntry,
+  type Trailer,
+} from './layout.js';
 import { lz77Decode } from './lz77.js';
 import { decodeTable, type DecodedTable, type PangyaEntry } from './table.js';
 
@@ -64,7 +75,10 @@ export class PangyaArchive implements Archive {
       // The data lies before the table; check the range before reading a byte of it.
       checkRange('entry data', e.offset, e.packedSize, this.trailer.tableOffset);
       if (e.kind === KIND_STORED && e.size !== e.packedSize) {
-        fail('size-mismatch', `stored entry declares ${e.size} bytes but holds ${e.packedSize}`, { expected: e.size, actual: e.packedSize });
+        fail('size-mismatch', `stored entry declares ${e.size} bytes but holds ${e.packedSize}`, {
+          expected: e.size,
+          actual: e.packedSize,
+        });
       }
       const packed = await this.source.read(e.offset, e.packedSize);
       if (e.kind === KIND_STORED) return packed;

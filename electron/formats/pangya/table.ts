@@ -60,7 +60,8 @@ function decodeEntry(raw: RawEntry, key: XteaKey | null, dataLimit: number): Dec
   let dataProblem: string | null = null;
   if (!dir) {
     if (offset + raw.packedSize > dataLimit) dataProblem = `data overflows the data area: ${offset} + ${raw.packedSize} > ${dataLimit}`;
-    else if (raw.kind === KIND_STORED && realSize !== raw.packedSize) dataProblem = `is stored but declares ${realSize} bytes for ${raw.packedSize} packed`;
+    else if (raw.kind === KIND_STORED && realSize !== raw.packedSize)
+      dataProblem = `is stored but declares ${realSize} bytes for ${raw.packedSize} packed`;
     else if (raw.kind !== KIND_STORED && realSize > raw.packedSize * LZ_MAX_RATIO) {
       dataProblem = `declares ${realSize} bytes, more than LZ77 can make of ${raw.packedSize} packed`;
     }

@@ -2,7 +2,20 @@ import { FileScratch, readPackFile, type PackFile, type PackOptions } from '../a
 import type { ByteSink } from '../../io/byte-sink.js';
 import { fail } from '../../../shared/errors.js';
 import { pathKey } from '../../../shared/paths.js';
-import { KIND_DIR, KIND_LZ77, KIND_LZ77X, KIND_STORED, MAX_NAME_LENGTH, U32_MAX, encodeEntry, encodeTrailer, storedNameLength, type MetadataCipher, type PlainEntry, type StorageKind } from './layout.js';
+import {
+  KIND_DIR,
+  KIND_LZ77,
+  KIND_LZ77X,
+  KIND_STORED,
+  MAX_NAME_LENGTH,
+  U32_MAX,
+  encodeEntry,
+  encodeTrailer,
+  storedNameLength,
+  type MetadataCipher,
+  type PlainEntry,
+  type StorageKind,
+} from './layout.js';
 import { lz77Encode } from './lz77-encode.js';
 import { encodeName } from './names.js';
 import { REGION_KEYS } from './regions.js';
@@ -38,7 +51,8 @@ function plan(files: readonly PackFile[], cipher: MetadataCipher): Planned[] {
     const stored = path.split('/').join(SEPARATOR);
     const name = encodeName(stored, path);
     const limit = cipher === 'xtea' ? MAX_NAME_LENGTH - (MAX_NAME_LENGTH % 8) : MAX_NAME_LENGTH;
-    if (storedNameLength(name.length, cipher) > limit) fail('bad-name', `${path}: the name takes ${name.length} bytes, Pangya allows at most ${limit}`);
+    if (storedNameLength(name.length, cipher) > limit)
+      fail('bad-name', `${path}: the name takes ${name.length} bytes, Pangya allows at most ${limit}`);
     return { path, name, file };
   };
   for (const file of files) {

@@ -44,7 +44,8 @@ export async function readWadDirectory(source: ByteSource): Promise<WadDirectory
   const count = header.i32(4, 'lump count');
   const dirOffset = header.i32(8, 'directory offset');
   if (count < 0) fail('bad-count', `WAD${version} lump count is negative (${count})`, { actual: count });
-  if (count > 0 && dirOffset < WAD_HEADER_SIZE) fail('out-of-bounds', `WAD${version} directory at ${dirOffset} overlaps the ${WAD_HEADER_SIZE}-byte header`, { offset: dirOffset });
+  if (count > 0 && dirOffset < WAD_HEADER_SIZE)
+    fail('out-of-bounds', `WAD${version} directory at ${dirOffset} overlaps the ${WAD_HEADER_SIZE}-byte header`, { offset: dirOffset });
   checkRange(`WAD${version} directory (${count} × ${WAD_ENTRY_SIZE} bytes)`, dirOffset, count * WAD_ENTRY_SIZE, source.size);
   const dir = new ByteReader(await source.read(dirOffset, count * WAD_ENTRY_SIZE), `WAD${version} directory`);
   const records: WadRecord[] = [];
@@ -67,9 +68,14 @@ export async function readWadDirectory(source: ByteSource): Promise<WadDirectory
     }
     if (diskSize < 0 || size < 0) fail('bad-count', `WAD${version} ${label}: size ${size} / disk size ${diskSize} is negative`);
     if (offset < 0 || offset + diskSize > source.size) {
-      fail('out-of-bounds', `WAD${version} ${label}: data ${offset} + ${diskSize} lies outside the file (${source.size} bytes)`, { offset, expected: source.size, actual: offset + diskSize });
+      fail('out-of-bounds', `WAD${version} ${label}: data ${offset} + ${diskSize} lies outside the file (${source.size} bytes)`, {
+        offset,
+        expected: source.size,
+        actual: offset + diskSize,
+      });
     }
-    if (compression === 0 && size !== diskSize) warnings.push(`${name}: size ${size} differs from its disk size ${diskSize} (the disk size is read)`);
+    if (compression === 0 && size !== diskSize)
+      warnings.push(`${name}: size ${size} differs from its disk size ${diskSize} (the disk size is read)`);
     if (compression > 1) warnings.push(`${name}: unknown compression ${compression}`);
     records.push({ name, offset, diskSize, size, type, compression });
   }
@@ -79,12 +85,14 @@ export async function readWadDirectory(source: ByteSource): Promise<WadDirectory
 /** A lump name as its 16-byte field, or why it cannot be one. */
 export function encodeWadName(name: string): Uint8Array | string {
   if (name.length === 0) return 'an empty name cannot be stored';
-  if (name.length > WAD_NAME_SIZE - 1) return `${JSON.stringify(name)} is ${name.length} characters long; WAD lump names hold at most ${WAD_NAME_SIZE - 1}`;
+  if (name.length > WAD_NAME_SIZE - 1)
+    return `${JSON.stringify(name)} is ${name.length} characters long; WAD lump names hold at most ${WAD_NAME_SIZE - 1}`;
   const field = new Uint8Array(WAD_NAME_SIZE);
   for (let i = 0; i < name.length; i++) {
     const c = name.charCodeAt(i);
     if (c > 0xff) return `${JSON.stringify(name)} has a character outside latin1`;
-    if (c < 0x20 || c === 0x7f || c === 0x2f || c === 0x5c) return `${JSON.stringify(name)} has character 0x${c.toString(16)}, which a lump name cannot hold (WADs have no folders)`;
+    if (c < 0x20 || c === 0x7f || c === 0x2f || c === 0x5c)
+      return `${JSON.stringify(name)} has character 0x${c.toString(16)}, which a lump name cannot hold (WADs have no folders)`;
     field[i] = c;
   }
   return field;

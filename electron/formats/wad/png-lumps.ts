@@ -15,7 +15,10 @@ export const pngToMiptex: LumpConverter = (file, data, version, options) => {
   const name = file.path.slice(0, -4);
   const image = decodePng(data, file.path);
   if (image.width % 8 !== 0 || image.height % 8 !== 0) {
-    fail('refused', `${file.path} is ${image.width} × ${image.height}: a miptex's sides must be multiples of 8 (16 for the games' own tools)`);
+    fail(
+      'refused',
+      `${file.path} is ${image.width} × ${image.height}: a miptex's sides must be multiples of 8 (16 for the games' own tools)`,
+    );
   }
   const transparentIndex = transparentIndexFor(name);
   let paletteRgb: Uint8Array;
@@ -24,7 +27,8 @@ export const pngToMiptex: LumpConverter = (file, data, version, options) => {
     paletteRgb = paletteForImage(image, transparentIndex >= 0);
     opaqueRange = [0, 255];
   } else {
-    if (!options.paletteRgb) fail('refused', `${file.path}: a WAD2 miptex is paletted: name Quake's palette with --palette (gfx/palette.lmp)`);
+    if (!options.paletteRgb)
+      fail('refused', `${file.path}: a WAD2 miptex is paletted: name Quake's palette with --palette (gfx/palette.lmp)`);
     paletteRgb = options.paletteRgb;
     opaqueRange = [0, 223];
   }

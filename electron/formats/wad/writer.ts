@@ -37,7 +37,8 @@ export async function writeWad(files: readonly PackFile[], sink: ByteSink, optio
     const name = encodeWadName(lump.name);
     if (typeof name === 'string') fail('refused', `cannot write WAD${version}: ${file.path}: ${name}`);
     const offset = sink.position - start;
-    if (offset + lump.bytes.length > MAX_OFFSET) fail('refused', `cannot write WAD${version}: ${file.path} would end past 2 GiB, beyond the format's 32-bit offsets`);
+    if (offset + lump.bytes.length > MAX_OFFSET)
+      fail('refused', `cannot write WAD${version}: ${file.path} would end past 2 GiB, beyond the format's 32-bit offsets`);
     await sink.write(lump.bytes);
     const pad = (4 - (lump.bytes.length % 4)) % 4;
     if (pad > 0) await sink.write(new Uint8Array(pad));

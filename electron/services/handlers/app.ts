@@ -62,7 +62,13 @@ export class RecentInstalls {
   }
 }
 
-export function appHandlers(facts: AppFacts, recent: RecentInstalls, dialogs: Dialogs | null, writable?: WritableWorkspaces, desktop = false): Pick<CallTable, 'app.info' | 'install.recent' | 'dialog.pickFolder' | 'dialog.pickFile'> {
+export function appHandlers(
+  facts: AppFacts,
+  recent: RecentInstalls,
+  dialogs: Dialogs | null,
+  writable?: WritableWorkspaces,
+  desktop = false,
+): Pick<CallTable, 'app.info' | 'install.recent' | 'dialog.pickFolder' | 'dialog.pickFile'> {
   return {
     'app.info': async (): Promise<Responses['app.info']> => ({
       ...facts,

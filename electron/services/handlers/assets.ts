@@ -20,7 +20,8 @@ import type { CallTable } from '../host/types.js';
 export function assetHandlers(opened: (root: string) => Promise<MountedInstall>): Pick<CallTable, 'asset.view'> {
   return {
     'asset.view': async ({ root, path, archive, file, entry, paletteRoot }): Promise<AssetViewResult> => {
-      if ((root === undefined) === (file === undefined)) fail('refused', 'asset.view: give root and path (an install) or file and entry (an archive)');
+      if ((root === undefined) === (file === undefined))
+        fail('refused', 'asset.view: give root and path (an install) or file and entry (an archive)');
       let name: string;
       let origin: string;
       let bytes: Uint8Array;

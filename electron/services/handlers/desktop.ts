@@ -32,7 +32,8 @@ const ARCHIVE_EXTENSIONS: ReadonlySet<string> = new Set(['.hpi', '.ufo', '.ccx',
 /** A folder with more entries than this is listed in part (the browser is for finding a folder, not a catalogue). */
 const LIST_LIMIT = 5000;
 
-const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name, undefined, { sensitivity: 'base', numeric: true });
+const byName = (a: { name: string }, b: { name: string }) =>
+  a.name.localeCompare(b.name, undefined, { sensitivity: 'base', numeric: true });
 
 async function isFolder(path: string): Promise<boolean> {
   return (await stat(path).catch(() => null))?.isDirectory() ?? false;
@@ -45,12 +46,20 @@ async function places(where: DesktopPlaces, installs: KnownInstalls): Promise<Fo
   return list;
 }
 
-export async function listFolder(path: string | undefined, withFiles: boolean, where: DesktopPlaces, installs: KnownInstalls): Promise<FolderListing> {
+export async function listFolder(
+  path: string | undefined,
+  withFiles: boolean,
+  where: DesktopPlaces,
+  installs: KnownInstalls,
+): Promise<FolderListing> {
   const start = await places(where, installs);
   if (path === undefined) return { path: null, parent: null, folders: [], files: [], places: start };
   await requireBrowsable(path, where.home, installs);
   const entries = await readdir(path, { withFileTypes: true }).catch((err: NodeJS.ErrnoException) => {
-    throw new HostError(err.code === 'ENOENT' || err.code === 'ENOTDIR' ? 'not-found' : 'failed', `${path}: ${err.code === 'ENOTDIR' ? 'not a folder' : err.code === 'ENOENT' ? 'no such folder' : 'cannot be read'}`);
+    throw new HostError(
+      err.code === 'ENOENT' || err.code === 'ENOTDIR' ? 'not-found' : 'failed',
+      `${path}: ${err.code === 'ENOTDIR' ? 'not a folder' : err.code === 'ENOENT' ? 'no such folder' : 'cannot be read'}`,
+    );
   });
   const folders: FolderListing['folders'] = [];
   const files: FolderListing['files'] = [];
@@ -65,14 +74,24 @@ export async function listFolder(path: string | undefined, withFiles: boolean, w
     }
   }
   const up = dirname(path);
-  const parent = up !== path && (await requireBrowsable(up, where.home, installs).then(() => true, () => false)) ? up : null;
+  const parent =
+    up !== path &&
+    (await requireBrowsable(up, where.home, installs).then(
+      () => true,
+      () => false,
+    ))
+      ? up
+      : null;
   return { path, parent, folders: folders.sort(byName), files: files.sort(byName), places: start };
 }
 
 /** Whether the studio could make a folder in `dir`: it exists, is writable, is no dot-folder and lies in no opened install. */
 async function mayExtractInto(dir: string, installs: KnownInstalls): Promise<boolean> {
   if (dotFolderIn(dir) !== undefined || (await installs.opened(dir)) !== null || !(await isFolder(dir))) return false;
-  return access(dir, constants.W_OK).then(() => true, () => false);
+  return access(dir, constants.W_OK).then(
+    () => true,
+    () => false,
+  );
 }
 
 /**
@@ -80,16 +99,27 @@ async function mayExtractInto(dir: string, installs: KnownInstalls): Promise<boo
  * a folder the studio may write (not an install, which extraction never writes into); otherwise in the
  * user's Downloads folder (the home folder when there is none). `exists` lets the studio ask first.
  */
-export async function defaultTarget(from: string, name: string | undefined, where: DesktopPlaces, installs: KnownInstalls): Promise<{ target: string; exists: boolean }> {
+export async function defaultTarget(
+  from: string,
+  name: string | undefined,
+  where: DesktopPlaces,
+  installs: KnownInstalls,
+): Promise<{ target: string; exists: boolean }> {
   const info = await stat(from).catch(() => null);
   const stem = name ?? (info?.isFile() ? basename(from, extname(from)) : basename(from));
   const beside = info?.isFile() ? dirname(from) : null;
-  const dir = beside !== null && (await mayExtractInto(beside, installs)) ? beside : (await isFolder(where.downloads)) ? resolve(where.downloads) : resolve(where.home);
+  const dir =
+    beside !== null && (await mayExtractInto(beside, installs))
+      ? beside
+      : (await isFolder(where.downloads))
+        ? resolve(where.downloads)
+        : resolve(where.home);
   const target = join(dir, stem || 'extracted');
   return { target, exists: (await stat(target).catch(() => null)) !== null };
 }
 
-const desktopOnly = (what: string) => new HostError('not-allowed', `${what} needs the desktop app (npm start); the browser cannot reach the file manager`);
+const desktopOnly = (what: string) =>
+  new HostError('not-allowed', `${what} needs the desktop app (npm start); the browser cannot reach the file manager`);
 
 export function desktopHandlers(options: {
   where: DesktopPlaces;

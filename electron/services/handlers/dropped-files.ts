@@ -44,7 +44,8 @@ async function walk(source: string, rel: string, out: [string, string][]): Promi
   const info = await lstat(source);
   if (info.isSymbolicLink() || basename(source).startsWith('.')) return;
   if (info.isFile()) {
-    if (out.length >= DROP_FILE_LIMIT) throw new HostError('failed', `more than ${DROP_FILE_LIMIT} files dropped at once; copy big folders with the file manager`);
+    if (out.length >= DROP_FILE_LIMIT)
+      throw new HostError('failed', `more than ${DROP_FILE_LIMIT} files dropped at once; copy big folders with the file manager`);
     out.push([source, rel]);
   } else if (info.isDirectory()) {
     for (const name of (await readdir(source)).sort()) await walk(join(source, name), `${rel}/${name}`, out);

@@ -109,7 +109,10 @@ export function createCallTable(options: StudioOptions, services: StudioServices
   return {
     ...appHandlers(options.facts, recent, options.dialogs ?? null, services.writable, options.desktop != null),
     ...jobHandlers(jobs),
-    ...archiveHandlers({ ...DEFAULT_ISOLATION, ...options.isolation }, services.known, services.archives, { temp: where.temp, scratch: services.scratch }),
+    ...archiveHandlers({ ...DEFAULT_ISOLATION, ...options.isolation }, services.known, services.archives, {
+      temp: where.temp,
+      scratch: services.scratch,
+    }),
     ...installHandlers(installs, recent, services.known, services.live),
     ...searchHandlers(installs),
     ...modsHandlers(mods, services.writable, services.known, services.live, where.home),

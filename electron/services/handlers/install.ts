@@ -15,13 +15,28 @@ import { listModFolders } from '../mod-folders.js';
  * was allowed (the demo, a ROOT given on the command line) but not opened yet.
  */
 export type InstallCalls =
-  | 'install.open' | 'install.stats' | 'install.tree' | 'install.resolve' | 'install.defs' | 'install.conflicts'
-  | 'install.read' | 'install.extract' | 'install.modFolders';
+  | 'install.open'
+  | 'install.stats'
+  | 'install.tree'
+  | 'install.resolve'
+  | 'install.defs'
+  | 'install.conflicts'
+  | 'install.read'
+  | 'install.extract'
+  | 'install.modFolders';
 
 /** The cached mount of an allowed install, mounted with default options if it was not opened yet. */
-export const openedInstall = (installs: InstallService) => (root: string): Promise<MountedInstall> => installs.get(root).catch(() => installs.open(root));
+export const openedInstall =
+  (installs: InstallService) =>
+  (root: string): Promise<MountedInstall> =>
+    installs.get(root).catch(() => installs.open(root));
 
-export function installHandlers(installs: InstallService, recent: RecentInstalls, known = new KnownInstalls(), live?: LiveFolders): Pick<CallTable, InstallCalls> {
+export function installHandlers(
+  installs: InstallService,
+  recent: RecentInstalls,
+  known = new KnownInstalls(),
+  live?: LiveFolders,
+): Pick<CallTable, InstallCalls> {
   const opened = openedInstall(installs);
   return {
     'install.open': async ({ root, game, disc, noDisc, mod }) => {

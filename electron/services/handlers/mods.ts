@@ -3,7 +3,14 @@ import { HostError } from '../host/errors.js';
 import type { CallTable } from '../host/types.js';
 import { safeRelativePath } from '../../../shared/paths.js';
 import { abortable } from './archive.js';
-import { guardOriginal, refuseDotFolders, refuseWorkspaceInInstall, requireBrowsable, type KnownInstalls, type WritableWorkspaces } from '../host/reach.js';
+import {
+  guardOriginal,
+  refuseDotFolders,
+  refuseWorkspaceInInstall,
+  requireBrowsable,
+  type KnownInstalls,
+  type WritableWorkspaces,
+} from '../host/reach.js';
 import { addDroppedFiles, copyDroppedPaths } from './dropped-files.js';
 import { homedir } from 'node:os';
 import { readRecord } from '../../mods/workspace.js';
@@ -24,9 +31,21 @@ function insideWorkspace(path: string): string {
 }
 
 export type ModsCalls =
-  | 'workspace.open' | 'workspace.fromArchive' | 'workspace.files' | 'workspace.override' | 'workspace.readText'
-  | 'workspace.writeText' | 'workspace.checkTdf' | 'mods.diff' | 'mods.impact' | 'mods.export'
-  | 'watch.start' | 'watch.stop' | 'watch.status' | 'workspace.addFiles' | 'workspace.addPaths';
+  | 'workspace.open'
+  | 'workspace.fromArchive'
+  | 'workspace.files'
+  | 'workspace.override'
+  | 'workspace.readText'
+  | 'workspace.writeText'
+  | 'workspace.checkTdf'
+  | 'mods.diff'
+  | 'mods.impact'
+  | 'mods.export'
+  | 'watch.start'
+  | 'watch.stop'
+  | 'watch.status'
+  | 'workspace.addFiles'
+  | 'workspace.addPaths';
 
 /** Whether the folder is missing or empty (a workspace the studio creates there is its own). */
 async function isNewFolder(dir: string): Promise<boolean> {
@@ -44,7 +63,13 @@ async function isNewFolder(dir: string): Promise<boolean> {
  * never inside an install or a dot-folder. Export and watch targets: never a dot-folder, and an install's
  * own file only with the request's confirmation (then with a backup).
  */
-export function modsHandlers(mods: ModsService, writable: WritableWorkspaces, installs: KnownInstalls, live?: LiveFolders, home: string = homedir()): Pick<CallTable, ModsCalls> {
+export function modsHandlers(
+  mods: ModsService,
+  writable: WritableWorkspaces,
+  installs: KnownInstalls,
+  live?: LiveFolders,
+  home: string = homedir(),
+): Pick<CallTable, ModsCalls> {
   // The open workspace is followed on disk, so an edit made elsewhere reaches the editor.
   const follow = async <T extends { dir: string }>(opened: T): Promise<T> => {
     await live?.followWorkspace(opened.dir);
@@ -59,7 +84,10 @@ export function modsHandlers(mods: ModsService, writable: WritableWorkspaces, in
   const requireWritable = async (dir: string) => {
     await refuseUnsafeWorkspace(dir);
     if (writable.has(dir) || (await readRecord(dir)) !== null) return;
-    throw new HostError('not-allowed', `${dir}: not a workspace the studio created or you picked; open a new or empty folder as a workspace`);
+    throw new HostError(
+      'not-allowed',
+      `${dir}: not a workspace the studio created or you picked; open a new or empty folder as a workspace`,
+    );
   };
   const guardTarget = async (dir: string, target: string, confirmed: boolean | undefined) => {
     refuseDotFolders(target, 'target');
@@ -106,10 +134,17 @@ export function modsHandlers(mods: ModsService, writable: WritableWorkspaces, in
     // Dropped paths are read only from where the folder browser may look (home, opened installs).
     'workspace.addPaths': async ({ dir, sources }) => {
       await requireWritable(dir);
-      return { added: await copyDroppedPaths(dir, sources.map((s) => resolve(s)), (s) => requireBrowsable(s, home, installs)) };
+      return {
+        added: await copyDroppedPaths(
+          dir,
+          sources.map((s) => resolve(s)),
+          (s) => requireBrowsable(s, home, installs),
+        ),
+      };
     },
     'mods.diff': async ({ dir, root, game }) => mods.diff(dir, root, game),
-    'mods.impact': async ({ root, archive, name, mod }) => mods.impact(root, archive, { ...(name === undefined ? {} : { name }), ...(mod === undefined ? {} : { mod }) }),
+    'mods.impact': async ({ root, archive, name, mod }) =>
+      mods.impact(root, archive, { ...(name === undefined ? {} : { name }), ...(mod === undefined ? {} : { mod }) }),
     'mods.export': async ({ dir, target, orderFrom, replaceOriginal, game }, ctx) => {
       await guardTarget(dir, target, replaceOriginal);
       written.add(resolve(target));

@@ -4,7 +4,13 @@ import type { FilePreview } from '../../../shared/contract.js';
 export const DEFAULT_PREVIEW_BYTES = 1 << 20;
 
 /** A file's first bytes as the contract's preview (base64, with whether it was cut). */
-export function toPreview(path: string, bytes: Uint8Array, archive: string | null, maxBytes = DEFAULT_PREVIEW_BYTES, size = bytes.length): FilePreview {
+export function toPreview(
+  path: string,
+  bytes: Uint8Array,
+  archive: string | null,
+  maxBytes = DEFAULT_PREVIEW_BYTES,
+  size = bytes.length,
+): FilePreview {
   const shown = bytes.length > maxBytes ? bytes.subarray(0, maxBytes) : bytes;
   return {
     path,

@@ -47,7 +47,8 @@ export class PathAllowlist {
    */
   async grant(path: string, kind: GrantKind): Promise<string> {
     const abs = this.normalize(path);
-    if (kind === 'folder' && this.tooBroad(abs)) throw new HostError('not-allowed', `${abs}: too broad to open; choose the folder of the install itself`);
+    if (kind === 'folder' && this.tooBroad(abs))
+      throw new HostError('not-allowed', `${abs}: too broad to open; choose the folder of the install itself`);
     const real = await realOrNearest(abs, this.path);
     this.grants.set(this.key(abs) + '\0' + kind, { path: abs, kind, real });
     return abs;

@@ -62,7 +62,8 @@ export class StudioHost {
 
   /** Run one call from the renderer. Never throws. */
   async call(name: unknown, payload: unknown): Promise<Envelope> {
-    if (!isCallName(name)) return { ok: false, error: { code: 'bad-request', message: `no such call: ${JSON.stringify(String(name)).slice(0, 80)}` } };
+    if (!isCallName(name))
+      return { ok: false, error: { code: 'bad-request', message: `no such call: ${JSON.stringify(String(name)).slice(0, 80)}` } };
     if (this.closed) return { ok: false, error: { code: 'failed', message: 'the studio host is shutting down' } };
     let job: ReturnType<JobRegistry['start']> | null = null;
     try {
@@ -135,12 +136,17 @@ export class StudioHost {
     // Every check first, then the grants: a refused call grants nothing.
     for (const [field, access] of fields) {
       const value = request[field] as string;
-      if (access === 'use') request[field] = await this.allowlist.require(value, field === 'root' ? 'install' : field === 'dir' ? 'workspace' : 'file or folder');
+      if (access === 'use')
+        request[field] = await this.allowlist.require(
+          value,
+          field === 'root' ? 'install' : field === 'dir' ? 'workspace' : 'file or folder',
+        );
       else request[field] = this.allowlist.normalize(value);
     }
     for (const [field, access] of fields) {
       const abs = request[field] as string;
-      if (access === 'target-folder' || access === 'target-file') await this.allowlist.grant(abs, access === 'target-folder' ? 'folder' : 'file');
+      if (access === 'target-folder' || access === 'target-file')
+        await this.allowlist.grant(abs, access === 'target-folder' ? 'folder' : 'file');
       else if (access === 'open-folder' || access === 'open-file') opened.push([abs, access === 'open-folder' ? 'folder' : 'file']);
     }
     return opened;
@@ -150,7 +156,10 @@ export class StudioHost {
     return {
       signal,
       jobId,
-      progress: throttledProgress((done, total, label) => this.emit('progress', label === undefined ? { jobId, done, total } : { jobId, done, total, label }), this.progressIntervalMs),
+      progress: throttledProgress(
+        (done, total, label) => this.emit('progress', label === undefined ? { jobId, done, total } : { jobId, done, total, label }),
+        this.progressIntervalMs,
+      ),
       emit: (event, payload) => this.emit(event, payload),
       grant: (path, kind) => this.allowlist.grant(path, kind),
       allows: (path) => this.allowlist.allows(path),

@@ -18,12 +18,33 @@ const GAME_ARCHIVES: ReadonlySet<string> = new Set(['HPI', 'UFO', 'CCX', 'GP3', 
 /** How many subfolders are looked into for archives (Quake's id1, Quake 2's baseq2, Daikatana's data). */
 const DATA_FOLDERS = 32;
 /** The folders of loose game data a TA / TA: Kingdoms install reads beside (or instead of) its archives. */
-const GAME_DATA_FOLDERS: ReadonlySet<string> = new Set(['UNITS', 'GAMEDATA', 'MAPS', 'ANIMS', 'FEATURES', 'WEAPONS', 'UNITPICS', 'SCRIPTS', 'OBJECTS3D', 'SOUNDS', 'TEXTURES', 'GUIS', 'BITMAPS', 'PALETTES', 'CAMPAIGNS', 'ID1', 'BASEQ2']);
+const GAME_DATA_FOLDERS: ReadonlySet<string> = new Set([
+  'UNITS',
+  'GAMEDATA',
+  'MAPS',
+  'ANIMS',
+  'FEATURES',
+  'WEAPONS',
+  'UNITPICS',
+  'SCRIPTS',
+  'OBJECTS3D',
+  'SOUNDS',
+  'TEXTURES',
+  'GUIS',
+  'BITMAPS',
+  'PALETTES',
+  'CAMPAIGNS',
+  'ID1',
+  'BASEQ2',
+]);
 
 async function namesIn(dir: string): Promise<{ files: string[]; folders: string[] } | null> {
   try {
     const entries = await readdir(dir, { withFileTypes: true });
-    return { files: entries.filter((e) => e.isFile()).map((e) => e.name), folders: entries.filter((e) => e.isDirectory()).map((e) => e.name) };
+    return {
+      files: entries.filter((e) => e.isFile()).map((e) => e.name),
+      folders: entries.filter((e) => e.isDirectory()).map((e) => e.name),
+    };
   } catch {
     return null;
   }
@@ -50,7 +71,11 @@ export async function looksLikeInstall(dir: string): Promise<boolean> {
 }
 
 export async function requireInstall(root: string): Promise<void> {
-  if (!(await looksLikeInstall(root))) throw new HostError('not-allowed', `${root}: not a game install (it holds no game archives, no game data folders, no folders holding archives)`);
+  if (!(await looksLikeInstall(root)))
+    throw new HostError(
+      'not-allowed',
+      `${root}: not a game install (it holds no game archives, no game data folders, no folders holding archives)`,
+    );
 }
 
 /**
@@ -106,14 +131,18 @@ export async function refuseOverwrite(target: string, overwrite: boolean | undef
   if (!info.isDirectory()) throw new HostError('failed', `${target} is a file, not a folder; choose another target`);
   const names = await readdir(target);
   if (names.length > 0 && overwrite !== true) {
-    throw new HostError('conflict', `${target} already exists and holds ${names.length} item${names.length === 1 ? '' : 's'}; files of the same name would be replaced`);
+    throw new HostError(
+      'conflict',
+      `${target} already exists and holds ${names.length} item${names.length === 1 ? '' : 's'}; files of the same name would be replaced`,
+    );
   }
 }
 
 /** A workspace inside an install would write over the install's own files: refused. */
 export async function refuseWorkspaceInInstall(dir: string, installs: KnownInstalls): Promise<void> {
   const install = await installs.holding(dir);
-  if (install !== null) throw new HostError('not-allowed', `${dir}: inside the install ${install}; keep the workspace in a folder of its own outside it`);
+  if (install !== null)
+    throw new HostError('not-allowed', `${dir}: inside the install ${install}; keep the workspace in a folder of its own outside it`);
 }
 
 /**
@@ -122,7 +151,8 @@ export async function refuseWorkspaceInInstall(dir: string, installs: KnownInsta
  */
 export function refuseDotFolders(path: string, what: string): void {
   const hidden = dotFolderIn(path);
-  if (hidden !== undefined) throw new HostError('not-allowed', `${path}: the studio does not write into dot-folders (${hidden}); choose another ${what}`);
+  if (hidden !== undefined)
+    throw new HostError('not-allowed', `${path}: the studio does not write into dot-folders (${hidden}); choose another ${what}`);
 }
 
 /** The first dot-folder (or dot-file) named in `path`, not counting what lies below a Wine drive_c. */
@@ -144,7 +174,9 @@ export async function requireBrowsable(path: string, home: string, installs: Kno
   const real = await realOrNearest(abs);
   const realHome = await realOrNearest(resolve(home));
   // A link below home into one of its dot-folders (~/.ssh) counts as that dot-folder.
-  const hiddenBelow = relative(realHome, real).split(/[\\/]+/).some((p) => p.startsWith('.') && p !== '.' && p !== '..');
+  const hiddenBelow = relative(realHome, real)
+    .split(/[\\/]+/)
+    .some((p) => p.startsWith('.') && p !== '.' && p !== '..');
   if (isInside(resolve(home), abs) && isInside(realHome, real) && !hiddenBelow) return;
   if ((await installs.opened(abs)) !== null) return;
   throw new HostError('not-allowed', `${path}: outside your home folder and the opened installs`);
@@ -160,7 +192,10 @@ export async function guardOriginal(target: string, confirmed: boolean, own: boo
   if (!info?.isFile() || own || !(await holdsGameArchives(dirname(target)))) return { backup: null };
   const backup = `${target}.bak`;
   if (!confirmed) {
-    throw new HostError('not-allowed', `${basename(target)} is one of the install's own files: replacing it needs confirmation, and then the original is kept as ${basename(backup)}`);
+    throw new HostError(
+      'not-allowed',
+      `${basename(target)} is one of the install's own files: replacing it needs confirmation, and then the original is kept as ${basename(backup)}`,
+    );
   }
   try {
     await copyFile(target, backup, constants.COPYFILE_EXCL);

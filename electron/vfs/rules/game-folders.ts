@@ -15,6 +15,7 @@ export const BASE_FOLDERS: Readonly<Partial<Record<GameId, string>>> = {
 
 /** The game whose base folder has this name (case-insensitive), if any; `data` only with a hint. */
 export function baseFolderGame(folderKey: string): GameId | null {
-  for (const [game, folder] of Object.entries(BASE_FOLDERS)) if (folder!.toUpperCase() === folderKey && game !== 'daikatana') return game as GameId;
+  for (const [game, folder] of Object.entries(BASE_FOLDERS))
+    if (folder!.toUpperCase() === folderKey && game !== 'daikatana') return game as GameId;
   return null;
 }

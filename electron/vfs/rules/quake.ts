@@ -32,7 +32,12 @@ function pakRules(rule: PakRule): GameRules {
       for (const name of [...listing.install].filter(self.isArchiveName).sort(compareNames)) {
         const n = pakNumber(name);
         if (n === null) plan.ignored.push({ archive: name, root: 'install', reason: 'not named pakN.pak, so the engine never opens it' });
-        else if (byNumber.has(n)) plan.ignored.push({ archive: name, root: 'install', reason: `${byNumber.get(n)} already takes number ${n} (names differ only in case)` });
+        else if (byNumber.has(n))
+          plan.ignored.push({
+            archive: name,
+            root: 'install',
+            reason: `${byNumber.get(n)} already takes number ${n} (names differ only in case)`,
+          });
         else byNumber.set(n, name);
       }
       const numbers = [...byNumber.keys()].sort((a, b) => a - b);
@@ -41,7 +46,11 @@ function pakRules(rule: PakRule): GameRules {
       for (const n of numbers) {
         const name = byNumber.get(n)!;
         if (rule.last === null && n > firstMissing) {
-          plan.ignored.push({ archive: name, root: 'install', reason: `after the first missing number (pak${firstMissing}.pak): ${rule.game} stops there` });
+          plan.ignored.push({
+            archive: name,
+            root: 'install',
+            reason: `after the first missing number (pak${firstMissing}.pak): ${rule.game} stops there`,
+          });
           continue;
         }
         if (rule.last !== null && n > rule.last) {

@@ -46,7 +46,10 @@ export const taRules: GameRules = {
         } else ignore('install', name, status.reason);
       }
     }
-    for (const [ext, stage] of [['CCX', 'ccx'], ['UFO', 'ufo']] as const) {
+    for (const [ext, stage] of [
+      ['CCX', 'ccx'],
+      ['UFO', 'ufo'],
+    ] as const) {
       for (const name of byExtension(listing.install, ext)) {
         const status = probe('install', name);
         if (status.ok) plan.mounted.push({ archive: name, root: 'install', stage });

@@ -18,7 +18,6 @@ export interface FolderListing {
   disc: readonly string[] | 'install' | null;
 }
 
-
 /** The mount test of one candidate (precomputed by the caller, so planning stays synchronous). */
 export type Probe = (root: Root, name: string) => MountStatus;
 

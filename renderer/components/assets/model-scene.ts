@@ -45,7 +45,12 @@ export class ModelScene {
 
   private materialFor(m: MeshMaterial): THREE.MeshLambertMaterial {
     const [r, g, b, a] = m.color;
-    const material = new THREE.MeshLambertMaterial({ color: new THREE.Color(r / 255, g / 255, b / 255), side: THREE.DoubleSide, transparent: a < 255, opacity: a / 255 });
+    const material = new THREE.MeshLambertMaterial({
+      color: new THREE.Color(r / 255, g / 255, b / 255),
+      side: THREE.DoubleSide,
+      transparent: a < 255,
+      opacity: a / 255,
+    });
     if (m.image) {
       const texture = new THREE.DataTexture(m.image.rgba, m.image.width, m.image.height, THREE.RGBAFormat);
       texture.magFilter = THREE.NearestFilter;
@@ -102,7 +107,8 @@ export class ModelScene {
     for (const m of this.meshes) {
       const primitive = this.mesh.pieces[m.piece]!.primitives[m.primitive]!;
       for (const positions of [primitive.positions, ...(primitive.framePositions ?? [])]) {
-        for (let i = 0; i + 2 < positions.length; i += 3) box.expandByPoint(point.set(positions[i]!, positions[i + 1]!, positions[i + 2]!).applyMatrix4(m.object.matrixWorld));
+        for (let i = 0; i + 2 < positions.length; i += 3)
+          box.expandByPoint(point.set(positions[i]!, positions[i + 1]!, positions[i + 2]!).applyMatrix4(m.object.matrixWorld));
       }
     }
     const center = box.isEmpty() ? new THREE.Vector3() : box.getCenter(new THREE.Vector3());

@@ -92,7 +92,9 @@ export function checkSoupSize(what: string, triangles: number, frames: number, f
   // A triangle costs at least 6 file bytes (three u16 indices) and a frame vertex at least 4; a soup is
   // bounded by (file bytes)² / 24 in principle, so cap it at a fixed, generous size instead.
   if (floats > 32 << 20 || triangles * 6 > fileLength) {
-    fail('bad-count', `${what}: ${triangles} triangles × ${frames} frames is more than a ${fileLength}-byte model holds`, { actual: triangles });
+    fail('bad-count', `${what}: ${triangles} triangles × ${frames} frames is more than a ${fileLength}-byte model holds`, {
+      actual: triangles,
+    });
   }
 }
 
@@ -111,12 +113,23 @@ export function readSkinNames(reader: ByteReader, offset: number, count: number)
  */
 export function readScaledFrames(
   reader: ByteReader,
-  layout: { offset: number; count: number; frameSize: number; vertexCount: number; vertexSize: number; translate?: [number, number, number] },
+  layout: {
+    offset: number;
+    count: number;
+    frameSize: number;
+    vertexCount: number;
+    vertexSize: number;
+    translate?: [number, number, number];
+  },
   decode: (at: number, out: Int32Array) => void,
 ): AliasFrame[] {
   const { offset, count, frameSize, vertexCount, vertexSize } = layout;
   const needed = 40 + vertexCount * vertexSize;
-  if (frameSize < needed) fail('bad-count', `${reader.what}: frames of ${frameSize} bytes cannot hold ${vertexCount} vertices (${needed} bytes)`, { expected: needed, actual: frameSize });
+  if (frameSize < needed)
+    fail('bad-count', `${reader.what}: frames of ${frameSize} bytes cannot hold ${vertexCount} vertices (${needed} bytes)`, {
+      expected: needed,
+      actual: frameSize,
+    });
   reader.checkTable('frames', offset, count, frameSize);
   const extra = layout.translate ?? [0, 0, 0];
   const frames: AliasFrame[] = [];
@@ -139,7 +152,17 @@ export function readScaledFrames(
 /** MD2-style triangles: u16 vertex indices and u16 st indices, `st` as (s, t) pixel pairs. */
 export function readIndexedTriangles(
   reader: ByteReader,
-  layout: { offset: number; count: number; recordSize: number; xyzAt: number; stAt: number; vertexCount: number; st: Int16Array; skinWidth: number; skinHeight: number },
+  layout: {
+    offset: number;
+    count: number;
+    recordSize: number;
+    xyzAt: number;
+    stAt: number;
+    vertexCount: number;
+    st: Int16Array;
+    skinWidth: number;
+    skinHeight: number;
+  },
 ): { triangles: Uint32Array; uvs: Float32Array } {
   const { offset, count, recordSize, vertexCount, st } = layout;
   reader.checkTable('triangles', offset, count, recordSize);
@@ -153,8 +176,16 @@ export function readIndexedTriangles(
     for (let k = 0; k < 3; k++) {
       const v = reader.u16(at + layout.xyzAt + k * 2);
       const s = reader.u16(at + layout.stAt + k * 2);
-      if (v >= vertexCount) fail('out-of-bounds', `${reader.what}: triangle ${t} uses vertex ${v}, but the model has ${vertexCount}`, { expected: vertexCount, actual: v });
-      if (s >= stCount) fail('out-of-bounds', `${reader.what}: triangle ${t} uses texture coordinate ${s}, but the model has ${stCount}`, { expected: stCount, actual: s });
+      if (v >= vertexCount)
+        fail('out-of-bounds', `${reader.what}: triangle ${t} uses vertex ${v}, but the model has ${vertexCount}`, {
+          expected: vertexCount,
+          actual: v,
+        });
+      if (s >= stCount)
+        fail('out-of-bounds', `${reader.what}: triangle ${t} uses texture coordinate ${s}, but the model has ${stCount}`, {
+          expected: stCount,
+          actual: s,
+        });
       triangles[t * 3 + k] = v;
       uvs[t * 6 + k * 2] = st[s * 2]! / w;
       uvs[t * 6 + k * 2 + 1] = st[s * 2 + 1]! / h;

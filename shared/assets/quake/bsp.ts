@@ -62,7 +62,11 @@ const Q2_LUMPS: LumpSpec[] = [
   { name: 'areaportals', size: 8 },
 ];
 
-const DK_LUMPS: LumpSpec[] = [...Q2_LUMPS.map((l) => (l.name === 'leafs' ? { name: 'leafs', size: 32 } : l)), { name: 'lump19', size: 0 }, { name: 'lump20', size: 0 }];
+const DK_LUMPS: LumpSpec[] = [
+  ...Q2_LUMPS.map((l) => (l.name === 'leafs' ? { name: 'leafs', size: 32 } : l)),
+  { name: 'lump19', size: 0 },
+  { name: 'lump20', size: 0 },
+];
 
 const Q2_TEXINFO_SIZE = 76;
 const Q2_TEXINFO_NAME_AT = 40;
@@ -112,7 +116,10 @@ export function decodeBsp(bytes: Uint8Array, what: string): Bsp {
   const kind = bspGame(bytes.subarray(0, 8));
   if (!kind) {
     const version = bytes.length >= 8 ? r.i32(0) : NaN;
-    fail('unsupported', `${what}: not a Quake (29), Half-Life (30), Quake 2 (IBSP 38) or Daikatana (IBSP 41) BSP (starts with ${Number.isNaN(version) ? 'too few bytes' : `version ${version}`})`);
+    fail(
+      'unsupported',
+      `${what}: not a Quake (29), Half-Life (30), Quake 2 (IBSP 38) or Daikatana (IBSP 41) BSP (starts with ${Number.isNaN(version) ? 'too few bytes' : `version ${version}`})`,
+    );
   }
   const specs = kind.game === 'quake' || kind.game === 'halflife' ? Q1_LUMPS : kind.game === 'quake2' ? Q2_LUMPS : DK_LUMPS;
   const tableAt = kind.game === 'quake' || kind.game === 'halflife' ? 4 : 8;
@@ -122,14 +129,18 @@ export function decodeBsp(bytes: Uint8Array, what: string): Bsp {
     const offset = r.i32(tableAt + i * 8);
     const length = r.i32(tableAt + i * 8 + 4);
     r.check(`lump ${i} (${spec.name})`, offset, length);
-    if (spec.size > 0 && length % spec.size !== 0) warnings.push(`lump ${spec.name}: ${length} bytes is not a whole number of ${spec.size}-byte records`);
+    if (spec.size > 0 && length % spec.size !== 0)
+      warnings.push(`lump ${spec.name}: ${length} bytes is not a whole number of ${spec.size}-byte records`);
     return { name: spec.name, offset, length, count: spec.size > 0 ? Math.floor(length / spec.size) : length };
   });
   const entityLump = lumps[0]!;
   let entities = latin1(r.slice(entityLump.offset, entityLump.length));
   const nul = entities.indexOf('\0');
   if (nul >= 0) entities = entities.slice(0, nul);
-  const textures = kind.game === 'quake' || kind.game === 'halflife' ? embeddedTextures(r, lumps[2]!, kind.game === 'halflife') : texinfoTextures(r, lumps[5]!);
+  const textures =
+    kind.game === 'quake' || kind.game === 'halflife'
+      ? embeddedTextures(r, lumps[2]!, kind.game === 'halflife')
+      : texinfoTextures(r, lumps[5]!);
   return { game: kind.game, version: kind.version, lumps, entities, textures, warnings };
 }
 
@@ -163,7 +174,9 @@ function texinfoTextures(r: ByteReader, lump: BspLump): BspTexture[] {
 
 /** The lump counts by name, as `bsp info` prints them. */
 export function lumpCounts(bsp: Bsp): Record<string, number> {
-  return Object.fromEntries(bsp.lumps.filter((l) => l.name !== 'entities' && l.name !== 'textures' && !l.name.startsWith('lump')).map((l) => [l.name, l.count]));
+  return Object.fromEntries(
+    bsp.lumps.filter((l) => l.name !== 'entities' && l.name !== 'textures' && !l.name.startsWith('lump')).map((l) => [l.name, l.count]),
+  );
 }
 
 /** How many entities the entity text holds (its top-level `{ ... }` blocks, quoted strings skipped). */
@@ -186,7 +199,10 @@ export function countEntities(text: string): number {
  * Quake 2 and Daikatana maps name their textures' WAL files (textures/NAME.wal) without their sizes: fill
  * them in from the install where it has the file (each WAL's header says), else leave them null.
  */
-export async function bspTextureSizes(bsp: Bsp, readFile: (path: string) => Promise<Uint8Array | null>): Promise<{ name: string; width: number | null; height: number | null }[]> {
+export async function bspTextureSizes(
+  bsp: Bsp,
+  readFile: (path: string) => Promise<Uint8Array | null>,
+): Promise<{ name: string; width: number | null; height: number | null }[]> {
   const out = [];
   for (const t of bsp.textures) {
     if (t.width > 0) {

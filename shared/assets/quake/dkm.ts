@@ -27,12 +27,20 @@ export function parseDkm(bytes: Uint8Array, what = 'DKM', skinSize: [number, num
   r.check('header', 0, 76);
   if (r.u32(0) !== DKM_MAGIC) fail('bad-magic', `${what}: not a DKM (no DKMD signature)`, { offset: 0 });
   const version = r.u32(4);
-  if (version !== 1 && version !== 2) fail('unsupported', `${what}: DKM version ${version}; versions 1 and 2 are read`, { actual: version });
+  if (version !== 1 && version !== 2)
+    fail('unsupported', `${what}: DKM version ${version}; versions 1 and 2 are read`, { actual: version });
   const translate: [number, number, number] = [r.f32(8), r.f32(12), r.f32(16)];
-  const [frameSize, skins, vertices, stCount, triangles, , frames, , skinsAt, stAt, trisAt, framesAt] = Array.from({ length: 12 }, (_, i) => r.i32(20 + i * 4)) as [
-    number, number, number, number, number, number, number, number, number, number, number, number,
-  ];
-  for (const [field, n] of [['skin', skins], ['vertex', vertices], ['texture coordinate', stCount], ['triangle', triangles], ['frame', frames], ['frame size', frameSize]] as const) {
+  const [frameSize, skins, vertices, stCount, triangles, , frames, , skinsAt, stAt, trisAt, framesAt] = Array.from({ length: 12 }, (_, i) =>
+    r.i32(20 + i * 4),
+  ) as [number, number, number, number, number, number, number, number, number, number, number, number];
+  for (const [field, n] of [
+    ['skin', skins],
+    ['vertex', vertices],
+    ['texture coordinate', stCount],
+    ['triangle', triangles],
+    ['frame', frames],
+    ['frame size', frameSize],
+  ] as const) {
     if (n < 0) fail('bad-count', `${what}: ${field} count ${n} is negative`, { actual: n });
   }
   const skinList = readSkinNames(r, skinsAt, skins);

@@ -24,17 +24,36 @@ export function parseMd2(bytes: Uint8Array, what = 'MD2'): AliasModel {
   r.check('header', 0, 64);
   if (r.u32(0) !== MD2_MAGIC) fail('bad-magic', `${what}: not an MD2 (no IDP2 signature)`, { offset: 0 });
   const version = r.u32(4);
-  if (version !== 8) fail('unsupported', `${what}: MD2 version ${version}; only version 8 (Quake 2) is read`, { expected: 8, actual: version });
-  const [skinWidth, skinHeight, frameSize, skins, vertices, stCount, triangles, , frames, skinsAt, stAt, trisAt, framesAt] = Array.from({ length: 13 }, (_, i) =>
-    r.i32(8 + i * 4),
+  if (version !== 8)
+    fail('unsupported', `${what}: MD2 version ${version}; only version 8 (Quake 2) is read`, { expected: 8, actual: version });
+  const [skinWidth, skinHeight, frameSize, skins, vertices, stCount, triangles, , frames, skinsAt, stAt, trisAt, framesAt] = Array.from(
+    { length: 13 },
+    (_, i) => r.i32(8 + i * 4),
   ) as number[] as [number, number, number, number, number, number, number, number, number, number, number, number, number];
-  for (const [field, n] of [['skin', skins], ['vertex', vertices], ['texture coordinate', stCount], ['triangle', triangles], ['frame', frames], ['frame size', frameSize]] as const) {
+  for (const [field, n] of [
+    ['skin', skins],
+    ['vertex', vertices],
+    ['texture coordinate', stCount],
+    ['triangle', triangles],
+    ['frame', frames],
+    ['frame size', frameSize],
+  ] as const) {
     if (n < 0) fail('bad-count', `${what}: ${field} count ${n} is negative`, { actual: n });
   }
   const skinList = readSkinNames(r, skinsAt, skins);
   const st = readStPairs(r, stAt, stCount);
   checkSoupSize(what, triangles, frames, bytes.length);
-  const indexed = readIndexedTriangles(r, { offset: trisAt, count: triangles, recordSize: 12, xyzAt: 0, stAt: 6, vertexCount: vertices, st, skinWidth, skinHeight });
+  const indexed = readIndexedTriangles(r, {
+    offset: trisAt,
+    count: triangles,
+    recordSize: 12,
+    xyzAt: 0,
+    stAt: 6,
+    vertexCount: vertices,
+    st,
+    skinWidth,
+    skinHeight,
+  });
   const frameList = readScaledFrames(r, { offset: framesAt, count: frames, frameSize, vertexCount: vertices, vertexSize: 4 }, (at, out) => {
     out[0] = bytes[at]!;
     out[1] = bytes[at + 1]!;

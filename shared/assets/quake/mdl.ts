@@ -31,7 +31,8 @@ export function parseMdl(bytes: Uint8Array, palette?: Palette, what = 'MDL'): Al
   r.check('header', 0, HEADER_SIZE);
   if (r.u32(0) !== MDL_MAGIC) fail('bad-magic', `${what}: not an MDL (no IDPO signature)`, { offset: 0 });
   const version = r.u32(4);
-  if (version !== 6) fail('unsupported', `${what}: MDL version ${version}; only version 6 (Quake) is read`, { expected: 6, actual: version });
+  if (version !== 6)
+    fail('unsupported', `${what}: MDL version ${version}; only version 6 (Quake) is read`, { expected: 6, actual: version });
   const scale = [r.f32(8), r.f32(12), r.f32(16)] as const;
   const translate = [r.f32(20), r.f32(24), r.f32(28)] as const;
   const skinCount = r.i32(48);
@@ -40,7 +41,12 @@ export function parseMdl(bytes: Uint8Array, palette?: Palette, what = 'MDL'): Al
   const vertexCount = r.i32(60);
   const triangleCount = r.i32(64);
   const frameCount = r.i32(68);
-  for (const [field, n] of [['skin', skinCount], ['vertex', vertexCount], ['triangle', triangleCount], ['frame', frameCount]] as const) {
+  for (const [field, n] of [
+    ['skin', skinCount],
+    ['vertex', vertexCount],
+    ['triangle', triangleCount],
+    ['frame', frameCount],
+  ] as const) {
     if (n < 0) fail('bad-count', `${what}: ${field} count ${n} is negative`, { actual: n });
   }
   checkImageSize(`${what}: skin`, width, height);
@@ -81,7 +87,11 @@ export function parseMdl(bytes: Uint8Array, palette?: Palette, what = 'MDL'): Al
     const facesFront = r.i32(base) !== 0;
     for (let k = 0; k < 3; k++) {
       const v = r.i32(base + 4 + k * 4);
-      if (v < 0 || v >= vertexCount) fail('out-of-bounds', `${what}: triangle ${t} uses vertex ${v}, but the model has ${vertexCount}`, { expected: vertexCount, actual: v });
+      if (v < 0 || v >= vertexCount)
+        fail('out-of-bounds', `${what}: triangle ${t} uses vertex ${v}, but the model has ${vertexCount}`, {
+          expected: vertexCount,
+          actual: v,
+        });
       triangles[t * 3 + k] = v;
       const onSeam = r.i32(stAt + v * 12) !== 0;
       let s = r.i32(stAt + v * 12 + 4);

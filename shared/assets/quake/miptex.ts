@@ -96,7 +96,13 @@ export function looksLikeMiptex(bytes: Uint8Array): boolean {
  * A miptex's bytes: header, the four levels back to back, then (Half-Life) u16 256, the palette's 768
  * bytes and 2 bytes of padding, as Valve's tools write it.
  */
-export function encodeMiptex(name: string, width: number, height: number, levels: readonly Uint8Array[], paletteRgb?: Uint8Array): Uint8Array {
+export function encodeMiptex(
+  name: string,
+  width: number,
+  height: number,
+  levels: readonly Uint8Array[],
+  paletteRgb?: Uint8Array,
+): Uint8Array {
   if (levels.length !== MIP_LEVELS) throw new Error(`a miptex has ${MIP_LEVELS} levels, ${levels.length} given`);
   const nameBytes = new Uint8Array(MIPTEX_NAME_SIZE);
   for (let i = 0; i < name.length && i < MIPTEX_NAME_SIZE - 1; i++) nameBytes[i] = name.charCodeAt(i) & 0xff;
@@ -110,7 +116,8 @@ export function encodeMiptex(name: string, width: number, height: number, levels
   let at = MIPTEX_HEADER_SIZE;
   levels.forEach((level, i) => {
     const expected = mipSize(width, height, i);
-    if (level.length !== expected.width * expected.height) throw new Error(`mip ${i} of ${name} has ${level.length} pixels, not ${expected.width} × ${expected.height}`);
+    if (level.length !== expected.width * expected.height)
+      throw new Error(`mip ${i} of ${name} has ${level.length} pixels, not ${expected.width} × ${expected.height}`);
     view.setUint32(24 + i * 4, at, true);
     out.set(level, at);
     at += level.length;

@@ -12,7 +12,10 @@ export const PALETTE_RGB_BYTES = 768;
 /** Quake's palette.lmp: exactly 256 RGB triples. */
 export function decodePaletteLmp(bytes: Uint8Array, name: string): Palette {
   if (bytes.length !== PALETTE_RGB_BYTES) {
-    fail('size-mismatch', `${name}: a palette.lmp is ${PALETTE_RGB_BYTES} bytes of RGB, this one has ${bytes.length}`, { expected: PALETTE_RGB_BYTES, actual: bytes.length });
+    fail('size-mismatch', `${name}: a palette.lmp is ${PALETTE_RGB_BYTES} bytes of RGB, this one has ${bytes.length}`, {
+      expected: PALETTE_RGB_BYTES,
+      actual: bytes.length,
+    });
   }
   return paletteFromRgb(name, bytes);
 }

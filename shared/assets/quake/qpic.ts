@@ -39,7 +39,10 @@ export function isConchars(name: string, bytes: Uint8Array): boolean {
 
 export function decodeConchars(bytes: Uint8Array, what: string): Qpic {
   if (bytes.length !== CONCHARS_SIZE * CONCHARS_SIZE) {
-    fail('size-mismatch', `${what}: conchars is ${CONCHARS_SIZE} × ${CONCHARS_SIZE} raw bytes, found ${bytes.length}`, { expected: CONCHARS_SIZE * CONCHARS_SIZE, actual: bytes.length });
+    fail('size-mismatch', `${what}: conchars is ${CONCHARS_SIZE} × ${CONCHARS_SIZE} raw bytes, found ${bytes.length}`, {
+      expected: CONCHARS_SIZE * CONCHARS_SIZE,
+      actual: bytes.length,
+    });
   }
   return { width: CONCHARS_SIZE, height: CONCHARS_SIZE, indices: bytes, transparentIndex: 0 };
 }

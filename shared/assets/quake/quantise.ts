@@ -65,7 +65,10 @@ export class Quantiser {
     const transparent = this.options.transparentIndex;
     for (let y = 0; y < height; y++) {
       for (let x = 0; x < width; x++) {
-        let r = 0, g = 0, b = 0, opaque = 0;
+        let r = 0,
+          g = 0,
+          b = 0,
+          opaque = 0;
         for (let dy = 0; dy < step; dy++) {
           for (let dx = 0; dx < step; dx++) {
             const p = ((y * step + dy) * image.width + x * step + dx) * 4;
@@ -77,7 +80,9 @@ export class Quantiser {
           }
         }
         const mostlyTransparent = transparent >= 0 && opaque * 2 < step * step;
-        out[y * width + x] = mostlyTransparent ? transparent : this.index(Math.round(r / opaque), Math.round(g / opaque), Math.round(b / opaque));
+        out[y * width + x] = mostlyTransparent
+          ? transparent
+          : this.index(Math.round(r / opaque), Math.round(g / opaque), Math.round(b / opaque));
       }
     }
     return out;
@@ -119,9 +124,11 @@ function medianCut(colours: [number, number][], limit: number): number[] {
   type Box = [number, number][];
   const channel = (c: number, k: number) => (c >> (16 - 8 * k)) & 0xff;
   const spread = (box: Box): [number, number] => {
-    let bestChannel = 0, bestRange = -1;
+    let bestChannel = 0,
+      bestRange = -1;
     for (let k = 0; k < 3; k++) {
-      let lo = 255, hi = 0;
+      let lo = 255,
+        hi = 0;
       for (const [c] of box) {
         const v = channel(c, k);
         if (v < lo) lo = v;
@@ -136,7 +143,9 @@ function medianCut(colours: [number, number][], limit: number): number[] {
   };
   const boxes: Box[] = [colours];
   while (boxes.length < limit) {
-    let pick = -1, pickRange = 0, pickChannel = 0;
+    let pick = -1,
+      pickRange = 0,
+      pickChannel = 0;
     boxes.forEach((box, i) => {
       if (box.length < 2) return;
       const [k, range] = spread(box);
@@ -153,7 +162,10 @@ function medianCut(colours: [number, number][], limit: number): number[] {
     boxes.splice(pick, 1, box.slice(0, half), box.slice(half));
   }
   return boxes.map((box) => {
-    let r = 0, g = 0, b = 0, n = 0;
+    let r = 0,
+      g = 0,
+      b = 0,
+      n = 0;
     for (const [c, weight] of box) {
       r += channel(c, 0) * weight;
       g += channel(c, 1) * weight;

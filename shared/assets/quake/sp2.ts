@@ -34,7 +34,8 @@ export function parseSp2(bytes: Uint8Array, what = 'SP2'): Sp2Frame[] {
   const reader = new ByteReader(bytes, what);
   reader.check('header', 0, HEADER_SIZE);
   const magic = reader.u32(0);
-  if (magic !== MAGIC) fail('bad-magic', `${what}: not a Quake 2 sprite (magic 0x${magic.toString(16)}, expected "IDS2")`, { expected: MAGIC, actual: magic });
+  if (magic !== MAGIC)
+    fail('bad-magic', `${what}: not a Quake 2 sprite (magic 0x${magic.toString(16)}, expected "IDS2")`, { expected: MAGIC, actual: magic });
   const version = reader.i32(4);
   if (version !== 2) fail('unsupported', `${what}: sprite version ${version}, expected 2`, { expected: 2, actual: version });
   const count = reader.i32(8);
@@ -42,7 +43,13 @@ export function parseSp2(bytes: Uint8Array, what = 'SP2'): Sp2Frame[] {
   const frames: Sp2Frame[] = [];
   for (let i = 0; i < count; i++) {
     const at = HEADER_SIZE + i * SP2_FRAME_SIZE;
-    frames.push({ width: reader.i32(at), height: reader.i32(at + 4), originX: reader.i32(at + 8), originY: reader.i32(at + 12), path: reader.fixedString(at + 16, 64, `frame ${i} name`) });
+    frames.push({
+      width: reader.i32(at),
+      height: reader.i32(at + 4),
+      originX: reader.i32(at + 8),
+      originY: reader.i32(at + 12),
+      path: reader.fixedString(at + 16, 64, `frame ${i} name`),
+    });
   }
   return frames;
 }
@@ -71,7 +78,8 @@ export const sp2Decoder: AssetDecoder = {
         const image = view.kind === 'images' ? view.groups[0]?.frames[0]?.image : undefined;
         if (!image) continue;
         if (view.kind === 'images' && view.palette) palettes.add(view.palette);
-        if (image.width !== f.width || image.height !== f.height) warnings.push(`frame ${i}: ${f.path} is ${image.width} × ${image.height}, the sprite says ${f.width} × ${f.height}`);
+        if (image.width !== f.width || image.height !== f.height)
+          warnings.push(`frame ${i}: ${f.path} is ${image.width} × ${image.height}, the sprite says ${f.width} × ${f.height}`);
         shown.push({ image, durationMs: FRAME_MS, label: `${f.path} (origin ${f.originX}, ${f.originY})` });
       } catch (err) {
         if (!(err instanceof FormatError)) throw err;

@@ -45,7 +45,15 @@ const MAGIC = 0x50534449; // 'IDSP'
 const MAX_FRAMES = 4096;
 
 export function isSprite(head: Uint8Array): boolean {
-  return head.length >= 8 && head[0] === 0x49 && head[1] === 0x44 && head[2] === 0x53 && head[3] === 0x50 && (head[4] === 1 || head[4] === 2) && head[5] === 0;
+  return (
+    head.length >= 8 &&
+    head[0] === 0x49 &&
+    head[1] === 0x44 &&
+    head[2] === 0x53 &&
+    head[3] === 0x50 &&
+    (head[4] === 1 || head[4] === 2) &&
+    head[5] === 0
+  );
 }
 
 export function decodeSprite(bytes: Uint8Array, what: string): Sprite {
@@ -85,7 +93,8 @@ export function decodeSprite(bytes: Uint8Array, what: string): Sprite {
       groups.push({ single: true, frames: [readFrame()], intervals: [] });
     } else if (kind === 1) {
       const members = r.i32(at, `frame ${i} group size`);
-      if (members < 1 || members > MAX_FRAMES) fail('bad-count', `${what}: frame ${i} groups ${members} frames (1 to ${MAX_FRAMES})`, { actual: members });
+      if (members < 1 || members > MAX_FRAMES)
+        fail('bad-count', `${what}: frame ${i} groups ${members} frames (1 to ${MAX_FRAMES})`, { actual: members });
       r.checkTable(`frame ${i} intervals`, at + 4, members, 4);
       const intervals = Array.from({ length: members }, (_, k) => r.f32(at + 4 + k * 4));
       at += 4 + members * 4;

@@ -20,7 +20,13 @@ import { describeContents, describeSurfaceFlags } from './q2-flags.js';
 
 const extension = (name: string) => name.toLowerCase().match(/\.([a-z0-9]+)$/)?.[1] ?? '';
 
-function imagesView(format: string, groups: ImageGroup[], palette: Palette | string | undefined, facts: AssetFact[] = [], warnings: string[] = []): ImagesView {
+function imagesView(
+  format: string,
+  groups: ImageGroup[],
+  palette: Palette | string | undefined,
+  facts: AssetFact[] = [],
+  warnings: string[] = [],
+): ImagesView {
   return { kind: 'images', format, groups, palette: typeof palette === 'string' ? palette : palette?.name, facts, warnings };
 }
 
@@ -55,19 +61,34 @@ function fontView(name: string, bytes: Uint8Array): ImagesView {
 }
 
 /** A WAD lump as a picture, its type named by the WAD's directory (or guessed from its bytes). */
-export async function wadLumpView(name: string, bytes: Uint8Array, version: WadVersion, type: number | string | null, context: AssetContext): Promise<ImagesView> {
+export async function wadLumpView(
+  name: string,
+  bytes: Uint8Array,
+  version: WadVersion,
+  type: number | string | null,
+  context: AssetContext,
+): Promise<ImagesView> {
   const kind = type === null ? guessLumpKind(name, bytes, version) : typeof type === 'string' ? type : wadLumpKind(version, type);
   const label = `WAD${version} ${kind}`;
   if (version === 2 && isConchars(name, bytes)) return concharsView(name, bytes, context);
-  if (kind === 'miptex' || (kind === 'palette' && version === 3 && looksLikeMiptex(bytes))) return miptexView(decodeMiptex(bytes, name, version === 3), context, `${label} (${version === 3 ? 'Half-Life' : 'Quake'})`);
+  if (kind === 'miptex' || (kind === 'palette' && version === 3 && looksLikeMiptex(bytes)))
+    return miptexView(decodeMiptex(bytes, name, version === 3), context, `${label} (${version === 3 ? 'Half-Life' : 'Quake'})`);
   if (kind === 'qpic' || looksLikeQpic(bytes, version === 3)) {
     const pic = decodeQpic(bytes, name, version === 3);
     const palette = pic.palette ?? (await context.palette('quake'));
-    return imagesView(`WAD${version} qpic`, [single('picture', pic.width, pic.height, pic.indices, palette, pic.transparentIndex)], palette, [sizeFact(pic.width, pic.height)]);
+    return imagesView(
+      `WAD${version} qpic`,
+      [single('picture', pic.width, pic.height, pic.indices, palette, pic.transparentIndex)],
+      palette,
+      [sizeFact(pic.width, pic.height)],
+    );
   }
   if (kind === 'font' && version === 3) return fontView(name, bytes);
   if (bytes.length === PALETTE_RGB_BYTES) return paletteView(name, bytes);
-  return (await lmpView(name, bytes, context)) ?? imagesView(label, [], undefined, [{ label: 'Type', value: kind }], [`${name}: a ${kind} lump is not a picture`]);
+  return (
+    (await lmpView(name, bytes, context)) ??
+    imagesView(label, [], undefined, [{ label: 'Type', value: kind }], [`${name}: a ${kind} lump is not a picture`])
+  );
 }
 
 /**
@@ -76,18 +97,29 @@ export async function wadLumpView(name: string, bytes: Uint8Array, version: WadV
  * version and the lump's listed type.
  */
 export function wadLumpDecoder(version: WadVersion, type: string | null): AssetDecoder {
-  return { id: `wad${version}-lump`, accepts: () => true, view: (name, bytes, context) => wadLumpView(name, bytes, version, type, context) };
+  return {
+    id: `wad${version}-lump`,
+    accepts: () => true,
+    view: (name, bytes, context) => wadLumpView(name, bytes, version, type, context),
+  };
 }
 
 function paletteView(name: string, bytes: Uint8Array): ImagesView {
   const palette = decodePaletteLmp(bytes, name);
-  return imagesView('Quake palette', [{ name: 'palette', frames: [{ image: paletteSwatches(palette), paletteGrid: 16 }] }], palette, [{ label: 'Colours', value: '256' }]);
+  return imagesView('Quake palette', [{ name: 'palette', frames: [{ image: paletteSwatches(palette), paletteGrid: 16 }] }], palette, [
+    { label: 'Colours', value: '256' },
+  ]);
 }
 
 async function concharsView(name: string, bytes: Uint8Array, context: AssetContext): Promise<ImagesView> {
   const pic = decodeConchars(bytes, name);
   const palette = await context.palette('quake');
-  return imagesView('Quake console font (conchars)', [single('conchars', pic.width, pic.height, pic.indices, palette, pic.transparentIndex)], palette, [sizeFact(pic.width, pic.height)]);
+  return imagesView(
+    'Quake console font (conchars)',
+    [single('conchars', pic.width, pic.height, pic.indices, palette, pic.transparentIndex)],
+    palette,
+    [sizeFact(pic.width, pic.height)],
+  );
 }
 
 /** Quake's colormap.lmp: 64 light levels × 256 indices (+ 1 byte), shown as a 256 × 64 picture. */
@@ -95,15 +127,20 @@ const COLORMAP_SIZE = 64 * 256 + 1;
 
 async function lmpView(name: string, bytes: Uint8Array, context: AssetContext): Promise<ImagesView | null> {
   if (isConchars(name, bytes)) return concharsView(name, bytes, context);
-  if (/(^|\/)palette\.lmp$/i.test(name) || (bytes.length === PALETTE_RGB_BYTES && !looksLikeQpic(bytes, false))) return paletteView(name, bytes);
+  if (/(^|\/)palette\.lmp$/i.test(name) || (bytes.length === PALETTE_RGB_BYTES && !looksLikeQpic(bytes, false)))
+    return paletteView(name, bytes);
   if (/(^|\/)colormap(\.lmp)?$/i.test(name) && bytes.length === COLORMAP_SIZE) {
     const palette = await context.palette('quake');
-    return imagesView('Quake colormap', [single('light levels', 256, 64, bytes, palette, -1)], palette, [{ label: 'Light levels', value: '64' }]);
+    return imagesView('Quake colormap', [single('light levels', 256, 64, bytes, palette, -1)], palette, [
+      { label: 'Light levels', value: '64' },
+    ]);
   }
   if (!looksLikeQpic(bytes, false)) return null;
   const pic = decodeQpic(bytes, name, false);
   const palette = await context.palette('quake');
-  return imagesView('Quake qpic (LMP)', [single('picture', pic.width, pic.height, pic.indices, palette, pic.transparentIndex)], palette, [sizeFact(pic.width, pic.height)]);
+  return imagesView('Quake qpic (LMP)', [single('picture', pic.width, pic.height, pic.indices, palette, pic.transparentIndex)], palette, [
+    sizeFact(pic.width, pic.height),
+  ]);
 }
 
 export const lmpDecoder: AssetDecoder = {
@@ -191,8 +228,11 @@ export const bspDecoder: AssetDecoder = {
       const mip0 = t.miptex?.mips[0];
       if (t.miptex && mip0) {
         const own = t.miptex.palette ?? (quakePalette ??= await context.palette('quake'));
-        palettes.add(t.miptex.palette ? 'each texture\'s own' : own.name);
-        frames.push({ image: indexedToRgba(mip0.width, mip0.height, mip0.indices, own, t.miptex.transparentIndex), label: `${t.name} (${t.width} × ${t.height})` });
+        palettes.add(t.miptex.palette ? "each texture's own" : own.name);
+        frames.push({
+          image: indexedToRgba(mip0.width, mip0.height, mip0.indices, own, t.miptex.transparentIndex),
+          label: `${t.name} (${t.width} × ${t.height})`,
+        });
       } else if (bsp.game === 'quake2' || bsp.game === 'daikatana') {
         const wal = await context.readFile(`textures/${t.name}.wal`);
         if (!wal) {
@@ -206,9 +246,21 @@ export const bspDecoder: AssetDecoder = {
       } else missing.push(t.name);
     }
     const warnings = [...bsp.warnings];
-    if (missing.length > 0) warnings.push(`not embedded${bsp.game === 'quake2' || bsp.game === 'daikatana' ? ' (no textures/NAME.wal in the install)' : ' (kept in a WAD)'}: ${missing.join(', ')}`);
-    const textures = imagesView(`${format} textures`, [{ name: 'textures', frames }], palettes.size > 0 ? [...palettes].join('; ') : undefined, [], warnings);
-    const entities: SectionsView['sections'][number] = { title: 'Entities', view: { kind: 'text', format: 'BSP entities', text: bsp.entities, language: 'entities', facts: [], warnings: [] } };
+    if (missing.length > 0)
+      warnings.push(
+        `not embedded${bsp.game === 'quake2' || bsp.game === 'daikatana' ? ' (no textures/NAME.wal in the install)' : ' (kept in a WAD)'}: ${missing.join(', ')}`,
+      );
+    const textures = imagesView(
+      `${format} textures`,
+      [{ name: 'textures', frames }],
+      palettes.size > 0 ? [...palettes].join('; ') : undefined,
+      [],
+      warnings,
+    );
+    const entities: SectionsView['sections'][number] = {
+      title: 'Entities',
+      view: { kind: 'text', format: 'BSP entities', text: bsp.entities, language: 'entities', facts: [], warnings: [] },
+    };
     // A map with no picture to show gets no empty texture grid; what its textures lack is said above.
     const sections: SectionsView = {
       kind: 'sections',
@@ -220,4 +272,3 @@ export const bspDecoder: AssetDecoder = {
     return sections;
   },
 };
-

@@ -8,7 +8,15 @@ export type WadVersion = 2 | 3;
 
 export type WadLumpKind = 'none' | 'label' | 'palette' | 'qtex' | 'colormap' | 'qpic' | 'sound' | 'miptex' | 'raw' | 'colormap2' | 'font';
 
-const WAD2_TYPES: Record<number, WadLumpKind> = { 0x00: 'none', 0x01: 'label', 0x40: 'palette', 0x41: 'qtex', 0x42: 'qpic', 0x43: 'sound', 0x44: 'miptex' };
+const WAD2_TYPES: Record<number, WadLumpKind> = {
+  0x00: 'none',
+  0x01: 'label',
+  0x40: 'palette',
+  0x41: 'qtex',
+  0x42: 'qpic',
+  0x43: 'sound',
+  0x44: 'miptex',
+};
 const WAD3_TYPES: Record<number, WadLumpKind> = {
   0x00: 'none',
   0x01: 'label',

@@ -64,7 +64,20 @@ export function decodeWal(bytes: Uint8Array, what: string): Wal {
     const contents = reader.i32(116, 'contents');
     const palette = paletteFromRgb(`palette of ${what}`, reader.slice(120, 768, 'palette'));
     const value = reader.i32(888, 'value');
-    return { game: 'daikatana', name, width, height, offsets, animName, flags, contents, value, mips: readMips(reader, what, width, height, offsets), palette, transparentIndex: 255 };
+    return {
+      game: 'daikatana',
+      name,
+      width,
+      height,
+      offsets,
+      animName,
+      flags,
+      contents,
+      value,
+      mips: readMips(reader, what, width, height, offsets),
+      palette,
+      transparentIndex: 255,
+    };
   }
   reader.check('Quake 2 WAL header', 0, Q2_WAL_HEADER_SIZE);
   const name = reader.fixedString(0, 32);
@@ -76,5 +89,17 @@ export function decodeWal(bytes: Uint8Array, what: string): Wal {
   const flags = reader.i32(88, 'flags');
   const contents = reader.i32(92, 'contents');
   const value = reader.i32(96, 'value');
-  return { game: 'quake2', name, width, height, offsets, animName, flags, contents, value, mips: readMips(reader, what, width, height, offsets), transparentIndex: -1 };
+  return {
+    game: 'quake2',
+    name,
+    width,
+    height,
+    offsets,
+    animName,
+    flags,
+    contents,
+    value,
+    mips: readMips(reader, what, width, height, offsets),
+    transparentIndex: -1,
+  };
 }

@@ -77,7 +77,10 @@ export function threeDoView(decoded: Decoded3do): ModelView {
   const { result } = decoded;
   const count = (f: (p: (typeof info.pieces)[number]) => number) => info.pieces.reduce((n, p) => n + f(p), 0);
   const warnings: string[] = [];
-  if (result.degeneratePrimitives > 0) warnings.push(`${result.degeneratePrimitives} primitive${result.degeneratePrimitives === 1 ? '' : 's'} with fewer than 3 vertices not drawn`);
+  if (result.degeneratePrimitives > 0)
+    warnings.push(
+      `${result.degeneratePrimitives} primitive${result.degeneratePrimitives === 1 ? '' : 's'} with fewer than 3 vertices not drawn`,
+    );
   if (result.missingTextures.length > 0) warnings.push(`missing textures: ${result.missingTextures.join(', ')}`);
   if (!decoded.palette) warnings.push('no TA palette: flat colours are grey');
   return {

@@ -95,7 +95,10 @@ export function threeDoPieceNames(bytes: Uint8Array, what = '3DO'): string[] {
  */
 function walkTree(reader: ByteReader, visit: (at: number, parent: number | null) => { sibling: number; child: number }): void {
   if (reader.length < OBJECT_HEADER_SIZE) {
-    fail('truncated', `${reader.what}: ${reader.length} bytes is shorter than one ${OBJECT_HEADER_SIZE}-byte object header`, { expected: OBJECT_HEADER_SIZE, actual: reader.length });
+    fail('truncated', `${reader.what}: ${reader.length} bytes is shorter than one ${OBJECT_HEADER_SIZE}-byte object header`, {
+      expected: OBJECT_HEADER_SIZE,
+      actual: reader.length,
+    });
   }
   const visited = new Set<number>();
   const stack: { offset: number; parent: number | null }[] = [{ offset: 0, parent: null }];
@@ -115,8 +118,13 @@ function walkTree(reader: ByteReader, visit: (at: number, parent: number | null)
 function checkHeader(reader: ByteReader, at: number): { name: string; sibling: number; child: number } {
   reader.check(`object header at ${at}`, at, OBJECT_HEADER_SIZE);
   const version = reader.u32(at);
-  if (version !== 1) fail('bad-magic', `${reader.what}: object at ${at} has version ${version}, expected 1`, { offset: at, expected: 1, actual: version });
-  return { name: reader.cString(reader.u32(at + 28), MAX_NAME, `name of object at ${at}`), sibling: reader.u32(at + 44), child: reader.u32(at + 48) };
+  if (version !== 1)
+    fail('bad-magic', `${reader.what}: object at ${at} has version ${version}, expected 1`, { offset: at, expected: 1, actual: version });
+  return {
+    name: reader.cString(reader.u32(at + 28), MAX_NAME, `name of object at ${at}`),
+    sibling: reader.u32(at + 44),
+    child: reader.u32(at + 48),
+  };
 }
 
 function readObject(
@@ -130,13 +138,20 @@ function readObject(
   const vertexCount = reader.u32(at + 4);
   const primitiveCount = reader.u32(at + 8);
   const selectionPrimitive = reader.i32(at + 12);
-  const offset: [number, number, number] = [reader.i32(at + 16) / FIXED_ONE, reader.i32(at + 20) / FIXED_ONE, reader.i32(at + 24) / FIXED_ONE];
+  const offset: [number, number, number] = [
+    reader.i32(at + 16) / FIXED_ONE,
+    reader.i32(at + 20) / FIXED_ONE,
+    reader.i32(at + 24) / FIXED_ONE,
+  ];
   const vertexOffset = reader.u32(at + 36);
   const primitiveOffset = reader.u32(at + 40);
 
   reader.checkTable(`vertices of "${name}"`, vertexOffset, vertexCount, VERTEX_SIZE);
   budget.vertices -= vertexCount;
-  if (budget.vertices < 0) fail('bad-count', `${what}: "${name}" brings the vertex total past what a ${reader.length}-byte file can hold`, { actual: vertexCount });
+  if (budget.vertices < 0)
+    fail('bad-count', `${what}: "${name}" brings the vertex total past what a ${reader.length}-byte file can hold`, {
+      actual: vertexCount,
+    });
   const vertices = new Float32Array(vertexCount * 3);
   for (let i = 0; i < vertexCount * 3; i++) vertices[i] = reader.i32(vertexOffset + i * 4) / FIXED_ONE;
 
@@ -150,11 +165,18 @@ function readObject(
     const textureOffset = reader.u32(base + 16);
     reader.checkTable(`vertex indices of "${name}" primitive ${p}`, indexOffset, indexCount, 2);
     budget.indices -= indexCount;
-    if (budget.indices < 0) fail('bad-count', `${what}: "${name}" primitive ${p} brings the index total past what a ${reader.length}-byte file can hold`, { actual: indexCount });
+    if (budget.indices < 0)
+      fail('bad-count', `${what}: "${name}" primitive ${p} brings the index total past what a ${reader.length}-byte file can hold`, {
+        actual: indexCount,
+      });
     const indices: number[] = [];
     for (let i = 0; i < indexCount; i++) {
       const v = reader.u16(indexOffset + i * 2);
-      if (v >= vertexCount) fail('out-of-bounds', `${what}: "${name}" primitive ${p} uses vertex ${v}, but the object has ${vertexCount}`, { expected: vertexCount, actual: v });
+      if (v >= vertexCount)
+        fail('out-of-bounds', `${what}: "${name}" primitive ${p} uses vertex ${v}, but the object has ${vertexCount}`, {
+          expected: vertexCount,
+          actual: v,
+        });
       indices.push(v);
     }
     const texture = textureOffset === 0 ? null : reader.cString(textureOffset, MAX_NAME, `texture name of "${name}" primitive ${p}`);

@@ -99,7 +99,12 @@ function truecolour(bytes: Uint8Array, frame: GafFrame, what: string): RgbaImage
   if (data.length === pixels * 4) return { width, height, rgba: data.length === data.buffer.byteLength ? data : data.slice() };
   const padded = (width * 3 + 3) & ~3;
   const stride = data.length === padded * height ? padded : data.length === width * 3 * height ? width * 3 : -1;
-  if (stride < 0) fail('size-mismatch', `${what}: truecolour data inflates to ${data.length} bytes; ${width} × ${height} needs ${pixels * 4} (RGBA) or ${width * 3 * height} (RGB)`, { expected: pixels * 4, actual: data.length });
+  if (stride < 0)
+    fail(
+      'size-mismatch',
+      `${what}: truecolour data inflates to ${data.length} bytes; ${width} × ${height} needs ${pixels * 4} (RGBA) or ${width * 3 * height} (RGB)`,
+      { expected: pixels * 4, actual: data.length },
+    );
   const rgba = new Uint8Array(pixels * 4);
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
@@ -130,12 +135,14 @@ export function alignFrames(frames: { frame: GafLayer; image: RgbaImage }[]): Rg
   const top = Math.max(0, ...frames.map((f) => f.frame.yOffset));
   const width = Math.max(1, ...frames.map((f) => left - f.frame.xOffset + f.image.width));
   const height = Math.max(1, ...frames.map((f) => top - f.frame.yOffset + f.image.height));
-  if (width * height > MAX_GAF_PIXELS) fail('bad-count', `frames aligned by their offsets span ${width} × ${height} pixels (at most ${MAX_GAF_PIXELS})`);
+  if (width * height > MAX_GAF_PIXELS)
+    fail('bad-count', `frames aligned by their offsets span ${width} × ${height} pixels (at most ${MAX_GAF_PIXELS})`);
   return frames.map(({ frame, image }) => {
     const rgba = new Uint8Array(width * height * 4);
     const x = left - frame.xOffset;
     const y = top - frame.yOffset;
-    for (let row = 0; row < image.height; row++) rgba.set(image.rgba.subarray(row * image.width * 4, (row + 1) * image.width * 4), ((y + row) * width + x) * 4);
+    for (let row = 0; row < image.height; row++)
+      rgba.set(image.rgba.subarray(row * image.width * 4, (row + 1) * image.width * 4), ((y + row) * width + x) * 4);
     return { width, height, rgba };
   });
 }

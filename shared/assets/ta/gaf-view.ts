@@ -39,7 +39,11 @@ export function gafFacts(gaf: GafFile): AssetFact[] {
     { label: 'Largest frame', value: `${widest} × ${tallest}` },
   ];
   if (gaf.variant === 'ta3d-truecolour') facts.push({ label: 'Pixels', value: 'zlib-compressed R, G, B, A (TA3D)' });
-  else facts.push({ label: 'Encoding', value: `${frames.length - rle - layered} raw, ${rle} row RLE, ${layered} layered (${frames.reduce((n, f) => n + (f.subFrames.length ? layerCount(f) : 0), 0)} sub-frames)` });
+  else
+    facts.push({
+      label: 'Encoding',
+      value: `${frames.length - rle - layered} raw, ${rle} row RLE, ${layered} layered (${frames.reduce((n, f) => n + (f.subFrames.length ? layerCount(f) : 0), 0)} sub-frames)`,
+    });
   const durations = new Set(frames.map((f) => f.duration));
   facts.push({ label: 'Durations', value: `${[...durations].sort((a, b) => a - b).join(', ')} ticks (1 tick = 1/30 s)` });
   return facts;

@@ -94,7 +94,12 @@ export function readGaf(bytes: Uint8Array, what = 'GAF'): GafFile {
   if (/\.taf$/i.test(what)) notTaf(what);
   const version = r.u32(0, 'header');
   const variant = variantOf(version);
-  if (!variant) fail('bad-magic', `${what}: not a GAF (version 0x${version.toString(16).padStart(8, '0')}; expected 0x00010100, 0 or TA3D's 0x00010101)`, { actual: version });
+  if (!variant)
+    fail(
+      'bad-magic',
+      `${what}: not a GAF (version 0x${version.toString(16).padStart(8, '0')}; expected 0x00010100, 0 or TA3D's 0x00010101)`,
+      { actual: version },
+    );
   const count = r.u32(4, 'entry count');
   r.checkTable('entry pointers', HEADER_BYTES, count, 4);
   const warnings: string[] = [];
@@ -122,10 +127,18 @@ export function readGaf(bytes: Uint8Array, what = 'GAF'): GafFile {
     };
     if (variant !== 'ta3d-truecolour') {
       if (layer.encoding === TAF_4444 || layer.encoding === TAF_1555) notTaf(what);
-      if (layer.encoding !== GAF_RAW && layer.encoding !== GAF_RLE) fail('unsupported', `${what}: ${field} uses pixel encoding ${layer.encoding} (TA knows 0, raw, and 1, row RLE)`, { offset: at, actual: layer.encoding });
+      if (layer.encoding !== GAF_RAW && layer.encoding !== GAF_RLE)
+        fail('unsupported', `${what}: ${field} uses pixel encoding ${layer.encoding} (TA knows 0, raw, and 1, row RLE)`, {
+          offset: at,
+          actual: layer.encoding,
+        });
     }
     if (layer.width > MAX_GAF_SIDE || layer.height > MAX_GAF_SIDE || layer.width * layer.height > MAX_GAF_PIXELS) {
-      fail('bad-count', `${what}: ${field} claims ${layer.width} × ${layer.height} pixels (at most ${MAX_GAF_SIDE} a side, ${MAX_GAF_PIXELS} in all)`, { offset: at });
+      fail(
+        'bad-count',
+        `${what}: ${field} claims ${layer.width} × ${layer.height} pixels (at most ${MAX_GAF_SIDE} a side, ${MAX_GAF_PIXELS} in all)`,
+        { offset: at },
+      );
     }
     return layer;
   };
@@ -152,7 +165,10 @@ export function readGaf(bytes: Uint8Array, what = 'GAF'): GafFile {
         for (let s = 0; s < subCount; s++) {
           const subAt = r.u32(frame.dataOffset + s * 4);
           const { subCount: nested, ...sub } = readLayer(subAt, `${label} sub-frame ${s}`);
-          if (nested > 0) fail('unsupported', `${what}: ${label} sub-frame ${s} has sub-frames of its own (${nested}); TA draws one level`, { offset: subAt });
+          if (nested > 0)
+            fail('unsupported', `${what}: ${label} sub-frame ${s} has sub-frames of its own (${nested}); TA draws one level`, {
+              offset: subAt,
+            });
           subFrames.push(sub);
         }
       } else if (subCount > 0) {

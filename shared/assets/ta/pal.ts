@@ -18,7 +18,11 @@ export interface DecodedPal {
 }
 
 export function decodePal(bytes: Uint8Array, name = 'palette'): DecodedPal {
-  if (bytes.length < PAL_BYTES) fail('truncated', `${name}: a TA palette is ${PAL_BYTES} bytes (256 × R, G, B, unused), found ${bytes.length}`, { expected: PAL_BYTES, actual: bytes.length });
+  if (bytes.length < PAL_BYTES)
+    fail('truncated', `${name}: a TA palette is ${PAL_BYTES} bytes (256 × R, G, B, unused), found ${bytes.length}`, {
+      expected: PAL_BYTES,
+      actual: bytes.length,
+    });
   const rgba = new Uint8Array(PAL_BYTES);
   let nonZeroUnused = 0;
   for (let i = 0; i < 256; i++) {

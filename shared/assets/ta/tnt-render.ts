@@ -92,16 +92,32 @@ type Rgb = readonly [number, number, number];
 
 /** Start position colours for players 1–10, near TA's own player colours. */
 const PLAYER_COLOURS: readonly Rgb[] = [
-  [0, 80, 255], [255, 32, 32], [255, 255, 255], [0, 200, 0], [0, 0, 128],
-  [160, 0, 200], [255, 240, 0], [40, 40, 40], [120, 200, 255], [200, 160, 100],
+  [0, 80, 255],
+  [255, 32, 32],
+  [255, 255, 255],
+  [0, 200, 0],
+  [0, 0, 128],
+  [160, 0, 200],
+  [255, 240, 0],
+  [40, 40, 40],
+  [120, 200, 255],
+  [200, 160, 100],
 ];
 const FEATURE_COLOUR: Rgb = [255, 200, 0];
 const OUTLINE: Rgb = [0, 0, 0];
 
 /** 3 × 5 digits, one row of three bits per line, top row first. */
 const DIGITS = [
-  [7, 5, 5, 5, 7], [2, 6, 2, 2, 7], [7, 1, 7, 4, 7], [7, 1, 7, 1, 7], [5, 5, 7, 1, 1],
-  [7, 4, 7, 1, 7], [7, 4, 7, 5, 7], [7, 1, 1, 1, 1], [7, 5, 7, 5, 7], [7, 5, 7, 1, 7],
+  [7, 5, 5, 5, 7],
+  [2, 6, 2, 2, 7],
+  [7, 1, 7, 4, 7],
+  [7, 1, 7, 1, 7],
+  [5, 5, 7, 1, 1],
+  [7, 4, 7, 1, 7],
+  [7, 4, 7, 5, 7],
+  [7, 1, 1, 1, 1],
+  [7, 5, 7, 5, 7],
+  [7, 5, 7, 1, 7],
 ] as const;
 
 function put(image: RgbaImage, x: number, y: number, [r, g, b]: Rgb): void {
@@ -125,7 +141,8 @@ function drawNumber(image: RgbaImage, n: number, cx: number, cy: number, pixel: 
   for (const d of digits) {
     const glyph = DIGITS[d] ?? DIGITS[0];
     for (let row = 0; row < 5; row++) {
-      for (let col = 0; col < 3; col++) if (glyph[row]! & (4 >> col)) fillRect(image, x0 + col * pixel, y0 + row * pixel, pixel, pixel, colour);
+      for (let col = 0; col < 3; col++)
+        if (glyph[row]! & (4 >> col)) fillRect(image, x0 + col * pixel, y0 + row * pixel, pixel, pixel, colour);
     }
     x0 += 4 * pixel;
   }

@@ -54,15 +54,28 @@ export function tntFacts(map: TntMap, extras: TntViewExtras = {}): AssetFact[] {
   const summary = tntSummary(map);
   const facts: AssetFact[] = [
     { label: 'Version', value: `0x${map.header.version.toString(16)} (Total Annihilation)` },
-    { label: 'Size', value: `${map.tileColumns} × ${map.tileRows} tiles, ${map.width} × ${map.height} cells, ${map.tileColumns * TNT_TILE} × ${map.tileRows * TNT_TILE} pixels` },
+    {
+      label: 'Size',
+      value: `${map.tileColumns} × ${map.tileRows} tiles, ${map.width} × ${map.height} cells, ${map.tileColumns * TNT_TILE} × ${map.tileRows * TNT_TILE} pixels`,
+    },
     { label: 'Sea level', value: String(map.seaLevel) },
     { label: 'Heights', value: `${summary.minHeight}–${summary.maxHeight}` },
     { label: 'Tiles', value: String(map.tileCount) },
-    { label: 'Features', value: `${plural(map.features.length, 'kind')}, ${plural(summary.placed.reduce((a, b) => a + b, 0), 'cell')}` },
+    {
+      label: 'Features',
+      value: `${plural(map.features.length, 'kind')}, ${plural(
+        summary.placed.reduce((a, b) => a + b, 0),
+        'cell',
+      )}`,
+    },
     { label: 'Void cells', value: String(summary.voidCells) },
     {
       label: 'Minimap',
-      value: `${map.minimap.width} × ${map.minimap.height}` + (map.minimap.width !== map.minimap.storedWidth || map.minimap.height !== map.minimap.storedHeight ? ` (stored ${map.minimap.storedWidth} × ${map.minimap.storedHeight})` : ''),
+      value:
+        `${map.minimap.width} × ${map.minimap.height}` +
+        (map.minimap.width !== map.minimap.storedWidth || map.minimap.height !== map.minimap.storedHeight
+          ? ` (stored ${map.minimap.storedWidth} × ${map.minimap.storedHeight})`
+          : ''),
     },
   ];
   if (extras.startPositions) {
@@ -74,7 +87,9 @@ export function tntFacts(map: TntMap, extras: TntViewExtras = {}): AssetFact[] {
     let value = `${f.name}, ${plural(summary.placed[i]!, 'cell')}`;
     if (extras.featureDefinitions) {
       const def = extras.featureDefinitions.get(featureKey(f.name));
-      value += def ? `, ${def.file} (${def.archive ?? 'loose file'})${def.shadowed ? `, hides ${def.shadowed}` : ''}` : ', not defined in the install';
+      value += def
+        ? `, ${def.file} (${def.archive ?? 'loose file'})${def.shadowed ? `, hides ${def.shadowed}` : ''}`
+        : ', not defined in the install';
     }
     facts.push({ label: `Feature ${i}`, value });
   });
@@ -99,11 +114,18 @@ export function heightImage(map: TntMap): RgbaImage {
 export function tntView(map: TntMap, palette: Palette, extras: TntViewExtras = {}): ImagesView {
   const warnings = [...map.warnings, ...(extras.otaProblems ?? []).map((p) => `${extras.startSource ?? '.ota'}: ${p}`)];
   const scale = fittingScale(map);
-  if (scale < 1) warnings.push(`the render is shown at 1/${Math.round(1 / scale)} scale (the map is ${map.tileColumns * TNT_TILE} × ${map.tileRows * TNT_TILE} pixels)`);
+  if (scale < 1)
+    warnings.push(
+      `the render is shown at 1/${Math.round(1 / scale)} scale (the map is ${map.tileColumns * TNT_TILE} × ${map.tileRows * TNT_TILE} pixels)`,
+    );
   const render = renderTnt(map, palette, scale);
   drawTntMarkers(render, map, { features: true, voids: true, startPositions: extras.startPositions });
   const groups: ImageGroup[] = [{ name: 'render', frames: [{ image: render, label: 'features, void cells and start positions marked' }] }];
-  if (map.minimap.width > 0) groups.push({ name: 'minimap', frames: [{ image: indexedToRgba(map.minimap.width, map.minimap.height, map.minimap.pixels, palette) }] });
+  if (map.minimap.width > 0)
+    groups.push({
+      name: 'minimap',
+      frames: [{ image: indexedToRgba(map.minimap.width, map.minimap.height, map.minimap.pixels, palette) }],
+    });
   else warnings.push(`the minimap is empty (its ${map.minimap.storedWidth} × ${map.minimap.storedHeight} pixels are all padding)`);
   groups.push({ name: 'heights', frames: [{ image: heightImage(map), label: `one pixel a cell; blue below sea level ${map.seaLevel}` }] });
   return { kind: 'images', format: 'TNT map (TA)', facts: tntFacts(map, extras), warnings, groups, palette: palette.name };

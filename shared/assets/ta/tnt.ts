@@ -99,14 +99,20 @@ export function looksLikeTnt(head: Uint8Array): boolean {
 
 function readHeader(reader: ByteReader): TntHeader {
   if (reader.length < TNT_HEADER_SIZE) {
-    fail('truncated', `${reader.what}: a TNT header needs ${TNT_HEADER_SIZE} bytes, found ${reader.length}`, { expected: TNT_HEADER_SIZE, actual: reader.length });
+    fail('truncated', `${reader.what}: a TNT header needs ${TNT_HEADER_SIZE} bytes, found ${reader.length}`, {
+      expected: TNT_HEADER_SIZE,
+      actual: reader.length,
+    });
   }
   const version = reader.u32(0, 'version');
   if (version === TNT_VERSION_TAK) {
     fail('unsupported', `${reader.what}: TA:K map (0x4000): TA can't load this`, { actual: version });
   }
   if (version !== TNT_VERSION_TA) {
-    fail('bad-magic', `${reader.what}: not a TNT map (version 0x${version.toString(16)}, TA's is 0x2000)`, { expected: TNT_VERSION_TA, actual: version });
+    fail('bad-magic', `${reader.what}: not a TNT map (version 0x${version.toString(16)}, TA's is 0x2000)`, {
+      expected: TNT_VERSION_TA,
+      actual: version,
+    });
   }
   const u = (offset: number, field: string) => reader.u32(offset, field);
   return {
@@ -131,8 +137,12 @@ export function decodeTnt(bytes: Uint8Array, what = 'map.tnt'): TntMap {
   const header = readHeader(reader);
   const warnings: string[] = [];
   const { width, height } = header;
-  if (width < 2 || height < 2) fail('bad-count', `${what}: a map of ${width} × ${height} cells has no tile (at least 2 × 2 cells)`, { actual: `${width} × ${height}` });
-  if (width % 2 !== 0 || height % 2 !== 0) warnings.push(`${width} × ${height} cells is not a whole number of 32-pixel tiles; the last half tile is not drawn`);
+  if (width < 2 || height < 2)
+    fail('bad-count', `${what}: a map of ${width} × ${height} cells has no tile (at least 2 × 2 cells)`, {
+      actual: `${width} × ${height}`,
+    });
+  if (width % 2 !== 0 || height % 2 !== 0)
+    warnings.push(`${width} × ${height} cells is not a whole number of 32-pixel tiles; the last half tile is not drawn`);
   const tileColumns = Math.floor(width / 2);
   const tileRows = Math.floor(height / 2);
   // The render's size bounds every other table: refuse a map too large to draw before reading any table.
@@ -161,14 +171,29 @@ export function decodeTnt(bytes: Uint8Array, what = 'map.tnt'): TntMap {
   const features: TntFeatureEntry[] = [];
   for (let i = 0; i < header.featureCount; i++) {
     const at = header.featuresOffset + i * TNT_FEATURE_ENTRY_SIZE;
-    features.push({ index: reader.u32(at, `feature ${i} index`), name: reader.fixedString(at + 4, TNT_FEATURE_NAME_SIZE, `feature ${i} name`) });
+    features.push({
+      index: reader.u32(at, `feature ${i} index`),
+      name: reader.fixedString(at + 4, TNT_FEATURE_NAME_SIZE, `feature ${i} name`),
+    });
   }
 
   const minimap = readMinimap(reader, header.minimapOffset);
   checkReferences(tileIndices, tileColumns, header.tileCount, cellFeatures, width, features.length, warnings);
   return {
-    header, width, height, tileColumns, tileRows, seaLevel: header.seaLevel, tileIndices, tileCount: header.tileCount,
-    tileGraphics, heights, cellFeatures, features, minimap, warnings,
+    header,
+    width,
+    height,
+    tileColumns,
+    tileRows,
+    seaLevel: header.seaLevel,
+    tileIndices,
+    tileCount: header.tileCount,
+    tileGraphics,
+    heights,
+    cellFeatures,
+    features,
+    minimap,
+    warnings,
   };
 }
 
@@ -191,8 +216,13 @@ function readMinimap(reader: ByteReader, offset: number): TntMinimap {
 
 /** Tile numbers past the tile table and cell values that are neither a feature nor a marker: one warning each. */
 function checkReferences(
-  tileIndices: Uint16Array, tileColumns: number, tileCount: number,
-  cellFeatures: Uint16Array, width: number, featureCount: number, warnings: string[],
+  tileIndices: Uint16Array,
+  tileColumns: number,
+  tileCount: number,
+  cellFeatures: Uint16Array,
+  width: number,
+  featureCount: number,
+  warnings: string[],
 ): void {
   let badTiles = 0;
   let firstTile = -1;
@@ -203,7 +233,9 @@ function checkReferences(
   if (badTiles > 0) {
     const x = firstTile % tileColumns;
     const y = Math.floor(firstTile / tileColumns);
-    warnings.push(`${badTiles} grid place${badTiles === 1 ? ' names' : 's name'} a tile past the ${tileCount} tiles (first: column ${x}, row ${y} names tile ${tileIndices[firstTile]}); drawn black`);
+    warnings.push(
+      `${badTiles} grid place${badTiles === 1 ? ' names' : 's name'} a tile past the ${tileCount} tiles (first: column ${x}, row ${y} names tile ${tileIndices[firstTile]}); drawn black`,
+    );
   }
   let badCells = 0;
   let firstCell = -1;
@@ -215,7 +247,9 @@ function checkReferences(
   if (badCells > 0) {
     const x = firstCell % width;
     const y = Math.floor(firstCell / width);
-    warnings.push(`${badCells} cell${badCells === 1 ? ' names' : 's name'} a feature past the ${featureCount} features (first: cell ${x}, ${y} names 0x${cellFeatures[firstCell]!.toString(16)}); ignored`);
+    warnings.push(
+      `${badCells} cell${badCells === 1 ? ' names' : 's name'} a feature past the ${featureCount} features (first: cell ${x}, ${y} names 0x${cellFeatures[firstCell]!.toString(16)}); ignored`,
+    );
   }
 }
 

@@ -53,7 +53,12 @@ describe('the asset context', () => {
   });
 
   it('lists winners by a case-insensitive glob and reads sister files', async () => {
-    const context = assetContext(fakeInstall({ 'textures/ArmImp.GAF': { archive: 'a.ufo', bytes: Uint8Array.of(1) }, 'units/X.fbi': { archive: null, bytes: Uint8Array.of(2) } }));
+    const context = assetContext(
+      fakeInstall({
+        'textures/ArmImp.GAF': { archive: 'a.ufo', bytes: Uint8Array.of(1) },
+        'units/X.fbi': { archive: null, bytes: Uint8Array.of(2) },
+      }),
+    );
     expect(await context.list('textures/*.gaf')).toEqual(['textures/ArmImp.GAF']);
     expect(await context.readFile('units/X.fbi')).toEqual(Uint8Array.of(2));
     expect(await context.readFile('units/missing.fbi')).toBeNull();
@@ -72,7 +77,9 @@ describe('openAsset', () => {
   });
 
   it('takes a --palette file over everything else', async () => {
-    const asset = await openAsset(join(samplesDir, 'ta', 'armimr', 'units', 'ARMIMR.fbi'), { palette: join(samplesDir, 'ta', 'palettes', 'PALETTE.PAL') });
+    const asset = await openAsset(join(samplesDir, 'ta', 'armimr', 'units', 'ARMIMR.fbi'), {
+      palette: join(samplesDir, 'ta', 'palettes', 'PALETTE.PAL'),
+    });
     expect((await asset.context.palette('quake')).name).toBe('PALETTE.PAL');
   });
 

@@ -18,7 +18,15 @@ interface Gltf {
   scenes: { nodes: number[] }[];
   nodes: { name: string; mesh?: number; children?: number[]; translation?: number[]; rotation?: number[]; scale?: number[] }[];
   meshes?: { primitives: { attributes: Record<string, number>; material: number; mode?: number }[] }[];
-  accessors?: { bufferView: number; byteOffset?: number; componentType: number; count: number; type: string; min?: number[]; max?: number[] }[];
+  accessors?: {
+    bufferView: number;
+    byteOffset?: number;
+    componentType: number;
+    count: number;
+    type: string;
+    min?: number[];
+    max?: number[];
+  }[];
   bufferViews?: { buffer: number; byteOffset?: number; byteLength: number }[];
   buffers?: { byteLength: number }[];
   materials?: { name: string; pbrMetallicRoughness: { baseColorTexture?: { index: number } } }[];
@@ -127,7 +135,14 @@ describe('glTF export', () => {
           name: 'm',
           parent: null,
           offset: [0, 0, 0],
-          primitives: [{ material: 0, positions: new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0]), uvs: new Float32Array(6), framePositions: [new Float32Array([0, 0, 5, 1, 0, 5, 0, 1, 5])] }],
+          primitives: [
+            {
+              material: 0,
+              positions: new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0]),
+              uvs: new Float32Array(6),
+              framePositions: [new Float32Array([0, 0, 5, 1, 0, 5, 0, 1, 5])],
+            },
+          ],
         },
       ],
     };
@@ -160,7 +175,12 @@ describe('OBJ export', () => {
       }
     }
     const used = new Set(lines.filter((l) => l.startsWith('usemtl ')).map((l) => l.slice(7)));
-    const defined = new Set(out.mtl.split('\n').filter((l) => l.startsWith('newmtl ')).map((l) => l.slice(7)));
+    const defined = new Set(
+      out.mtl
+        .split('\n')
+        .filter((l) => l.startsWith('newmtl '))
+        .map((l) => l.slice(7)),
+    );
     for (const name of used) expect(defined.has(name)).toBe(true);
     expect(out.textures.length).toBe(mesh.materials.filter((m) => m.image).length);
     expect(out.mtl.split('\n').filter((l) => l.startsWith('map_Kd ')).length).toBe(out.textures.length);

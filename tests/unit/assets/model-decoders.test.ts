@@ -65,15 +65,28 @@ describe('model asset decoders', () => {
 });
 
 describe('3DO textures from the install', () => {
-  it("index every textures/*.gaf by sequence name, case-insensitively; a bad GAF is skipped, the first GAF wins a name", async () => {
+  it('index every textures/*.gaf by sequence name, case-insensitively; a bad GAF is skipped, the first GAF wins a name', async () => {
     const red: RgbaImage = { width: 1, height: 1, rgba: new Uint8Array([255, 0, 0, 255]) };
     const blue: RgbaImage = { width: 1, height: 1, rgba: new Uint8Array([0, 0, 255, 255]) };
-    const files: Record<string, Uint8Array> = { 'textures/a.gaf': new Uint8Array([1]), 'textures/b.gaf': new Uint8Array([2]), 'textures/bad.gaf': new Uint8Array([3]) };
-    const installContext: AssetContext = { ...context, list: async (glob) => (glob === 'textures/*.gaf' ? Object.keys(files) : []), readFile: async (p) => files[p] ?? null };
+    const files: Record<string, Uint8Array> = {
+      'textures/a.gaf': new Uint8Array([1]),
+      'textures/b.gaf': new Uint8Array([2]),
+      'textures/bad.gaf': new Uint8Array([3]),
+    };
+    const installContext: AssetContext = {
+      ...context,
+      list: async (glob) => (glob === 'textures/*.gaf' ? Object.keys(files) : []),
+      readFile: async (p) => files[p] ?? null,
+    };
     // A stand-in GAF reader: file 1 holds "Metal3A", file 2 "metal3a" and "glow", file 3 is damaged.
     const reader: GafTextureReader = (bytes) => {
       if (bytes[0] === 3) throw new FormatError('truncated', 'damaged');
-      return bytes[0] === 1 ? new Map([['Metal3A', red]]) : new Map([['metal3a', blue], ['glow', blue]]);
+      return bytes[0] === 1
+        ? new Map([['Metal3A', red]])
+        : new Map([
+            ['metal3a', blue],
+            ['glow', blue],
+          ]);
     };
     const lookup = installTextureLookup(installContext, reader);
     expect(await lookup('metal3a')).toBe(red);
@@ -97,7 +110,11 @@ describe('MD2/DKM skins from the install', () => {
     const rgba = new Uint8Array(1024);
     for (let i = 0; i < 256; i++) rgba.set([i, 255 - i, 3, 255], i * 4);
     const files: Record<string, Uint8Array> = { 'models/a/skin.wal': wal };
-    const install: AssetContext = { palette: async () => ({ name: 'colormap', rgba }), readFile: async (p) => files[p] ?? null, list: async () => [] };
+    const install: AssetContext = {
+      palette: async () => ({ name: 'colormap', rgba }),
+      readFile: async (p) => files[p] ?? null,
+      list: async () => [],
+    };
     const image = await installSkinLoader(install)('models/a/skin.bmp');
     expect(image && [image.width, image.height]).toEqual([width, height]);
     const index = wal[mip0]!;

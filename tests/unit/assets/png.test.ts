@@ -8,7 +8,7 @@ function chunks(png: Uint8Array): { type: string; data: Buffer; crcOk: boolean }
   const buf = Buffer.from(png);
   expect([...buf.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
   const out = [];
-  for (let at = 8; at < buf.length; ) {
+  for (let at = 8; at < buf.length;) {
     const length = buf.readUInt32BE(at);
     const type = buf.toString('latin1', at + 4, at + 8);
     const data = buf.subarray(at + 8, at + 8 + length);
@@ -44,8 +44,14 @@ describe('PNG', () => {
     const parts = chunks(encodeApng(frames));
     expect(parts.map((c) => c.type)).toEqual(['IHDR', 'acTL', 'fcTL', 'IDAT', 'fcTL', 'fdAT', 'fcTL', 'fdAT', 'IEND']);
     expect(parts[1]!.data.readUInt32BE(0)).toBe(3);
-    const controls = parts.filter((c) => c.type === 'fcTL').map((c) => [c.data.readUInt32BE(0), c.data.readUInt16BE(20), c.data.readUInt16BE(22)]);
-    expect(controls).toEqual([[0, 100, 1000], [1, 150, 1000], [3, 200, 1000]]);
+    const controls = parts
+      .filter((c) => c.type === 'fcTL')
+      .map((c) => [c.data.readUInt32BE(0), c.data.readUInt16BE(20), c.data.readUInt16BE(22)]);
+    expect(controls).toEqual([
+      [0, 100, 1000],
+      [1, 150, 1000],
+      [3, 200, 1000],
+    ]);
     const third = parts[7]!.data;
     expect(third.readUInt32BE(0)).toBe(4);
     expect(inflateSync(third.subarray(4))[1]).toBe(frames[2]!.image.rgba[0]);
@@ -58,7 +64,9 @@ describe('PNG', () => {
 
   it('reads every row filter, and RGB, grey and palette PNGs, as an independent writer makes them', () => {
     // A writer made here from the specification: each row uses filter (y % 5), 3 channels.
-    const width = 4, height = 5, bpp = 3;
+    const width = 4,
+      height = 5,
+      bpp = 3;
     const pixels = Uint8Array.from({ length: width * height * bpp }, (_, i) => (i * 53) & 0xff);
     const raw: number[] = [];
     for (let y = 0; y < height; y++) {
@@ -66,8 +74,13 @@ describe('PNG', () => {
       raw.push(filter);
       for (let x = 0; x < width * bpp; x++) {
         const at = y * width * bpp + x;
-        const a = x >= bpp ? pixels[at - bpp]! : 0, b = y > 0 ? pixels[at - width * bpp]! : 0, c = x >= bpp && y > 0 ? pixels[at - width * bpp - bpp]! : 0;
-        const p = a + b - c, pa = Math.abs(p - a), pb = Math.abs(p - b), pc = Math.abs(p - c);
+        const a = x >= bpp ? pixels[at - bpp]! : 0,
+          b = y > 0 ? pixels[at - width * bpp]! : 0,
+          c = x >= bpp && y > 0 ? pixels[at - width * bpp - bpp]! : 0;
+        const p = a + b - c,
+          pa = Math.abs(p - a),
+          pb = Math.abs(p - b),
+          pc = Math.abs(p - c);
         const pred = [0, a, b, (a + b) >> 1, pa <= pb && pa <= pc ? a : pb <= pc ? b : c][filter]!;
         raw.push((pixels[at]! - pred) & 0xff);
       }
@@ -89,7 +102,14 @@ describe('PNG', () => {
   });
 });
 
-function build(width: number, height: number, colourType: number, idat: Buffer, extra: Record<string, number[]> = {}, depth = 8): Uint8Array {
+function build(
+  width: number,
+  height: number,
+  colourType: number,
+  idat: Buffer,
+  extra: Record<string, number[]> = {},
+  depth = 8,
+): Uint8Array {
   const chunk = (type: string, data: Buffer) => {
     const head = Buffer.alloc(8);
     head.writeUInt32BE(data.length, 0);

@@ -94,7 +94,12 @@ describe('Quake 2 MD2 and Daikatana DKM', () => {
     expect(aliasInfo(model)).toEqual({ format: 'dkm', skins: h(6), frames: h(11), vertices: h(7), triangles: h(9) });
     const frameAt = h(16);
     const view = new DataView(bytes.buffer, bytes.byteOffset);
-    const expected = [0, 1, 2].map((k) => bytes[frameAt + 40 + k]! * view.getFloat32(frameAt + k * 4, true) + view.getFloat32(frameAt + 12 + k * 4, true) + view.getFloat32(8 + k * 4, true));
+    const expected = [0, 1, 2].map(
+      (k) =>
+        bytes[frameAt + 40 + k]! * view.getFloat32(frameAt + k * 4, true) +
+        view.getFloat32(frameAt + 12 + k * 4, true) +
+        view.getFloat32(8 + k * 4, true),
+    );
     expect(Array.from(model.frames[0]!.vertices)).toEqual(expected);
   });
 

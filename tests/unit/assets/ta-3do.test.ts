@@ -10,7 +10,9 @@ import type { RgbaImage } from '../../../shared/assets/image.js';
 
 const armimrPath = join(samplesDir, 'ta/armimr/objects3d/ARMIMR.3do');
 const objectsDir = join(samplesDir, 'ta/objects3d');
-const samples3do = readdirSync(objectsDir).filter((n) => n.toLowerCase().endsWith('.3do')).map((n) => join(objectsDir, n));
+const samples3do = readdirSync(objectsDir)
+  .filter((n) => n.toLowerCase().endsWith('.3do'))
+  .map((n) => join(objectsDir, n));
 const read = (p: string) => new Uint8Array(readFileSync(p));
 
 /**
@@ -26,7 +28,15 @@ function walk(bytes: Uint8Array) {
     while (bytes[e] !== 0) e++;
     return String.fromCharCode(...bytes.subarray(o, e));
   };
-  const out: { name: string; parent: string | null; vertices: number; primitives: number; counts: number[]; textures: string[]; offset: number[] }[] = [];
+  const out: {
+    name: string;
+    parent: string | null;
+    vertices: number;
+    primitives: number;
+    counts: number[];
+    textures: string[];
+    offset: number[];
+  }[] = [];
   const visit = (at: number, parent: string | null) => {
     for (let o = at; o !== 0 || at === 0; o = u32(o + 44)) {
       const name = cstr(u32(o + 28));
@@ -67,29 +77,34 @@ describe('3DO', () => {
     const bytes = read(path);
     const expected = walk(bytes);
     const info = threeDoInfo(parse3do(bytes));
-    expect(info.pieces).toEqual(expected.map((e) => ({ name: e.name, parent: e.parent, offset: e.offset, vertices: e.vertices, primitives: e.primitives })));
+    expect(info.pieces).toEqual(
+      expected.map((e) => ({ name: e.name, parent: e.parent, offset: e.offset, vertices: e.vertices, primitives: e.primitives })),
+    );
     expect(info.textures).toEqual([...new Set(expected.flatMap((e) => e.textures))].sort());
   });
 
-  it.each(samples3do.concat(armimrPath))('%s: the mesh has one triangle per polygon vertex beyond two, 1- and 2-vertex primitives skipped', async (path) => {
-    const bytes = read(path);
-    const expected = walk(bytes);
-    const model = parse3do(bytes);
-    const result = await threeDoToMesh(model, { textures: async () => fakeTexture });
-    const triangles = result.mesh.pieces.reduce((n, p) => n + p.primitives.reduce((m, q) => m + q.positions.length / 9, 0), 0);
-    const all = expected.flatMap((e) => e.counts);
-    const root = model.objects[0]!;
-    const selection = root.primitives[root.selectionPrimitive];
-    const selectionDropped = selection !== undefined && selection.texture === null && selection.indices.length === 4 ? 2 : 0;
-    expect(triangles).toBe(all.filter((n) => n >= 3).reduce((a, n) => a + n - 2, 0) - selectionDropped);
-    expect(result.degeneratePrimitives).toBe(all.filter((n) => n < 3).length);
-    expect(result.missingTextures).toEqual([]);
-    expect(result.mesh.pieces.map((p) => p.name)).toEqual(expected.map((e) => e.name));
-    for (const piece of result.mesh.pieces) {
-      if (piece.parent !== null) expect(piece.parent).toBeLessThan(result.mesh.pieces.indexOf(piece));
-      for (const prim of piece.primitives) expect(prim.uvs.length / 2).toBe(prim.positions.length / 3);
-    }
-  });
+  it.each(samples3do.concat(armimrPath))(
+    '%s: the mesh has one triangle per polygon vertex beyond two, 1- and 2-vertex primitives skipped',
+    async (path) => {
+      const bytes = read(path);
+      const expected = walk(bytes);
+      const model = parse3do(bytes);
+      const result = await threeDoToMesh(model, { textures: async () => fakeTexture });
+      const triangles = result.mesh.pieces.reduce((n, p) => n + p.primitives.reduce((m, q) => m + q.positions.length / 9, 0), 0);
+      const all = expected.flatMap((e) => e.counts);
+      const root = model.objects[0]!;
+      const selection = root.primitives[root.selectionPrimitive];
+      const selectionDropped = selection !== undefined && selection.texture === null && selection.indices.length === 4 ? 2 : 0;
+      expect(triangles).toBe(all.filter((n) => n >= 3).reduce((a, n) => a + n - 2, 0) - selectionDropped);
+      expect(result.degeneratePrimitives).toBe(all.filter((n) => n < 3).length);
+      expect(result.missingTextures).toEqual([]);
+      expect(result.mesh.pieces.map((p) => p.name)).toEqual(expected.map((e) => e.name));
+      for (const piece of result.mesh.pieces) {
+        if (piece.parent !== null) expect(piece.parent).toBeLessThan(result.mesh.pieces.indexOf(piece));
+        for (const prim of piece.primitives) expect(prim.uvs.length / 2).toBe(prim.positions.length / 3);
+      }
+    },
+  );
 
   it('ARMIMR: the selection quad is left out, textures missing from the lookup are named, quads take TA corner UVs', async () => {
     const model = parse3do(read(armimrPath));
@@ -127,7 +142,7 @@ describe('3DO', () => {
     }
   });
 
-  it('a vertex index past the object\'s vertices, a short file and a bad version are FormatErrors', () => {
+  it("a vertex index past the object's vertices, a short file and a bad version are FormatErrors", () => {
     const bytes = read(armimrPath).slice();
     const view = new DataView(bytes.buffer);
     const prims = view.getUint32(40, true);
@@ -140,7 +155,9 @@ describe('3DO', () => {
   });
 
   it.each(samples3do.slice(0, 4).concat(armimrPath))('fuzz %s: only FormatErrors, no oversized allocation', async (path) => {
-    const outcome = await fuzzDecoder(read(path), async (b) => threeDoToMesh(parse3do(b), { textures: async () => fakeTexture }), { count: 200 });
+    const outcome = await fuzzDecoder(read(path), async (b) => threeDoToMesh(parse3do(b), { textures: async () => fakeTexture }), {
+      count: 200,
+    });
     expect(outcome.ok + outcome.rejected).toBe(200);
   });
 });
@@ -152,8 +169,15 @@ describe('3DO piece names alone (for the COB piece check)', () => {
 
   it("ARMIMR: the BOS `piece` line's names", () => {
     const bos = readFileSync(join(samplesDir, 'ta/armimr/scripts/ARMIMR.bos'), 'latin1');
-    const bosPieces = /^\s*piece\s+([^;]+);/im.exec(bos)![1]!.split(',').map((s) => s.trim().toLowerCase());
-    expect(threeDoPieceNames(read(armimrPath)).map((n) => n.toLowerCase()).sort()).toEqual([...bosPieces].sort());
+    const bosPieces = /^\s*piece\s+([^;]+);/im
+      .exec(bos)![1]!
+      .split(',')
+      .map((s) => s.trim().toLowerCase());
+    expect(
+      threeDoPieceNames(read(armimrPath))
+        .map((n) => n.toLowerCase())
+        .sort(),
+    ).toEqual([...bosPieces].sort());
   });
 
   it('a cycle and a truncated header are FormatErrors', () => {

@@ -32,7 +32,10 @@ describe('the COB asset decoder', () => {
     const fact = (label: string) => view.facts.find((f) => f.label === label)?.value;
     // From the BOS beside it: the piece line, and 7 functions plus the 3 its headers add.
     const bos = readFileSync(cobPath.replace('.cob', '.bos'), 'latin1');
-    const pieces = /^piece\s+([^;]+);/m.exec(bos)![1]!.split(',').map((s) => s.trim());
+    const pieces = /^piece\s+([^;]+);/m
+      .exec(bos)![1]!
+      .split(',')
+      .map((s) => s.trim());
     expect(fact('Pieces')).toBe(`${pieces.length}: ${pieces.join(', ')}`);
     expect(fact('Scripts')).toMatch(/^10: /);
     expect(fact('Static variables')).toBe('2');
@@ -41,7 +44,13 @@ describe('the COB asset decoder', () => {
   });
 
   it('falls back to a disassembly, with the reason, for code no compiler writes', async () => {
-    const odd = writeCob({ version: 4, scripts: [{ name: 'Create', code: [0x10021001, 5, 0x12345678, 0x10065000] }], pieces: ['base'], staticVars: 0, sounds: [] });
+    const odd = writeCob({
+      version: 4,
+      scripts: [{ name: 'Create', code: [0x10021001, 5, 0x12345678, 0x10065000] }],
+      pieces: ['base'],
+      staticVars: 0,
+      sounds: [],
+    });
     const view = await assetDecoderFor('odd.cob', odd)!.view('odd.cob', odd, noContext);
     if (view.kind !== 'text') throw new Error('not a text view');
     expect(view.warnings).toEqual(['shown as a disassembly: script Create: unknown opcode 0x12345678 at word 2']);
@@ -96,7 +105,10 @@ describe('the COB view checks its pieces against the unit model', () => {
   });
   const viewWith = async (model: Uint8Array | null) => assetDecoderFor('ARMIMR.cob', bytes)!.view('ARMIMR.cob', bytes, withModel(model));
   const fact = (view: { facts: { label: string; value: string }[] }, label: string) => view.facts.find((f) => f.label === label)?.value;
-  const bosPieces = /^piece\s+([^;]+);/m.exec(readFileSync(cobPath.replace('.cob', '.bos'), 'latin1'))![1]!.split(',').map((s) => s.trim());
+  const bosPieces = /^piece\s+([^;]+);/m
+    .exec(readFileSync(cobPath.replace('.cob', '.bos'), 'latin1'))![1]!
+    .split(',')
+    .map((s) => s.trim());
 
   it("ARMIMR's real model has every piece of the BOS piece line: named, no warning", async () => {
     const view = await viewWith(armimr3do);
@@ -110,7 +122,9 @@ describe('the COB view checks its pieces against the unit model', () => {
       }
       return n;
     })();
-    expect(fact(view, 'Model')).toBe(`objects3d/ARMIMR.3do: ${bosPieces.length} of ${bosPieces.length} pieces found, ${objects - bosPieces.length} of its ${objects} objects not animated`);
+    expect(fact(view, 'Model')).toBe(
+      `objects3d/ARMIMR.3do: ${bosPieces.length} of ${bosPieces.length} pieces found, ${objects - bosPieces.length} of its ${objects} objects not animated`,
+    );
     expect(fact(view, 'Pieces in the model')).toBe(bosPieces.join(', '));
     expect(fact(view, 'Pieces missing from the model')).toBe('none');
     expect(view.warnings).toEqual([]);
@@ -132,6 +146,8 @@ describe('the COB view checks its pieces against the unit model', () => {
   it('no model in the install: no check; an unreadable model: said as a warning', async () => {
     expect((await viewWith(null)).facts.some((f) => f.label === 'Model')).toBe(false);
     const broken = armimr3do.slice(0, 40);
-    expect((await viewWith(broken)).warnings).toEqual(['pieces not checked: objects3d/ARMIMR.3do: 40 bytes is shorter than one 52-byte object header']);
+    expect((await viewWith(broken)).warnings).toEqual([
+      'pieces not checked: objects3d/ARMIMR.3do: 40 bytes is shorter than one 52-byte object header',
+    ]);
   });
 });

@@ -11,42 +11,80 @@ const samples = ['andaa', 'DEMR', 'anddragon'].map((n) => join(scriptsDir, `${n}
 samples.push(join(samplesDir, 'ta', 'armimr', 'scripts', 'ARMIMR.cob'));
 
 function expectFormatError(err: unknown, label: string): void {
-  if (!(err instanceof FormatError)) throw new Error(`${label}: threw ${err instanceof Error ? `${err.name}: ${err.message}` : String(err)} instead of a FormatError`);
+  if (!(err instanceof FormatError))
+    throw new Error(`${label}: threw ${err instanceof Error ? `${err.name}: ${err.message}` : String(err)} instead of a FormatError`);
 }
 
 describe('COB reader and decompiler under fuzzing', () => {
-  it.each(samples.map((p) => [p.replace(/^.*\//, ''), p]))('%s: 300 mutants read and decompile or fail with a FormatError', async (_, path) => {
-    const original = new Uint8Array(readFileSync(path));
-    let decompiled = 0;
-    let rejected = 0;
-    for (const m of mutations(original, 300, 7)) {
-      const started = Date.now();
-      try {
-        await withAllocationLimit(1024 * 1024 + 64 * original.length, async () => {
-          const cob = readCob(m.bytes, 'fuzz.cob');
-          expect(cob.code.length * 4).toBeLessThanOrEqual(m.bytes.length);
-          const bos = decompileCob(m.bytes, 'fuzz.cob');
-          decompiled++;
-          // What decompiles must parse back, or fail as bad BOS (a mutated name need not be an identifier).
-          await compileBos(bos, { file: 'fuzz.bos' }).catch((e: unknown) => expectFormatError(e, `${m.label} recompiling`));
-        });
-      } catch (err) {
-        expectFormatError(err, m.label);
-        rejected++;
+  it.each(samples.map((p) => [p.replace(/^.*\//, ''), p]))(
+    '%s: 300 mutants read and decompile or fail with a FormatError',
+    async (_, path) => {
+      const original = new Uint8Array(readFileSync(path));
+      let decompiled = 0;
+      let rejected = 0;
+      for (const m of mutations(original, 300, 7)) {
+        const started = Date.now();
+        try {
+          await withAllocationLimit(1024 * 1024 + 64 * original.length, async () => {
+            const cob = readCob(m.bytes, 'fuzz.cob');
+            expect(cob.code.length * 4).toBeLessThanOrEqual(m.bytes.length);
+            const bos = decompileCob(m.bytes, 'fuzz.cob');
+            decompiled++;
+            // What decompiles must parse back, or fail as bad BOS (a mutated name need not be an identifier).
+            await compileBos(bos, { file: 'fuzz.bos' }).catch((e: unknown) => expectFormatError(e, `${m.label} recompiling`));
+          });
+        } catch (err) {
+          expectFormatError(err, m.label);
+          rejected++;
+        }
+        expect(Date.now() - started, m.label).toBeLessThan(2000);
       }
-      expect(Date.now() - started, m.label).toBeLessThan(2000);
-    }
-    expect(decompiled + rejected).toBe(300);
-    expect(decompiled).toBeGreaterThan(20);
-    expect(rejected).toBeGreaterThan(20);
-  });
+      expect(decompiled + rejected).toBe(300);
+      expect(decompiled).toBeGreaterThan(20);
+      expect(rejected).toBeGreaterThan(20);
+    },
+  );
 });
 
 /** Text mutants of a BOS: cut, duplicate, delete or insert characters, truncate. */
 function* textMutations(source: string, count: number, seed: number): Generator<{ label: string; text: string }> {
   const rand = prng(seed);
   const pick = (n: number) => Math.floor(rand() * n);
-  const junk = ['{', '}', '(', ')', ';', ',', '<', '>', '[', ']', '#', '#define X X X', '#include "x.h"', '#if', '#endif', '"', '/*', '*/', '-', '++', 'if', 'else', 'while', 'return', 'var', 'piece', 'static-var', 'get', '1.5', '0x', '99999999999', '\u00e9', '\\\n'];
+  const junk = [
+    '{',
+    '}',
+    '(',
+    ')',
+    ';',
+    ',',
+    '<',
+    '>',
+    '[',
+    ']',
+    '#',
+    '#define X X X',
+    '#include "x.h"',
+    '#if',
+    '#endif',
+    '"',
+    '/*',
+    '*/',
+    '-',
+    '++',
+    'if',
+    'else',
+    'while',
+    'return',
+    'var',
+    'piece',
+    'static-var',
+    'get',
+    '1.5',
+    '0x',
+    '99999999999',
+    '\u00e9',
+    '\\\n',
+  ];
   for (let i = 0; i < count; i++) {
     const at = pick(source.length);
     const kind = i % 5;

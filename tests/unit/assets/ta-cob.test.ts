@@ -110,13 +110,18 @@ describe('BOS -> COB', () => {
     }
   });
 
-  it.each(pairs.filter((p) => !p.includes('ARMIMR')).map((p) => [name(p), p]))('%s: the sample .bos compiles to exactly the .cob', async (_, path) => {
-    const out = await compileBos(bosOf(path), { file: name(path).replace('.cob', '.bos') });
-    expect(Buffer.from(out).equals(Buffer.from(bytesOf(path)))).toBe(true);
-  });
+  it.each(pairs.filter((p) => !p.includes('ARMIMR')).map((p) => [name(p), p]))(
+    '%s: the sample .bos compiles to exactly the .cob',
+    async (_, path) => {
+      const out = await compileBos(bosOf(path), { file: name(path).replace('.cob', '.bos') });
+      expect(Buffer.from(out).equals(Buffer.from(bytesOf(path)))).toBe(true);
+    },
+  );
 
   it('ARMIMR.bos needs StateChg.h, which is not available: one clear error with file and line', async () => {
-    await expect(compileBos(bosOf(join(armimrDir, 'ARMIMR.cob')), { file: 'ARMIMR.bos' })).rejects.toThrow(/^ARMIMR\.bos:7: cannot find include file "StateChg\.h"$/);
+    await expect(compileBos(bosOf(join(armimrDir, 'ARMIMR.cob')), { file: 'ARMIMR.bos' })).rejects.toThrow(
+      /^ARMIMR\.bos:7: cannot find include file "StateChg\.h"$/,
+    );
   });
 
   it('resolves includes through the resolver, from the including file, and expands #define with arguments', async () => {
@@ -134,7 +139,9 @@ describe('BOS -> COB', () => {
     const cob = readCob(await compileBos(src, { file: 'main.bos', resolveInclude: resolve }));
     expect(seen).toEqual(['a.h<-main.bos', 'b.h<-inc/a.h', 'b.h<-main.bos']);
     // push <90> (16380), push 3, push 3, add, turn base y; then the appended return (0).
-    expect([...cob.code]).toEqual([0x10021001, 16380, 0x10021001, 3, 0x10021001, 3, 0x10031000, 0x10002000, 0, 1, 0x10021001, 0, 0x10065000]);
+    expect([...cob.code]).toEqual([
+      0x10021001, 16380, 0x10021001, 3, 0x10021001, 3, 0x10031000, 0x10002000, 0, 1, 0x10021001, 0, 0x10065000,
+    ]);
   });
 
   it('truncates [linear] and <angle> literals toward zero after scaling by 163840 and 182', async () => {
@@ -206,7 +213,13 @@ describe('bad BOS: one FormatError naming the file and line', () => {
 
 describe('writer', () => {
   it('lays the tables out as Scriptor does: code, entries, name tables, then names from header word 10', () => {
-    const bytes = writeCob({ version: 4, scripts: [{ name: 'A', code: [0x10021001, 0, 0x10065000] }], pieces: ['p', 'q'], staticVars: 3, sounds: [] });
+    const bytes = writeCob({
+      version: 4,
+      scripts: [{ name: 'A', code: [0x10021001, 0, 0x10065000] }],
+      pieces: ['p', 'q'],
+      staticVars: 3,
+      sounds: [],
+    });
     const v = new DataView(bytes.buffer);
     const w = (i: number) => v.getUint32(i * 4, true);
     expect([w(0), w(1), w(2), w(3), w(4), w(5)]).toEqual([4, 1, 2, 3, 3, 0]);
@@ -227,24 +240,56 @@ describe('decompile -> compile on generated scripts', () => {
       s = (Math.imul(s, 1103515245) + 12345) >>> 0;
       return (s >>> 8) % n;
     };
-    const exprs = ['a', 'b', 'S1', '0', '1', '-7', '[2.5]', '<45>', 'a + 1', 'a - (b - 1)', '(a < b) == 0', '!a', 'a * b / 2', 'get HEALTH', 'get PIECE_XZ(base)', 'rand(1, 6)', 'a | 2 & 3', 'a AND b OR !S1'];
+    const exprs = [
+      'a',
+      'b',
+      'S1',
+      '0',
+      '1',
+      '-7',
+      '[2.5]',
+      '<45>',
+      'a + 1',
+      'a - (b - 1)',
+      '(a < b) == 0',
+      '!a',
+      'a * b / 2',
+      'get HEALTH',
+      'get PIECE_XZ(base)',
+      'rand(1, 6)',
+      'a | 2 & 3',
+      'a AND b OR !S1',
+    ];
     const e = () => exprs[rand(exprs.length)]!;
     const stmt = (depth: number): string => {
       const k = rand(depth > 2 ? 9 : 13);
       switch (k) {
-        case 0: return `a = ${e()};`;
-        case 1: return `S1 = ${e()};`;
-        case 2: return `sleep ${e()};`;
-        case 3: return `turn arm to y-axis ${e()} speed <30>;`;
-        case 4: return `move base to z-axis ${e()} now;`;
-        case 5: return `call-script g(${e()}, ${e()});`;
-        case 6: return `return (${e()});`;
-        case 7: return `explode arm type BITMAPONLY | BITMAP2;`;
-        case 8: return `spin arm around x-axis speed <10> accelerate <1>;`;
-        case 9: return `if (${e()}) { ${block(depth + 1)} }`;
-        case 10: return `if (${e()}) { ${block(depth + 1)} } else { ${block(depth + 1)} }`;
-        case 11: return `while (${e()}) { ${block(depth + 1)} }`;
-        default: return `if (${e()}) { ${block(depth + 1)} } else if (${e()}) { ${block(depth + 1)} }`;
+        case 0:
+          return `a = ${e()};`;
+        case 1:
+          return `S1 = ${e()};`;
+        case 2:
+          return `sleep ${e()};`;
+        case 3:
+          return `turn arm to y-axis ${e()} speed <30>;`;
+        case 4:
+          return `move base to z-axis ${e()} now;`;
+        case 5:
+          return `call-script g(${e()}, ${e()});`;
+        case 6:
+          return `return (${e()});`;
+        case 7:
+          return `explode arm type BITMAPONLY | BITMAP2;`;
+        case 8:
+          return `spin arm around x-axis speed <10> accelerate <1>;`;
+        case 9:
+          return `if (${e()}) { ${block(depth + 1)} }`;
+        case 10:
+          return `if (${e()}) { ${block(depth + 1)} } else { ${block(depth + 1)} }`;
+        case 11:
+          return `while (${e()}) { ${block(depth + 1)} }`;
+        default:
+          return `if (${e()}) { ${block(depth + 1)} } else if (${e()}) { ${block(depth + 1)} }`;
       }
     };
     const block = (depth: number) => Array.from({ length: rand(4) }, () => stmt(depth)).join(' ');
@@ -270,7 +315,8 @@ describe('hostile nesting is refused before it exhausts the stack', () => {
       wrap(`${'if (a) { '.repeat(100000)}${'} '.repeat(100000)}`),
       wrap(`a = ${'!'.repeat(100000)}a;`),
     ];
-    for (const src of deep) await expect(compileBos(src, { file: 'deep.bos' })).rejects.toThrow(/^deep\.bos:\d+: .* nested more than 200 deep$/);
+    for (const src of deep)
+      await expect(compileBos(src, { file: 'deep.bos' })).rejects.toThrow(/^deep\.bos:\d+: .* nested more than 200 deep$/);
   });
 
   it('COB: a 100000-deep sum and 100000 nested jumps fail as FormatErrors', () => {

@@ -92,10 +92,13 @@ describe('modpak cob decompile and compile', () => {
     expect([0, 1, 2, 3, 4].map((i) => cob.readUInt32LE(44 + 4 * i))).toEqual([0x10021001, 250, 0x10013000, 0x10021001, 0]);
   });
 
-  it("an exptype.h in an -I folder wins over the built-in copy", async () => {
+  it('an exptype.h in an -I folder wins over the built-in copy', async () => {
     const inc = join(tmp, 'myheaders');
     mkdirSync(inc, { recursive: true });
-    writeFileSync(join(inc, 'EXPTYPE.H'), '#define BITMAPONLY 99\n#define BITMAP4 1\n#define BITMAP5 2\n#define BITMAP2 3\n#define HEALTH 4\n#define BUILD_PERCENT_LEFT 17\n#define INBUILDSTANCE 5\n');
+    writeFileSync(
+      join(inc, 'EXPTYPE.H'),
+      '#define BITMAPONLY 99\n#define BITMAP4 1\n#define BITMAP5 2\n#define BITMAP2 3\n#define HEALTH 4\n#define BUILD_PERCENT_LEFT 17\n#define INBUILDSTANCE 5\n',
+    );
     const out = join(tmp, 'andaca-own.cob');
     const r = await runCli(['cob', 'compile', sample('andaca.bos'), '-t', out, '-I', inc]);
     expect(r.stderr).toBe('');

@@ -6,7 +6,9 @@ import { extractArchive } from '../../../electron/services/archive-service.js';
 import { packFile, packToBytes, sampleBytes } from '../formats/hpi/fixtures.js';
 
 let work: string;
-const files = Array.from({ length: 120 }, (_, i) => packFile(`dir${i % 5}/file${i}.bin`, sampleBytes(i, 2000 + i * 97, i % 3 === 0 ? 'runs' : 'text')));
+const files = Array.from({ length: 120 }, (_, i) =>
+  packFile(`dir${i % 5}/file${i}.bin`, sampleBytes(i, 2000 + i * 97, i % 3 === 0 ? 'runs' : 'text')),
+);
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'hpi-workers-'));
@@ -19,9 +21,19 @@ describe('extraction on worker threads', () => {
     await writeFile(archive, await packToBytes([...files, packFile('../escape.txt', 'no')]));
     const warnings: string[] = [];
     let last = 0;
-    const parallel = await extractArchive(archive, join(work, 'par'), { workers: 2, onWarning: (m) => warnings.push(m), onProgress: (d, t) => (last = d === t ? d : last) });
+    const parallel = await extractArchive(archive, join(work, 'par'), {
+      workers: 2,
+      onWarning: (m) => warnings.push(m),
+      onProgress: (d, t) => (last = d === t ? d : last),
+    });
     const serial = await extractArchive(archive, join(work, 'ser'), { workers: 0 });
-    expect(parallel).toEqual({ files: 120, bytes: files.reduce((n, f) => n + f.size, 0), refused: ['../escape.txt'], failed: [], threads: 2 });
+    expect(parallel).toEqual({
+      files: 120,
+      bytes: files.reduce((n, f) => n + f.size, 0),
+      refused: ['../escape.txt'],
+      failed: [],
+      threads: 2,
+    });
     expect(serial).toEqual({ ...parallel, threads: 0 });
     expect(last).toBe(121);
     expect(warnings).toEqual(['refused to extract "../escape.txt": it would land outside the target folder']);
@@ -39,7 +51,10 @@ describe('extraction on worker threads', () => {
     bytes[dirEnd + 4] = bytes[dirEnd + 4]! ^ 0xff;
     const archive = join(work, 'bad.ufo');
     await writeFile(archive, bytes);
-    await expect(extractArchive(archive, join(work, 'bad'), { workers: 2 })).rejects.toMatchObject({ name: 'FormatError', message: expect.stringMatching(/no SQSH chunk at/) });
+    await expect(extractArchive(archive, join(work, 'bad'), { workers: 2 })).rejects.toMatchObject({
+      name: 'FormatError',
+      message: expect.stringMatching(/no SQSH chunk at/),
+    });
   });
 });
 
@@ -52,7 +67,8 @@ describe('modpak extract --threads', () => {
     const two = await runCli(['extract', archive, '-t', join(work, 't2'), '--threads', '2']);
     expect(one.stderr).toMatch(/extracted 120 files .* on 1 thread$/m);
     expect(two.stderr).toMatch(/extracted 120 files .* on 2 threads$/m);
-    for (const f of files.slice(0, 10)) expect((await readFile(join(work, 't2', f.path))).equals(await readFile(join(work, 't1', f.path))), f.path).toBe(true);
+    for (const f of files.slice(0, 10))
+      expect((await readFile(join(work, 't2', f.path))).equals(await readFile(join(work, 't1', f.path))), f.path).toBe(true);
     const zero = await runCli(['extract', archive, '-t', join(work, 't0'), '--threads', '0']);
     expect(zero.code).toBe(2);
     expect(zero.stderr).toMatch(/--threads/);

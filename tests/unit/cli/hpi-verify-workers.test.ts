@@ -6,7 +6,9 @@ import { listArchive, verifyArchive } from '../../../electron/services/archive-s
 import { packFile, packToBytes, sampleBytes } from '../formats/hpi/fixtures.js';
 
 let work: string;
-const files = Array.from({ length: 150 }, (_, i) => packFile(`dir${i % 4}/file${i}.bin`, sampleBytes(i, 1500 + i * 131, i % 3 === 0 ? 'runs' : 'text')));
+const files = Array.from({ length: 150 }, (_, i) =>
+  packFile(`dir${i % 4}/file${i}.bin`, sampleBytes(i, 1500 + i * 131, i % 3 === 0 ? 'runs' : 'text')),
+);
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'hpi-verify-'));
@@ -43,7 +45,10 @@ describe('verify on worker threads', () => {
     expect(parallel).toEqual(serial);
     expect(parallel.ok).toBe(false);
     expect(parallel.files).toBe(148);
-    expect(parallel.errors.map((e) => e.message)).toEqual([expect.stringMatching(/no SQSH chunk at/), expect.stringMatching(/no SQSH chunk at/)]);
+    expect(parallel.errors.map((e) => e.message)).toEqual([
+      expect.stringMatching(/no SQSH chunk at/),
+      expect.stringMatching(/no SQSH chunk at/),
+    ]);
     const stored = (await listArchive(archive)).map((e) => e.path);
     const [first, second] = parallel.errors.map((e) => stored.indexOf(e.path));
     expect(first).toBeGreaterThanOrEqual(0);

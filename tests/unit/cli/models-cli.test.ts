@@ -20,12 +20,19 @@ describe('modpak 3do', () => {
     expect(Object.keys(info)).toEqual(['pieces', 'textures']);
     for (const p of info.pieces) expect(Object.keys(p)).toEqual(['name', 'parent', 'offset', 'vertices', 'primitives']);
     const bos = readFileSync(join(samplesDir, 'ta/armimr/scripts/ARMIMR.bos'), 'latin1');
-    const names = /^\s*piece\s+([^;]+);/im.exec(bos)![1]!.split(',').map((s) => s.trim());
+    const names = /^\s*piece\s+([^;]+);/im
+      .exec(bos)![1]!
+      .split(',')
+      .map((s) => s.trim());
     expect(info.pieces.map((p) => String(p.name).toLowerCase()).sort()).toEqual(names.map((n) => n.toLowerCase()).sort());
     // The second object's header: x from parent at +16 (16.16 fixed point), found through the root's child link.
     const bytes = readFileSync(armimr);
     const child = bytes.readUInt32LE(48);
-    expect(info.pieces[1]!.offset).toEqual([bytes.readInt32LE(child + 16) / 65536, bytes.readInt32LE(child + 20) / 65536, bytes.readInt32LE(child + 24) / 65536]);
+    expect(info.pieces[1]!.offset).toEqual([
+      bytes.readInt32LE(child + 16) / 65536,
+      bytes.readInt32LE(child + 20) / 65536,
+      bytes.readInt32LE(child + 24) / 65536,
+    ]);
     expect(info.pieces[1]!.parent).toBe(info.pieces[0]!.name);
     expect(info.textures).toEqual([...new Set(info.textures)].sort());
   });
@@ -48,7 +55,11 @@ describe('modpak 3do', () => {
     const dir = tmp();
     const broken = join(dir, 'broken.3do');
     writeFileSync(broken, readFileSync(armimr).subarray(0, 60));
-    for (const args of [['3do', 'info', broken], ['3do', 'info', md2], ['3do', 'export', broken, '-t', join(dir, 'x.glb')]]) {
+    for (const args of [
+      ['3do', 'info', broken],
+      ['3do', 'info', md2],
+      ['3do', 'export', broken, '-t', join(dir, 'x.glb')],
+    ]) {
       const run = await runCli(args);
       expect(run.code).toBe(1);
       expect(run.stderr.trim().split('\n')).toHaveLength(1);
@@ -142,6 +153,7 @@ describe('--install: palettes, textures and skins from the install', () => {
     const view = json.bufferViews[json.images![0]!.bufferView]!;
     const png = decodePng(new Uint8Array(bin.subarray(view.byteOffset ?? 0, (view.byteOffset ?? 0) + view.byteLength)));
     expect([png.width, png.height]).toEqual([64, 32]);
-    for (const i of [0, 1, 100, 2047]) expect(Array.from(png.rgba.subarray(i * 4, i * 4 + 4))).toEqual([i % 256, i % 256, 255 - (i % 256), 255]);
+    for (const i of [0, 1, 100, 2047])
+      expect(Array.from(png.rgba.subarray(i * 4, i * 4 + 4))).toEqual([i % 256, i % 256, 255 - (i % 256), 255]);
   });
 });

@@ -15,7 +15,11 @@ beforeAll(async () => {
 });
 afterAll(() => rm(work, { recursive: true, force: true }));
 
-const missing = (path: string) => stat(path).then(() => false, () => true);
+const missing = (path: string) =>
+  stat(path).then(
+    () => false,
+    () => true,
+  );
 
 describe('pack refuses options its format does not take (usage error, exit 2)', () => {
   it('names every foreign option and the format, and writes nothing', async () => {
@@ -41,7 +45,9 @@ describe('pack refuses options its format does not take (usage error, exit 2)', 
 
   it('takes the options a format does read', async () => {
     expect((await runCli(['pack', src, '--target', join(work, 'ok.ufo'), '--method', 'zlib', '--key', '0', '--no-trailer'])).code).toBe(0);
-    expect((await runCli(['pack', src, '--target', join(work, 'ok.pak'), '--format', 'pangya', '--cipher', 'xor', '--method', 'none'])).code).toBe(0);
+    expect(
+      (await runCli(['pack', src, '--target', join(work, 'ok.pak'), '--format', 'pangya', '--cipher', 'xor', '--method', 'none'])).code,
+    ).toBe(0);
   });
 });
 

@@ -33,7 +33,12 @@ describe('the terminal progress bar', () => {
     expect(written).toHaveLength(3);
     expect(written[1]).toContain('20/100 10.0/s, 0:08 left');
     expect(written[2]).toBe('\r\x1b[K');
-    const pipe = { isTTY: false, write: () => { throw new Error('no drawing on a pipe'); } } as unknown as NodeJS.WriteStream;
+    const pipe = {
+      isTTY: false,
+      write: () => {
+        throw new Error('no drawing on a pipe');
+      },
+    } as unknown as NodeJS.WriteStream;
     terminalProgress('x', pipe).update(1, 2);
   });
 });

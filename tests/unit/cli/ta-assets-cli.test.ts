@@ -42,7 +42,14 @@ describe('modpak gaf list', () => {
       expect(JSON.parse(run.stdout)).toStrictEqual({
         sequences: known.entries.map((e) => ({
           name: e.name,
-          frames: e.frames.map((f) => ({ width: f.width, height: f.height, xOffset: f.xOffset, yOffset: f.yOffset, duration: f.duration, layers: Math.max(1, f.subs) })),
+          frames: e.frames.map((f) => ({
+            width: f.width,
+            height: f.height,
+            xOffset: f.xOffset,
+            yOffset: f.yOffset,
+            duration: f.duration,
+            layers: Math.max(1, f.subs),
+          })),
         })),
       });
     });
@@ -98,7 +105,9 @@ describe('modpak gaf export', () => {
     expect((await runCli(['gaf', 'export', sample('armimr/anims/ARMIMR_gadget.gaf'), '-t', target, '--palette', pal])).code).toBe(0);
     const bytes = new Uint8Array(await readFile(sample('armimr/anims/ARMIMR_gadget.gaf')));
     const png = decodePng(new Uint8Array(await readFile(join(target, 'ARMIMR/1.png'))));
-    expect(Buffer.from(png.rgba).equals(Buffer.from(referenceFrame(bytes, headerFacts(bytes).entries[0]!.frames[1]!.rec, palette)))).toBe(true);
+    expect(Buffer.from(png.rgba).equals(Buffer.from(referenceFrame(bytes, headerFacts(bytes).entries[0]!.frames[1]!.rec, palette)))).toBe(
+      true,
+    );
 
     const apng = join(work, 'apng');
     expect((await runCli(['gaf', 'export', sample('armimr/textures/ArmImp.gaf'), '-t', apng, '--apng'])).code).toBe(0);
@@ -110,7 +119,14 @@ describe('modpak gaf export', () => {
   it('refuses sequence names that would climb out of DIR and exports the rest', async () => {
     const frame = { width: 2, height: 2, xOffset: 0, yOffset: 0, pixels: new Uint8Array([1, 2, 3, 4]) };
     const file = join(work, 'climb.gaf');
-    await writeFile(file, buildGaf([{ name: '../escape', frames: [frame] }, { name: '/abs', frames: [frame] }, { name: 'fine', frames: [frame] }]));
+    await writeFile(
+      file,
+      buildGaf([
+        { name: '../escape', frames: [frame] },
+        { name: '/abs', frames: [frame] },
+        { name: 'fine', frames: [frame] },
+      ]),
+    );
     const target = join(work, 'climb', 'out');
     const run = await runCli(['gaf', 'export', file, '-t', target]);
     expect(run.code).toBe(0);
@@ -146,7 +162,11 @@ describe('--install: FILE in the layered filesystem, the palette from the instal
     expect(run.stderr).toMatch(/palette: palettes\/PALETTE\.PAL from totala1\.hpi/);
     const bytes = new Uint8Array(await readFile(sample('armimr/anims/ARMIMR_gadget.gaf')));
     const png = decodePng(new Uint8Array(await readFile(join(target, 'ARMIMR/0.png'))));
-    expect(Buffer.from(png.rgba).equals(Buffer.from(referenceFrame(bytes, headerFacts(bytes).entries[0]!.frames[0]!.rec, invertedPalette().palette)))).toBe(true);
+    expect(
+      Buffer.from(png.rgba).equals(
+        Buffer.from(referenceFrame(bytes, headerFacts(bytes).entries[0]!.frames[0]!.rec, invertedPalette().palette)),
+      ),
+    ).toBe(true);
   });
 
   it('pal swatch of the install palette; a missing path is one line, exit 1', async () => {

@@ -10,7 +10,10 @@ import { generateDemoInstall, writeHpi } from '../../../electron/demo/index.js';
 
 let work: string;
 const spec: TntSpec = exampleTntSpec(6, 5, { seed: 21, features: ['Tree1', 'Rock03', 'Nowhere'] });
-const starts = [{ x: 40, z: 50 }, { x: 150, z: 120 }];
+const starts = [
+  { x: 40, z: 50 },
+  { x: 150, z: 120 },
+];
 
 /** A palette file (R, G, B, unused) where index i is (i, 255 - i, i * 3): every index its own colour. */
 const palFile = new Uint8Array(1024).map((_, k) => [k >> 2, 255 - (k >> 2), ((k >> 2) * 3) & 255, 0][k & 3]!);
@@ -31,7 +34,9 @@ function expectedRender(width: number, height: number, mapWidth: number, mapHeig
 }
 
 const png = async (path: string) => decodePng(new Uint8Array(await readFile(path)));
-const pixel = (image: { width: number; rgba: Uint8Array }, x: number, y: number) => [...image.rgba.subarray((y * image.width + x) * 4, (y * image.width + x) * 4 + 4)];
+const pixel = (image: { width: number; rgba: Uint8Array }, x: number, y: number) => [
+  ...image.rgba.subarray((y * image.width + x) * 4, (y * image.width + x) * 4 + 4),
+];
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'tnt-cli-'));
@@ -40,26 +45,42 @@ beforeAll(async () => {
   await writeFile(join(work, 'PALETTE.PAL'), palFile);
   await writeFile(join(work, 'Kingdoms.tnt'), writeTnt({ ...spec, version: 0x4000 }));
   await writeFile(join(work, 'junk.tnt'), new Uint8Array(100).fill(7));
-  await writeFile(join(work, 'Blank.tnt'), writeTnt({ ...spec, minimap: { width: 0, height: 0, pixels: new Uint8Array(0), storedWidth: 4, storedHeight: 4 } }));
+  await writeFile(
+    join(work, 'Blank.tnt'),
+    writeTnt({ ...spec, minimap: { width: 0, height: 0, pixels: new Uint8Array(0), storedWidth: 4, storedHeight: 4 } }),
+  );
 });
 afterAll(() => rm(work, { recursive: true, force: true }));
 
 describe('modpak tnt on files on disk', () => {
-  it('info --json: the writer\'s numbers and the .ota beside the map', async () => {
+  it("info --json: the writer's numbers and the .ota beside the map", async () => {
     const run = await runCli(['tnt', 'info', join(work, 'Gen.tnt'), '--json']);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     const info = JSON.parse(run.stdout);
     const cells = [...spec.cellFeatures!];
     expect(info).toMatchObject({
-      version: 0x2000, width: 12, height: 10, tileColumns: 6, tileRows: 5, pixelWidth: 192, pixelHeight: 160,
-      seaLevel: 40, tiles: spec.tiles.length, voidCells: 1,
+      version: 0x2000,
+      width: 12,
+      height: 10,
+      tileColumns: 6,
+      tileRows: 5,
+      pixelWidth: 192,
+      pixelHeight: 160,
+      seaLevel: 40,
+      tiles: spec.tiles.length,
+      voidCells: 1,
       minimap: { width: 6, height: 5, storedWidth: 252, storedHeight: 252 },
       ota: { path: join(work, 'Gen.ota'), missionName: 'Generated', schema: 'Schema 0' },
-      startPositions: [{ player: 1, x: 40, z: 50 }, { player: 2, x: 150, z: 120 }],
+      startPositions: [
+        { player: 1, x: 40, z: 50 },
+        { player: 2, x: 150, z: 120 },
+      ],
       warnings: [],
     });
-    expect(info.features).toEqual(['Tree1', 'Rock03', 'Nowhere'].map((name, index) => ({ index, name, cells: cells.filter((c) => c === index).length })));
+    expect(info.features).toEqual(
+      ['Tree1', 'Rock03', 'Nowhere'].map((name, index) => ({ index, name, cells: cells.filter((c) => c === index).length })),
+    );
   });
 
   it('info prints the same facts as text', async () => {
@@ -81,7 +102,9 @@ describe('modpak tnt on files on disk', () => {
     expect(Buffer.from(image.rgba).equals(Buffer.from(expectedRender(192, 160, 192, 160)))).toBe(true);
 
     const half = join(work, 'half.png');
-    expect((await runCli(['tnt', 'render', join(work, 'Gen.tnt'), '-t', half, '--scale', '1/2', '--palette', join(work, 'PALETTE.PAL')])).code).toBe(0);
+    expect(
+      (await runCli(['tnt', 'render', join(work, 'Gen.tnt'), '-t', half, '--scale', '1/2', '--palette', join(work, 'PALETTE.PAL')])).code,
+    ).toBe(0);
     const small = await png(half);
     expect([small.width, small.height]).toEqual([96, 80]);
     expect(Buffer.from(small.rgba).equals(Buffer.from(expectedRender(96, 80, 192, 160)))).toBe(true);
@@ -91,7 +114,9 @@ describe('modpak tnt on files on disk', () => {
 
   it('render --markers draws the .ota start positions in the player colours', async () => {
     const out = join(work, 'marked.png');
-    expect((await runCli(['tnt', 'render', join(work, 'Gen.tnt'), '-t', out, '--markers', '--palette', join(work, 'PALETTE.PAL')])).code).toBe(0);
+    expect(
+      (await runCli(['tnt', 'render', join(work, 'Gen.tnt'), '-t', out, '--markers', '--palette', join(work, 'PALETTE.PAL')])).code,
+    ).toBe(0);
     const image = await png(out);
     expect(pixel(image, 40 - 9, 50)).toEqual([0, 80, 255, 255]);
     expect(pixel(image, 150 - 9, 120)).toEqual([255, 32, 32, 255]);
@@ -113,7 +138,15 @@ describe('modpak tnt on files on disk', () => {
     const junk = await runCli(['tnt', 'render', join(work, 'junk.tnt'), '-t', join(work, 'j.png')]);
     expect(junk.code).toBe(1);
     expect(junk.stderr).toBe(`modpak: ${join(work, 'junk.tnt')}: not a TNT map (version 0x7070707, TA's is 0x2000)\n`);
-    const blank = await runCli(['tnt', 'minimap', join(work, 'Blank.tnt'), '-t', join(work, 'b.png'), '--palette', join(work, 'PALETTE.PAL')]);
+    const blank = await runCli([
+      'tnt',
+      'minimap',
+      join(work, 'Blank.tnt'),
+      '-t',
+      join(work, 'b.png'),
+      '--palette',
+      join(work, 'PALETTE.PAL'),
+    ]);
     expect(blank.code).toBe(1);
     expect(blank.stderr).toMatch(/^modpak: .*Blank\.tnt: the minimap is empty \(its 4 × 4 pixels are all padding\)\n$/);
     const missing = await runCli(['tnt', 'info', join(work, 'Nope.tnt')]);
@@ -141,7 +174,12 @@ describe('modpak tnt --install', () => {
   });
 
   it('info --json: each feature with the definition winner that `mount defs` names', async () => {
-    const defs = JSON.parse((await runCli(['mount', 'defs', root, 'features', '--game', 'ta', '--json'])).stdout) as { name: string; file: string; archive: string | null; shadowed: unknown[] }[];
+    const defs = JSON.parse((await runCli(['mount', 'defs', root, 'features', '--game', 'ta', '--json'])).stdout) as {
+      name: string;
+      file: string;
+      archive: string | null;
+      shadowed: unknown[];
+    }[];
     const run = await runCli(['tnt', 'info', 'MAPS/gen.tnt', '--install', root, '--game', 'ta', '--json']);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
@@ -157,7 +195,7 @@ describe('modpak tnt --install', () => {
     expect(info.startPositions).toEqual([{ player: 1, x: 10, z: 20 }]);
   });
 
-  it('info text names the winners; render uses the install\'s palette', async () => {
+  it("info text names the winners; render uses the install's palette", async () => {
     const text = await runCli(['tnt', 'info', 'maps/Gen.tnt', '--install', root, '--game', 'ta']);
     expect(text.stdout).toMatch(/^map +maps\/Gen\.tnt from totala1\.hpi$/m);
     expect(text.stdout).toMatch(/Tree1 .* features\/\w+\.tdf \(totala\d\.hpi\), hides 1$/m);
@@ -176,15 +214,27 @@ describe('modpak tnt --install', () => {
 describe('modpak tnt on the demo install', () => {
   it('Great Divide: four start positions, features linked to the definitions `mount defs` names', async () => {
     const root = await generateDemoInstall(join(work, 'demo'));
-    const defs = JSON.parse((await runCli(['mount', 'defs', root, 'features', '--game', 'ta', '--json'])).stdout) as { name: string; file: string; archive: string | null }[];
+    const defs = JSON.parse((await runCli(['mount', 'defs', root, 'features', '--game', 'ta', '--json'])).stdout) as {
+      name: string;
+      file: string;
+      archive: string | null;
+    }[];
     const run = await runCli(['tnt', 'info', 'maps/Great Divide.tnt', '--install', root, '--game', 'ta', '--json']);
     expect(run.code).toBe(0);
     const info = JSON.parse(run.stdout);
     expect(info).toMatchObject({ tileColumns: 16, tileRows: 12, seaLevel: 60, minimap: { width: 252, height: 189 }, voidCells: 9 });
     expect(info.startPositions.map((s: { player: number }) => s.player)).toEqual([1, 2, 3, 4]);
     const byName = new Map(defs.map((d) => [d.name.toUpperCase(), d]));
-    expect(info.features.map((f: { name: string; definition: { file: string; archive: string | null } | null }) => [f.name, f.definition && [f.definition.file, f.definition.archive]])).toEqual(
-      ['Tree1', 'Tree2', 'CarScar05', 'Rock1', 'Boulder9'].map((n) => [n, byName.has(n.toUpperCase()) ? [byName.get(n.toUpperCase())!.file, byName.get(n.toUpperCase())!.archive] : null]),
+    expect(
+      info.features.map((f: { name: string; definition: { file: string; archive: string | null } | null }) => [
+        f.name,
+        f.definition && [f.definition.file, f.definition.archive],
+      ]),
+    ).toEqual(
+      ['Tree1', 'Tree2', 'CarScar05', 'Rock1', 'Boulder9'].map((n) => [
+        n,
+        byName.has(n.toUpperCase()) ? [byName.get(n.toUpperCase())!.file, byName.get(n.toUpperCase())!.archive] : null,
+      ]),
     );
     expect(info.features[2].definition.file).toBe('features/urban/cars2.tdf');
     expect(info.features[4].definition).toBeNull();

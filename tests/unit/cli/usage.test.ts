@@ -83,7 +83,8 @@ describe('bin/modpak as an executable', () => {
     // Executed directly, as `./bin/modpak` or npm's bin link runs it: env must accept -S and node the flags.
     const run = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
       execFile(modpakBin, ['info', `${samplesDir}hpi/ArmImp.ufo`, '--json'], (err, stdout, stderr) =>
-        resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }));
+        resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+      );
     });
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);

@@ -47,7 +47,10 @@ describe('asset.view', () => {
     expect(result.origin).toBe('anims/demofx.gaf from rev31.gp3');
     const view = images(result);
     expect(view.palette).toBe('palettes/PALETTE.PAL from totala1.hpi');
-    expect(view.groups.map((g) => [g.name, g.frames.length])).toEqual([['demofx', 7], ['demofx_still', 1]]);
+    expect(view.groups.map((g) => [g.name, g.frames.length])).toEqual([
+      ['demofx', 7],
+      ['demofx_still', 1],
+    ]);
     // The same pixels a direct decode of the generator's bytes gives (the demo palette is the standard one).
     const bytes = demoSpriteGaf('demofx', 208);
     const gaf = readGaf(bytes);
@@ -85,12 +88,36 @@ describe('the wire form', () => {
       facts: [{ label: 'a', value: 'b' }],
       warnings: [],
       sections: [
-        { title: 'pictures', view: { kind: 'images', format: 'x', facts: [], warnings: [], groups: [{ name: 'g', frames: [{ image: { width: 1, height: 1, rgba: new Uint8Array([1, 2, 3, 4]) }, durationMs: 5 }] }] } },
+        {
+          title: 'pictures',
+          view: {
+            kind: 'images',
+            format: 'x',
+            facts: [],
+            warnings: [],
+            groups: [{ name: 'g', frames: [{ image: { width: 1, height: 1, rgba: new Uint8Array([1, 2, 3, 4]) }, durationMs: 5 }] }],
+          },
+        },
         {
           title: 'model',
           view: {
-            kind: 'model', format: 'm', facts: [], warnings: [], missingTextures: ['t'],
-            mesh: { up: 'y', materials: [{ name: 'm', color: [1, 2, 3, 4] }], pieces: [{ name: 'p', parent: null, offset: [0, 1, 2], primitives: [{ material: 0, positions: new Float32Array([0.5, -1.25, 3e9]), uvs: new Float32Array([0, 1]) }] }] },
+            kind: 'model',
+            format: 'm',
+            facts: [],
+            warnings: [],
+            missingTextures: ['t'],
+            mesh: {
+              up: 'y',
+              materials: [{ name: 'm', color: [1, 2, 3, 4] }],
+              pieces: [
+                {
+                  name: 'p',
+                  parent: null,
+                  offset: [0, 1, 2],
+                  primitives: [{ material: 0, positions: new Float32Array([0.5, -1.25, 3e9]), uvs: new Float32Array([0, 1]) }],
+                },
+              ],
+            },
           },
         },
       ],
@@ -116,7 +143,10 @@ describe('Quake-family previews through the same call', () => {
     // The WAL header: a 32-byte name, then width and height (u32 LE).
     const wal = await readFile(join(samples, 'textures', 'lavatest.wal'));
     const view = images(result);
-    expect([view.groups[0]!.frames[0]!.image.width, view.groups[0]!.frames[0]!.image.height]).toEqual([wal.readUInt32LE(32), wal.readUInt32LE(36)]);
+    expect([view.groups[0]!.frames[0]!.image.width, view.groups[0]!.frames[0]!.image.height]).toEqual([
+      wal.readUInt32LE(32),
+      wal.readUInt32LE(36),
+    ]);
     expect(view.palette).toMatch(/colormap\.pcx/);
   });
 });
@@ -151,7 +181,9 @@ describe('files inside archives, as the Archive screen previews them', () => {
     const pic = ok<AssetViewResult>(await host.call('asset.view', { file: join(game, 'id1', 'pak1.pak'), entry: 'progs/flame.spr' }));
     expect(images(pic).palette).toBe('gfx/palette.lmp from pak1.pak');
     // gfx/conback.lmp inside the quakespasm PAK (which has no palette): the install's.
-    const conback = ok<AssetViewResult>(await host.call('asset.view', { file: join(game, 'id1', 'pak0.pak'), entry: 'gfx/conback.lmp', paletteRoot: game }));
+    const conback = ok<AssetViewResult>(
+      await host.call('asset.view', { file: join(game, 'id1', 'pak0.pak'), entry: 'gfx/conback.lmp', paletteRoot: game }),
+    );
     expect(images(conback).palette).toBe('gfx/palette.lmp from id1/pak1.pak');
   });
 });

@@ -48,13 +48,24 @@ beforeAll(async () => {
   // An archive that sits in a folder of its own under home (not an install: extraction may go beside it).
   await packFolder({ dir: src, target: join(home, 'games', 'single.ufo') });
   const places = { home, downloads: join(home, 'Downloads'), temp: dir };
-  host = await createStudioHost({ facts: { version: '1', host: 'web', initialRoot: root, demo: false }, recentFile: null, warm: false, places });
+  host = await createStudioHost({
+    facts: { version: '1', host: 'web', initialRoot: root, demo: false },
+    recentFile: null,
+    warm: false,
+    places,
+  });
   const desktop: Desktop = {
     reveal: (path) => void desktopCalls.push(['reveal', path]),
     openFolder: async (path) => void desktopCalls.push(['open', path]),
     startDrag: (files) => void desktopCalls.push(['drag', files]),
   };
-  desktopHost = await createStudioHost({ facts: { version: '1', host: 'electron', initialRoot: root, demo: false }, recentFile: null, warm: false, places, desktop });
+  desktopHost = await createStudioHost({
+    facts: { version: '1', host: 'electron', initialRoot: root, demo: false },
+    recentFile: null,
+    warm: false,
+    places,
+    desktop,
+  });
   ok(await host.call('install.open', { root }));
   ok(await desktopHost.call('install.open', { root }));
 });
@@ -103,10 +114,19 @@ describe('folders.list (the browser folder picker)', () => {
 
 describe('extraction: default target and the overwrite question', () => {
   it('puts an install archive in Downloads (never into the install) and a lone archive beside itself', async () => {
-    expect(ok(await host.call('extract.defaultTarget', { from: archive }))).toEqual({ target: join(home, 'Downloads', 'mod'), exists: false });
-    expect(ok(await host.call('extract.defaultTarget', { from: root, name: 'install-units' }))).toEqual({ target: join(home, 'Downloads', 'install-units'), exists: false });
+    expect(ok(await host.call('extract.defaultTarget', { from: archive }))).toEqual({
+      target: join(home, 'Downloads', 'mod'),
+      exists: false,
+    });
+    expect(ok(await host.call('extract.defaultTarget', { from: root, name: 'install-units' }))).toEqual({
+      target: join(home, 'Downloads', 'install-units'),
+      exists: false,
+    });
     ok(await host.call('archive.open', { path: join(home, 'games', 'single.ufo') }));
-    expect(ok(await host.call('extract.defaultTarget', { from: join(home, 'games', 'single.ufo') }))).toEqual({ target: join(home, 'games', 'single'), exists: false });
+    expect(ok(await host.call('extract.defaultTarget', { from: join(home, 'games', 'single.ufo') }))).toEqual({
+      target: join(home, 'games', 'single'),
+      exists: false,
+    });
   });
 
   it('extracts into the default, then answers conflict for the same folder until overwrite is confirmed', async () => {
@@ -117,7 +137,9 @@ describe('extraction: default target and the overwrite question', () => {
     expect(again).toMatchObject({ ok: false, error: { code: 'conflict' } });
     expect(again.ok ? '' : again.error.message).toContain('already exists and holds 1 item');
     expect(code(await host.call('install.extract', { root, paths: ['units/ARMCOM.FBI'], target }))).toBe('conflict');
-    expect(ok(await host.call('install.extract', { root, paths: ['units/ARMCOM.FBI'], target, overwrite: true }))).toMatchObject({ files: 1 });
+    expect(ok(await host.call('install.extract', { root, paths: ['units/ARMCOM.FBI'], target, overwrite: true }))).toMatchObject({
+      files: 1,
+    });
     // An empty folder is no question.
     await mkdir(join(home, 'Downloads', 'empty'));
     expect(code(await host.call('archive.extract', { path: archive, target: join(home, 'Downloads', 'empty') }))).toBe('ok');
@@ -128,7 +150,15 @@ describe('dropping files', () => {
   it('workspace.addFiles writes the bytes under their relative paths and refuses names that leave it', async () => {
     const ws = join(home, 'mods', 'A-mod');
     ok(await host.call('workspace.open', { dir: ws, root }));
-    const added = ok<{ added: string[] }>(await host.call('workspace.addFiles', { dir: ws, files: [{ path: 'units/NEW.FBI', data: Buffer.from('[UNITINFO]{}').toString('base64') }, { path: 'mydir\\readme.txt', data: '' }] }));
+    const added = ok<{ added: string[] }>(
+      await host.call('workspace.addFiles', {
+        dir: ws,
+        files: [
+          { path: 'units/NEW.FBI', data: Buffer.from('[UNITINFO]{}').toString('base64') },
+          { path: 'mydir\\readme.txt', data: '' },
+        ],
+      }),
+    );
     expect(added.added).toEqual(['units/NEW.FBI', 'mydir/readme.txt']);
     expect(await readFile(join(ws, 'units', 'NEW.FBI'), 'utf8')).toBe('[UNITINFO]{}');
     expect(code(await host.call('workspace.addFiles', { dir: ws, files: [{ path: '../escape.txt', data: '' }] }))).toBe('not-allowed');
@@ -152,12 +182,21 @@ describe('dropping files', () => {
   });
 
   it('archive.openBytes opens a dropped archive from a temporary copy that can then be extracted', async () => {
-    const listing = ok<{ path: string; entries: { path: string }[] }>(await host.call('archive.openBytes', { name: 'dropped.ufo', data: (await readFile(archive)).toString('base64') }));
+    const listing = ok<{ path: string; entries: { path: string }[] }>(
+      await host.call('archive.openBytes', { name: 'dropped.ufo', data: (await readFile(archive)).toString('base64') }),
+    );
     expect(listing.path.startsWith(join(dir, 'modpak-dropped-'))).toBe(true);
-    expect(listing.entries.filter((e) => !('dir' in e)).map((e) => e.path).sort()).toEqual(['units/ARMCOM.FBI', 'units/CORCOM.FBI']);
+    expect(
+      listing.entries
+        .filter((e) => !('dir' in e))
+        .map((e) => e.path)
+        .sort(),
+    ).toEqual(['units/ARMCOM.FBI', 'units/CORCOM.FBI']);
     expect(code(await host.call('archive.read', { path: listing.path, entry: 'units/ARMCOM.FBI' }))).toBe('ok');
     expect(code(await host.call('archive.openBytes', { name: '../x.ufo', data: '' }))).toBe('bad-request');
-    expect(code(await host.call('archive.openBytes', { name: 'junk.ufo', data: Buffer.from('not an archive').toString('base64') }))).toBe('failed');
+    expect(code(await host.call('archive.openBytes', { name: 'junk.ufo', data: Buffer.from('not an archive').toString('base64') }))).toBe(
+      'failed',
+    );
   });
 });
 
@@ -179,17 +218,27 @@ describe('the desktop calls', () => {
     const drag = ok<{ files: number; dragged: string[] }>(await desktopHost.call('shell.dragOut', { root, paths: ['units/ARMCOM.FBI'] }));
     expect(drag.files).toBe(1);
     expect(await readFile(drag.dragged[0]!, 'utf8')).toBe('[UNITINFO]{UnitName=ARMCOM;}');
-    const folder = ok<{ files: number; dragged: string[] }>(await desktopHost.call('shell.dragOut', { root, paths: ['units'], folder: 'units' }));
+    const folder = ok<{ files: number; dragged: string[] }>(
+      await desktopHost.call('shell.dragOut', { root, paths: ['units'], folder: 'units' }),
+    );
     expect(folder.files).toBe(2);
     expect((await readdir(folder.dragged[0]!)).sort()).toEqual(['ARMCOM.FBI', 'CORCOM.FBI']);
-    expect(desktopCalls).toEqual([['reveal', archive], ['open', root], ['drag', drag.dragged], ['drag', folder.dragged]]);
+    expect(desktopCalls).toEqual([
+      ['reveal', archive],
+      ['open', root],
+      ['drag', drag.dragged],
+      ['drag', folder.dragged],
+    ]);
   });
 
   it('electron/main/desktop.ts drives shell and webContents.startDrag with an icon', async () => {
     const seen: unknown[] = [];
     let destroyed = false;
     const desktop = createDesktop({
-      shell: { showItemInFolder: (p) => void seen.push(['show', p]), openPath: async (p) => (p === '/missing' ? 'Failed to open path' : (seen.push(['open', p]), '')) },
+      shell: {
+        showItemInFolder: (p) => void seen.push(['show', p]),
+        openPath: async (p) => (p === '/missing' ? 'Failed to open path' : (seen.push(['open', p]), '')),
+      },
       contents: () => ({ isDestroyed: () => destroyed, startDrag: (item: DragItem) => void seen.push(['drag', item]) }),
       icon: () => 'ICON',
     });

@@ -7,7 +7,15 @@ import { CALL_NAMES, EVENT_CHANNEL, callChannel } from '../../../electron/servic
 import { requests } from '../../../shared/contract.js';
 import { StudioHost } from '../../../electron/services/host/host.js';
 import { registerCallHandlers, forwardEvents, type IpcMainLike } from '../../../electron/main/ipc.js';
-import { secureWebPreferences, mayNavigate, isTrustedSender, isAppUrl, appRelativePath, APP_ENTRY, CONTENT_SECURITY_POLICY } from '../../../electron/main/policy.js';
+import {
+  secureWebPreferences,
+  mayNavigate,
+  isTrustedSender,
+  isAppUrl,
+  appRelativePath,
+  APP_ENTRY,
+  CONTENT_SECURITY_POLICY,
+} from '../../../electron/main/policy.js';
 import { buildElectronBundles } from '../../../electron/main/bundle.js';
 import { recordingTable } from './table.js';
 
@@ -25,7 +33,14 @@ describe('the contract as data', () => {
 describe('window policy', () => {
   it('isolates and sandboxes the renderer, without Node', () => {
     const prefs = secureWebPreferences('/app/preload.cjs');
-    expect(prefs).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true, webviewTag: false, preload: '/app/preload.cjs' });
+    expect(prefs).toMatchObject({
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webSecurity: true,
+      webviewTag: false,
+      preload: '/app/preload.cjs',
+    });
   });
 
   it('the CSP allows scripts only from the app', () => {
@@ -42,7 +57,14 @@ describe('window policy', () => {
   it('navigation is allowed only to the app entry', () => {
     expect(mayNavigate(APP_ENTRY)).toBe(true);
     expect(mayNavigate('modpak://app/')).toBe(true);
-    for (const url of ['https://example.com/', 'file:///etc/passwd', 'modpak://other/index.html', 'modpak://app/assets/x.js', 'javascript:alert(1)', 'not a url']) {
+    for (const url of [
+      'https://example.com/',
+      'file:///etc/passwd',
+      'modpak://other/index.html',
+      'modpak://app/assets/x.js',
+      'javascript:alert(1)',
+      'not a url',
+    ]) {
       expect(mayNavigate(url), url).toBe(false);
     }
   });
@@ -106,7 +128,10 @@ describe('IPC adapter', () => {
     registerCallHandlers(ipc, host);
     const read = handlers.get(callChannel('archive.read'))!;
     for (const senderFrame of [null, { url: 'https://evil.example/', parent: null }, { url: 'modpak://app/index.html', parent: {} }]) {
-      expect(await read({ senderFrame }, { path: join(tmpdir(), 'x'), entry: 'x' })).toEqual({ ok: false, error: { code: 'not-allowed', message: 'calls are accepted only from the studio window' } });
+      expect(await read({ senderFrame }, { path: join(tmpdir(), 'x'), entry: 'x' })).toEqual({
+        ok: false,
+        error: { code: 'not-allowed', message: 'calls are accepted only from the studio window' },
+      });
     }
     expect(calls).toEqual([]);
   });
@@ -116,7 +141,11 @@ describe('IPC adapter', () => {
     const sent: unknown[] = [];
     let url = APP_ENTRY;
     let destroyed = false;
-    forwardEvents(host, { isDestroyed: () => destroyed, getURL: () => url, send: (channel, message) => sent.push([channel, message]) }, isAppUrl);
+    forwardEvents(
+      host,
+      { isDestroyed: () => destroyed, getURL: () => url, send: (channel, message) => sent.push([channel, message]) },
+      isAppUrl,
+    );
     const payload = { jobId: 'j', done: 1, total: 2 };
     host.emit('progress', payload);
     url = 'https://evil.example/';
@@ -162,7 +191,12 @@ describe('the bundled preload', () => {
       },
     };
     const module = { exports: {} };
-    runInNewContext(preload, { require: (name: string) => (name === 'electron' ? electron : undefined), module, exports: module.exports, console });
+    runInNewContext(preload, {
+      require: (name: string) => (name === 'electron' ? electron : undefined),
+      module,
+      exports: module.exports,
+      console,
+    });
     expect(Object.keys(exposed)).toEqual(['modpak']);
     const bridge = exposed.modpak as { call(n: string, r: unknown): Promise<unknown>; on(e: string, l: (p: unknown) => void): () => void };
     expect(Object.keys(bridge).sort()).toEqual(['call', 'on', 'pathForFile']);
@@ -236,21 +270,46 @@ describe('the bundled preload', () => {
         exit: () => {},
       },
       BrowserWindow,
-      dialog: { showOpenDialog: async () => ({ canceled: true, filePaths: [] }), showErrorBox: (t: string, m: string) => { throw new Error(`${t}: ${m}`); } },
+      dialog: {
+        showOpenDialog: async () => ({ canceled: true, filePaths: [] }),
+        showErrorBox: (t: string, m: string) => {
+          throw new Error(`${t}: ${m}`);
+        },
+      },
       ipcMain: { handle: (channel: string, h: never) => void handlers.set(channel, h), removeHandler: () => {} },
-      protocol: { registerSchemesAsPrivileged: (s: unknown) => void (privileged = s), handle: (_scheme: string, h: typeof protocolHandler) => void (protocolHandler = h) },
-      session: { defaultSession: { setPermissionRequestHandler: (h: (c: unknown, p: string, cb: (ok: boolean) => void) => void) => h({}, 'media', (ok) => (permissionAnswer = ok)), setPermissionCheckHandler: (h: typeof permissionCheck) => void (permissionCheck = h) } },
+      protocol: {
+        registerSchemesAsPrivileged: (s: unknown) => void (privileged = s),
+        handle: (_scheme: string, h: typeof protocolHandler) => void (protocolHandler = h),
+      },
+      session: {
+        defaultSession: {
+          setPermissionRequestHandler: (h: (c: unknown, p: string, cb: (ok: boolean) => void) => void) =>
+            h({}, 'media', (ok) => (permissionAnswer = ok)),
+          setPermissionCheckHandler: (h: typeof permissionCheck) => void (permissionCheck = h),
+        },
+      },
       shell: { openExternal: async () => {} },
     };
     const { createRequire } = await import('node:module');
     const realRequire = createRequire(join(out, 'main', 'index.cjs'));
     const module = { exports: {} };
     const run = new Function('require', 'module', 'exports', '__filename', '__dirname', code);
-    run((name: string) => (name === 'electron' ? electron : realRequire(name)), module, module.exports, join(out, 'main', 'index.cjs'), join(out, 'main'));
+    run(
+      (name: string) => (name === 'electron' ? electron : realRequire(name)),
+      module,
+      module.exports,
+      join(out, 'main', 'index.cjs'),
+      join(out, 'main'),
+    );
     await expect.poll(() => windows.length, { timeout: 20_000 }).toBe(1);
 
     expect(privileged).toEqual([{ scheme: 'modpak', privileges: expect.objectContaining({ standard: true, secure: true }) }]);
-    expect(windows[0]!.options.webPreferences).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, preload: join(out, 'preload', 'index.cjs') });
+    expect(windows[0]!.options.webPreferences).toMatchObject({
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      preload: join(out, 'preload', 'index.cjs'),
+    });
     expect(windows[0]!.url).toBe('modpak://app/index.html');
     // Each guard, so removing any one of them fails here: permissions (requests and checks), new windows,
     // navigation and redirects away from the app, <webview>.
@@ -273,12 +332,25 @@ describe('the bundled preload', () => {
 
     const trusted = { senderFrame: { url: 'modpak://app/index.html', parent: null } };
     // The sender check: a foreign page, a subframe or a gone frame is refused before the host runs the call.
-    for (const sender of [{ senderFrame: { url: 'https://evil.example/', parent: null } }, { senderFrame: { url: 'modpak://app/index.html', parent: {} } }, { senderFrame: null }]) {
-      expect(await handlers.get(callChannel('app.info'))!(sender, {}), JSON.stringify(sender)).toMatchObject({ ok: false, error: { code: 'not-allowed' } });
+    for (const sender of [
+      { senderFrame: { url: 'https://evil.example/', parent: null } },
+      { senderFrame: { url: 'modpak://app/index.html', parent: {} } },
+      { senderFrame: null },
+    ]) {
+      expect(await handlers.get(callChannel('app.info'))!(sender, {}), JSON.stringify(sender)).toMatchObject({
+        ok: false,
+        error: { code: 'not-allowed' },
+      });
     }
-    const info = (await handlers.get(callChannel('app.info'))!(trusted, {})) as { ok: boolean; result: { host: string; demo: boolean; initialRoot: string } };
+    const info = (await handlers.get(callChannel('app.info'))!(trusted, {})) as {
+      ok: boolean;
+      result: { host: string; demo: boolean; initialRoot: string };
+    };
     expect(info).toMatchObject({ ok: true, result: { host: 'electron', demo: true } });
-    const opened = (await handlers.get(callChannel('install.open'))!(trusted, { root: info.result.initialRoot })) as { ok: boolean; result: { game: string } };
+    const opened = (await handlers.get(callChannel('install.open'))!(trusted, { root: info.result.initialRoot })) as {
+      ok: boolean;
+      result: { game: string };
+    };
     expect(opened).toMatchObject({ ok: true, result: { game: 'ta' } });
 
     // The renderer is served from out/renderer only, with the CSP on the page.
@@ -290,7 +362,12 @@ describe('the bundled preload', () => {
     expect(page.status).toBe(200);
     expect(await page.text()).toBe('<title>ModPak Studio</title>');
     expect(page.headers.get('content-security-policy')).toBe(CONTENT_SECURITY_POLICY);
-    for (const url of ['modpak://app/../secret.txt', 'modpak://app/%2e%2e/secret.txt', 'modpak://app/..%2fsecret.txt', 'modpak://other/index.html']) {
+    for (const url of [
+      'modpak://app/../secret.txt',
+      'modpak://app/%2e%2e/secret.txt',
+      'modpak://app/..%2fsecret.txt',
+      'modpak://other/index.html',
+    ]) {
       const res = await protocolHandler!(new Request(url));
       expect(res.status, url).toBe(404);
     }
@@ -307,7 +384,11 @@ describe('layering: electron stays in the Electron-only modules', () => {
       for (const item of await readdir(dir, { withFileTypes: true })) {
         const path = join(dir, item.name);
         if (item.isDirectory()) await walk(path);
-        else if (/\.(ts|mts|vue)$/.test(item.name) && /from\s+['"]electron['"]|require\(\s*['"]electron['"]\s*\)/.test(await readFile(path, 'utf8'))) found.push(path.slice(root.length + 1));
+        else if (
+          /\.(ts|mts|vue)$/.test(item.name) &&
+          /from\s+['"]electron['"]|require\(\s*['"]electron['"]\s*\)/.test(await readFile(path, 'utf8'))
+        )
+          found.push(path.slice(root.length + 1));
       }
     };
     for (const folder of ['electron', 'shared', 'renderer']) await walk(join(root, folder));

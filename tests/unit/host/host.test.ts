@@ -18,7 +18,11 @@ beforeEach(async () => {
   await writeFile(join(dir, 'secret.txt'), 'not for the renderer');
 });
 
-const exists = (p: string) => stat(p).then(() => true, () => false);
+const exists = (p: string) =>
+  stat(p).then(
+    () => true,
+    () => false,
+  );
 
 describe('StudioHost: refusing bad calls before anything runs', () => {
   it('refuses a name that is not in the contract', async () => {
@@ -82,7 +86,10 @@ describe('StudioHost: the path allowlist', () => {
     const secret = join(dir, 'secret.txt');
     expect(await host.call('archive.open', { path: secret })).toMatchObject({ ok: true });
     expect(await host.call('archive.read', { path: secret, entry: 'x' })).toMatchObject({ ok: true });
-    expect(await host.call('archive.read', { path: join(dir, 'install', 'file.bin'), entry: 'x' })).toMatchObject({ ok: false, error: { code: 'not-allowed' } });
+    expect(await host.call('archive.read', { path: join(dir, 'install', 'file.bin'), entry: 'x' })).toMatchObject({
+      ok: false,
+      error: { code: 'not-allowed' },
+    });
   });
 
   it('does not let .. climb out of an opened folder', async () => {
@@ -137,7 +144,9 @@ describe('StudioHost: jobs, progress and cancellation', () => {
     host.on((event, payload) => events.push({ event, payload }));
     const answer = await host.call('archive.extract', { path: join(dir, 'install', 'file.bin'), target: join(dir, 'out'), jobId: 'job-7' });
     expect(answer.ok).toBe(true);
-    expect(events).toEqual([1, 2, 3].map((done) => ({ event: 'progress', payload: { jobId: 'job-7', done, total: 3, label: `copy${done - 1}.bin` } })));
+    expect(events).toEqual(
+      [1, 2, 3].map((done) => ({ event: 'progress', payload: { jobId: 'job-7', done, total: 3, label: `copy${done - 1}.bin` } })),
+    );
   });
 
   it('jobs.cancel aborts a running job, whose call answers cancelled', async () => {
@@ -180,7 +189,10 @@ describe('StudioHost: jobs, progress and cancellation', () => {
     const request = { path: join(dir, 'install', 'file.bin'), jobId: 'same' };
     const first = host.call('archive.verify', request);
     await new Promise((r) => setTimeout(r, 10));
-    expect(await host.call('archive.verify', request)).toMatchObject({ ok: false, error: { code: 'bad-request', message: 'job same is already running' } });
+    expect(await host.call('archive.verify', request)).toMatchObject({
+      ok: false,
+      error: { code: 'bad-request', message: 'job same is already running' },
+    });
     release();
     expect(await first).toMatchObject({ ok: true });
   });
@@ -188,7 +200,8 @@ describe('StudioHost: jobs, progress and cancellation', () => {
   it('close() cancels running work and refuses new calls', async () => {
     const host = new StudioHost(
       recordingTable(calls, {
-        'archive.verify': async (_r, ctx) => new Promise((_resolve, reject) => ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason))),
+        'archive.verify': async (_r, ctx) =>
+          new Promise((_resolve, reject) => ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason))),
       }),
     );
     await host.grant(join(dir, 'install'));

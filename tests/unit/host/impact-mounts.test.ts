@@ -57,7 +57,9 @@ describe('mods.impact in the studio opens only the archive being added', () => {
       expect(opened.mounted.length).toBeGreaterThan(10);
       ok(await host.call('workspace.open', { dir: ws, root }));
       probes.paths.length = 0;
-      const impact = ok<{ archive: string; wins: { path: string }[] }>(await host.call('mods.impact', { root, archive: ws, name: 'mymod.ufo' }));
+      const impact = ok<{ archive: string; wins: { path: string }[] }>(
+        await host.call('mods.impact', { root, archive: ws, name: 'mymod.ufo' }),
+      );
       expect(impact.archive).toBe('mymod.ufo');
       expect(impact.wins.map((w) => w.path)).toEqual(['units/ARMPW.FBI']);
       expect(probes.paths.map((p) => p.split('/').pop())).toEqual(['mymod.ufo']);
@@ -87,7 +89,9 @@ describe('mods.impact in the studio opens only the archive being added', () => {
       ok(await host.call('install.open', { root: quake, game: 'quake', mod: 'mymod' }));
       ok(await host.call('workspace.open', { dir: ws, root: quake }));
       probes.paths.length = 0;
-      const impact = ok<{ archive: string; rank: number; wins: { path: string; over: string | null }[] }>(await host.call('mods.impact', { root: quake, archive: ws, name: 'pak1.pak', mod: 'mymod' }));
+      const impact = ok<{ archive: string; rank: number; wins: { path: string; over: string | null }[] }>(
+        await host.call('mods.impact', { root: quake, archive: ws, name: 'pak1.pak', mod: 'mymod' }),
+      );
       expect(impact).toMatchObject({ archive: 'mymod/pak1.pak', rank: 1, wins: [{ path: 'maps/e1m1.bsp', over: 'id1/pak1.pak' }] });
       expect(probes.paths.map((p) => p.split('/').pop())).toEqual(['pak1.pak']);
       expect(probes.paths[0]).not.toContain(quake);

@@ -17,7 +17,7 @@ async function makeInstall(): Promise<string> {
   return root;
 }
 
-describe('InstallService.open reuses a mount while the folder is unchanged (one check: the folder\'s signature)', () => {
+describe("InstallService.open reuses a mount while the folder is unchanged (one check: the folder's signature)", () => {
   it('same folder: same mount; a new archive, a re-written one or a new loose file: a new mount', async () => {
     const root = await makeInstall();
     const installs = new InstallService();

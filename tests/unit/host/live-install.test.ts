@@ -14,7 +14,8 @@ import { unitFbi } from '../../../electron/demo/content.js';
 import type { Events, EventName } from '../../../shared/contract.js';
 
 /** A folder the host accepts as an install: it holds a game archive (the host opens nothing else). */
-const asInstall = (root: string) => writeHpi(join(root, 'totala1.hpi'), [{ path: 'docs/readme.txt', data: new TextEncoder().encode('hi\r\n') }]);
+const asInstall = (root: string) =>
+  writeHpi(join(root, 'totala1.hpi'), [{ path: 'docs/readme.txt', data: new TextEncoder().encode('hi\r\n') }]);
 
 /**
  * The install and the workspace followed on disk: a new archive, a changed one, a gone one each re-mount
@@ -49,18 +50,31 @@ async function ok<T>(p: Promise<{ ok: boolean; result?: unknown; error?: unknown
 describe('the install followed on disk', () => {
   it('a .ufo written into the install wins at once: install.changed with the new order, resolve sees it', async () => {
     const root = await generateDemoInstall(join(base, 'TA1'));
-    const host = await createStudioHost({ facts: { version: '1', host: 'web', initialRoot: root, demo: false }, recentFile: null, warm: false });
+    const host = await createStudioHost({
+      facts: { version: '1', host: 'web', initialRoot: root, demo: false },
+      recentFile: null,
+      warm: false,
+    });
     const events = record(host);
     try {
       await ok(host.call('install.open', { root }));
-      expect((await ok<{ winner: { archive: string } }>(host.call('install.resolve', { root, path: 'units/ARMPW.fbi' }))).winner.archive).toBe('totala1.hpi');
+      expect(
+        (await ok<{ winner: { archive: string } }>(host.call('install.resolve', { root, path: 'units/ARMPW.fbi' }))).winner.archive,
+      ).toBe('totala1.hpi');
       await writeHpi(join(root, 'armpw.ufo'), [{ path: 'units/ARMPW.fbi', data: unitFbi('ARMPW', 'Peewee', { MaxDamage: '999' }) }]);
       await expect.poll(() => events.of('install.changed').length, { timeout: 10_000 }).toBeGreaterThan(0);
       const changed = events.of('install.changed').at(-1)!;
       expect(changed.root).toBe(root);
       expect(changed.changed).toContain('armpw.ufo');
-      expect(changed.mounted.filter((m) => m.stage === 'ufo').map((m) => m.archive)).toEqual(['AFark.ufo', 'armpw.ufo', 'zeta.ufo', '_extra.ufo']);
-      expect((await ok<{ winner: { archive: string } }>(host.call('install.resolve', { root, path: 'units/ARMPW.fbi' }))).winner.archive).toBe('armpw.ufo');
+      expect(changed.mounted.filter((m) => m.stage === 'ufo').map((m) => m.archive)).toEqual([
+        'AFark.ufo',
+        'armpw.ufo',
+        'zeta.ufo',
+        '_extra.ufo',
+      ]);
+      expect(
+        (await ok<{ winner: { archive: string } }>(host.call('install.resolve', { root, path: 'units/ARMPW.fbi' }))).winner.archive,
+      ).toBe('armpw.ufo');
       // The re-mount was reported as progress of its own job.
       expect(events.of('progress').some((p) => p.jobId === 'install.remount' && p.done === p.total)).toBe(true);
 
@@ -68,8 +82,15 @@ describe('the install followed on disk', () => {
       const before = events.of('install.changed').length;
       await rm(join(root, 'armpw.ufo'));
       await expect.poll(() => events.of('install.changed').length, { timeout: 10_000 }).toBeGreaterThan(before);
-      expect(events.of('install.changed').at(-1)!.mounted.some((m) => m.archive === 'armpw.ufo')).toBe(false);
-      expect((await ok<{ winner: { archive: string } }>(host.call('install.resolve', { root, path: 'units/ARMPW.fbi' }))).winner.archive).toBe('totala1.hpi');
+      expect(
+        events
+          .of('install.changed')
+          .at(-1)!
+          .mounted.some((m) => m.archive === 'armpw.ufo'),
+      ).toBe(false);
+      expect(
+        (await ok<{ winner: { archive: string } }>(host.call('install.resolve', { root, path: 'units/ARMPW.fbi' }))).winner.archive,
+      ).toBe('totala1.hpi');
 
       // A loose file that changes size: the tree says the new size.
       const loose = events.of('install.changed').length;
@@ -151,7 +172,11 @@ describe('the workspace followed on disk, and saves that would lose an edit', ()
     await writeRecord(ws, { version: 1 });
     const original = '[UNITINFO]\r\n{\r\n\tUnitName=A;\r\n\tMaxDamage=10;\r\n}\r\n';
     await writeFile(join(ws, 'units', 'A.FBI'), original);
-    const host = await createStudioHost({ facts: { version: '1', host: 'web', initialRoot: root, demo: false }, recentFile: null, warm: false });
+    const host = await createStudioHost({
+      facts: { version: '1', host: 'web', initialRoot: root, demo: false },
+      recentFile: null,
+      warm: false,
+    });
     const events = record(host);
     try {
       await ok(host.call('install.open', { root }));
@@ -162,7 +187,16 @@ describe('the workspace followed on disk, and saves that would lose an edit', ()
       // Another editor (sed -i) changes the file.
       const outside = original.replace('MaxDamage=10', 'MaxDamage=99');
       await writeFile(join(ws, 'units', 'A.FBI'), outside);
-      await expect.poll(() => events.of('workspace.changed').flatMap((e) => e.files).find((f) => f.path === 'units/A.FBI')?.hash, { timeout: 10_000 }).toBe(sha(outside));
+      await expect
+        .poll(
+          () =>
+            events
+              .of('workspace.changed')
+              .flatMap((e) => e.files)
+              .find((f) => f.path === 'units/A.FBI')?.hash,
+          { timeout: 10_000 },
+        )
+        .toBe(sha(outside));
 
       // The studio's save with the hash it loaded is refused, and the outside edit is still there.
       const mine = original.replace('UnitName=A;', 'UnitName=A;\r\n\tName=Mine;');
@@ -172,10 +206,15 @@ describe('the workspace followed on disk, and saves that would lose an edit', ()
       expect((await ok<{ text: string }>(host.call('workspace.readText', { dir: ws, path: 'units/A.FBI' }))).text).toBe(outside);
 
       // With the hash it has now, or "keep mine" (no hash), the save goes through.
-      const saved = await ok<{ hash: string }>(host.call('workspace.writeText', { dir: ws, path: 'units/A.FBI', text: mine, expectedHash: sha(outside) }));
+      const saved = await ok<{ hash: string }>(
+        host.call('workspace.writeText', { dir: ws, path: 'units/A.FBI', text: mine, expectedHash: sha(outside) }),
+      );
       expect(saved.hash).toBe(sha(mine));
       // A new file must not exist yet when the hash is null.
-      expect(await host.call('workspace.writeText', { dir: ws, path: 'units/A.FBI', text: '', expectedHash: null })).toMatchObject({ ok: false, error: { code: 'conflict' } });
+      expect(await host.call('workspace.writeText', { dir: ws, path: 'units/A.FBI', text: '', expectedHash: null })).toMatchObject({
+        ok: false,
+        error: { code: 'conflict' },
+      });
       expect(await host.call('workspace.writeText', { dir: ws, path: 'units/A.FBI', text: 'x' })).toMatchObject({ ok: true });
     } finally {
       await host.close();
@@ -193,7 +232,11 @@ describe('export errors', () => {
     await mkdir(join(ws, 'units'), { recursive: true });
     await writeRecord(ws, { version: 1 });
     await writeFile(join(ws, 'units', 'A.FBI'), '[UNITINFO]{UnitName=A;}');
-    const host = await createStudioHost({ facts: { version: '1', host: 'web', initialRoot: root, demo: false }, recentFile: null, warm: false });
+    const host = await createStudioHost({
+      facts: { version: '1', host: 'web', initialRoot: root, demo: false },
+      recentFile: null,
+      warm: false,
+    });
     try {
       await ok(host.call('workspace.open', { dir: ws, root }));
       const answer = await host.call('mods.export', { dir: ws, target: '/proc/x.ufo' });
@@ -208,26 +251,39 @@ describe('export errors', () => {
 });
 
 describe('a workspace opened from an archive of the install', () => {
-  it('proposes the archive\'s own name, which replaces it and wins what it won (not the folder\'s name)', async () => {
+  it("proposes the archive's own name, which replaces it and wins what it won (not the folder's name)", async () => {
     const root = await generateDemoInstall(join(base, 'TA6'));
-    const host = await createStudioHost({ facts: { version: '1', host: 'web', initialRoot: root, demo: false }, recentFile: null, warm: false });
+    const host = await createStudioHost({
+      facts: { version: '1', host: 'web', initialRoot: root, demo: false },
+      recentFile: null,
+      warm: false,
+    });
     try {
       await ok(host.call('install.open', { root }));
-      const opened = await ok<{ exportName: string | null; dir: string }>(host.call('workspace.fromArchive', { archive: join(root, 'zeta.ufo'), dir: join(base, 'zmod'), root }));
+      const opened = await ok<{ exportName: string | null; dir: string }>(
+        host.call('workspace.fromArchive', { archive: join(root, 'zeta.ufo'), dir: join(base, 'zmod'), root }),
+      );
       expect(opened.exportName).toBe('zeta.ufo');
       // The impact under the proposed name: it wins zeta.ufo's paths over what is below (not over itself).
-      const proposed = await ok<{ wins: { path: string; over: string | null }[]; hidden: unknown[]; replaces: string | null }>(host.call('mods.impact', { root, archive: opened.dir }));
+      const proposed = await ok<{ wins: { path: string; over: string | null }[]; hidden: unknown[]; replaces: string | null }>(
+        host.call('mods.impact', { root, archive: opened.dir }),
+      );
       expect(proposed.replaces).toBe('zeta.ufo');
       expect(proposed.wins.map((w) => w.path).sort()).toEqual(['gamedata/mods.txt', 'units/CORZETA.fbi', 'weapons/zeta.tdf']);
       // Under the folder's name it would sort after zeta.ufo, which would hide all of it.
-      const folderName = await ok<{ wins: unknown[]; hidden: { by: string | null }[] }>(host.call('mods.impact', { root, archive: opened.dir, name: 'zmod.ufo' }));
+      const folderName = await ok<{ wins: unknown[]; hidden: { by: string | null }[] }>(
+        host.call('mods.impact', { root, archive: opened.dir, name: 'zmod.ufo' }),
+      );
       expect(folderName.wins).toEqual([]);
       expect(folderName.hidden.every((h) => h.by === 'zeta.ufo')).toBe(true);
       // An archive from elsewhere whose paths nobody else has: its own name wins them.
       const elsewhere = join(base, 'elsewhere.ufo');
       await writeHpi(elsewhere, [{ path: 'units/X.fbi', data: unitFbi('X', 'X') }]);
       await host.grant(elsewhere, 'file');
-      expect((await ok<{ exportName: string | null }>(host.call('workspace.fromArchive', { archive: elsewhere, dir: join(base, 'emod'), root }))).exportName).toBe('elsewhere.ufo');
+      expect(
+        (await ok<{ exportName: string | null }>(host.call('workspace.fromArchive', { archive: elsewhere, dir: join(base, 'emod'), root })))
+          .exportName,
+      ).toBe('elsewhere.ufo');
     } finally {
       await host.close();
     }
@@ -235,7 +291,11 @@ describe('a workspace opened from an archive of the install', () => {
 
   it('an archive from outside the install: proposes a name that wins its paths, not its own name that sorts after the original', async () => {
     const root = await generateDemoInstall(join(base, 'TA7'));
-    const host = await createStudioHost({ facts: { version: '1', host: 'web', initialRoot: root, demo: false }, recentFile: null, warm: false });
+    const host = await createStudioHost({
+      facts: { version: '1', host: 'web', initialRoot: root, demo: false },
+      recentFile: null,
+      warm: false,
+    });
     try {
       await ok(host.call('install.open', { root }));
       // zeta.ufo's paths under a name that TA reads after zeta.ufo: as it is, zeta.ufo hides every one.
@@ -246,11 +306,15 @@ describe('a workspace opened from an archive of the install', () => {
       const own = await ok<{ wins: unknown[]; hidden: { by: string | null }[] }>(host.call('mods.impact', { root, archive: outside }));
       expect(own.wins).toEqual([]);
       expect(own.hidden.length).toBe(3);
-      const opened = await ok<{ exportName: string | null; dir: string }>(host.call('workspace.fromArchive', { archive: outside, dir: join(base, 'zzzmod'), root }));
+      const opened = await ok<{ exportName: string | null; dir: string }>(
+        host.call('workspace.fromArchive', { archive: outside, dir: join(base, 'zzzmod'), root }),
+      );
       expect(opened.exportName).not.toBeNull();
       expect(opened.exportName).not.toBe('zzz.ufo');
       expect(opened.exportName!.toLowerCase().endsWith('zzz.ufo')).toBe(true);
-      const proposed = await ok<{ wins: { path: string }[]; hidden: unknown[]; replaces: string | null }>(host.call('mods.impact', { root, archive: opened.dir, name: opened.exportName! }));
+      const proposed = await ok<{ wins: { path: string }[]; hidden: unknown[]; replaces: string | null }>(
+        host.call('mods.impact', { root, archive: opened.dir, name: opened.exportName! }),
+      );
       expect(proposed.hidden).toEqual([]);
       expect(proposed.replaces).toBeNull();
       expect(proposed.wins.map((w) => w.path).sort()).toEqual(['gamedata/mods.txt', 'units/CORZETA.fbi', 'weapons/zeta.tdf']);
@@ -292,7 +356,10 @@ describe('a file the host wrote into the followed install', () => {
       expect(remounts).toHaveLength(1);
       // Rewritten since: a report of it re-mounts again.
       await live.written(target);
-      await writeHpi(target, [{ path: 'units/MINE.fbi', data: unitFbi('MINE', 'Mine, again') }, { path: 'units/TWO.fbi', data: unitFbi('TWO', 'Two') }]);
+      await writeHpi(target, [
+        { path: 'units/MINE.fbi', data: unitFbi('MINE', 'Mine, again') },
+        { path: 'units/TWO.fbi', data: unitFbi('TWO', 'Two') },
+      ]);
       await live.idle();
       await (live as unknown as { remount(root: string, paths: string[]): Promise<void> }).remount(root, ['mine.ufo']);
       expect(remounts.length).toBeGreaterThanOrEqual(3);

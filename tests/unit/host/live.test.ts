@@ -11,13 +11,18 @@ describe('live calls through the real table', () => {
     const root = await mkdtemp(join(tmpdir(), 'modpak-cancel-'));
     await mkdir(join(root, 'maps'));
     for (let i = 0; i < 400; i++) await writeFile(join(root, 'maps', `m${i}.txt`), `map ${i}\n`.repeat(200));
-    const host = await createStudioHost({ facts: { version: '1', host: 'web', initialRoot: root, demo: false }, recentFile: null, warm: false });
+    const host = await createStudioHost({
+      facts: { version: '1', host: 'web', initialRoot: root, demo: false },
+      recentFile: null,
+      warm: false,
+    });
     try {
       expect(await host.call('install.open', { root, game: 'ta' })).toMatchObject({ ok: true, result: { stats: { looseFiles: 400 } } });
       const target = join(root, '..', `${root.split('/').pop()}-out`);
       let cancel: Promise<unknown> | null = null;
       host.on((event, payload) => {
-        if (event === 'progress' && !cancel && (payload as Events['progress']).jobId === 'big') cancel = host.call('jobs.cancel', { jobId: 'big' });
+        if (event === 'progress' && !cancel && (payload as Events['progress']).jobId === 'big')
+          cancel = host.call('jobs.cancel', { jobId: 'big' });
       });
       const answer = await host.call('install.extract', { root, paths: ['maps'], target, jobId: 'big' });
       expect(answer).toEqual({ ok: false, error: { code: 'cancelled', message: 'cancelled' } });
@@ -34,7 +39,11 @@ describe('live calls through the real table', () => {
     const root = join(dir, 'install');
     const ws = join(dir, 'mod');
     await mkdir(root);
-    const host = await createStudioHost({ facts: { version: '1', host: 'web', initialRoot: root, demo: false }, recentFile: null, warm: false });
+    const host = await createStudioHost({
+      facts: { version: '1', host: 'web', initialRoot: root, demo: false },
+      recentFile: null,
+      warm: false,
+    });
     const statuses: Events['watch'][] = [];
     host.on((event, payload) => {
       if (event === 'watch') statuses.push(payload as Events['watch']);
@@ -50,7 +59,9 @@ describe('live calls through the real table', () => {
       await expect.poll(() => statuses.find((s) => s.lastBuild?.ok), { timeout: 15_000 }).toBeTruthy();
       expect(statuses.every((s) => s.target === target)).toBe(true);
       const listing = await host.call('archive.open', { path: target });
-      expect(listing.ok && (listing.result as { entries: { path: string }[] }).entries.map((e) => e.path)).toEqual(expect.arrayContaining(['units/A.FBI', 'units/B.FBI']));
+      expect(listing.ok && (listing.result as { entries: { path: string }[] }).entries.map((e) => e.path)).toEqual(
+        expect.arrayContaining(['units/A.FBI', 'units/B.FBI']),
+      );
       expect(await host.call('watch.stop', { dir: ws })).toMatchObject({ ok: true, result: { running: false } });
     } finally {
       await host.close();

@@ -49,7 +49,11 @@ describe('install.modFolders', () => {
   });
 
   it('is a host call on an opened install', async () => {
-    const host = await createStudioHost({ facts: { version: '1', host: 'web', initialRoot: quake, demo: false }, recentFile: null, warm: false });
+    const host = await createStudioHost({
+      facts: { version: '1', host: 'web', initialRoot: quake, demo: false },
+      recentFile: null,
+      warm: false,
+    });
     try {
       const answer: Envelope = await host.call('install.modFolders', { root: quake });
       expect(answer.ok && answer.result).toMatchObject({ base: 'id1', folders: [{ name: 'ctf' }, { name: 'mymod' }, { name: 'Rogue' }] });

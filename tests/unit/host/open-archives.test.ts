@@ -56,10 +56,14 @@ describe('OpenArchiveCache', () => {
     let release!: () => void;
     let started!: () => void;
     const begun = new Promise<void>((r) => (started = r));
-    const reading = cache.use(b, () => new Promise<void>((r) => {
-      release = r;
-      started();
-    }));
+    const reading = cache.use(
+      b,
+      () =>
+        new Promise<void>((r) => {
+          release = r;
+          started();
+        }),
+    );
     await begun;
     await firstFile(cache, a); // a is now the most recent, b the least
     await firstFile(cache, c); // evicts b, which is still being read
@@ -79,7 +83,12 @@ describe('OpenArchiveCache', () => {
     const cache = new OpenArchiveCache();
     const read = archiveHandlers(undefined, undefined, cache)['archive.read'];
     const [bani] = copies as [string];
-    const entries = await cache.use(bani, async (a) => a.entries.filter((e) => !e.dir).slice(0, 4).map((e) => e.path));
+    const entries = await cache.use(bani, async (a) =>
+      a.entries
+        .filter((e) => !e.dir)
+        .slice(0, 4)
+        .map((e) => e.path),
+    );
     const ctx = {} as CallContext;
     for (const entry of entries) expect((await read({ path: bani, entry }, ctx)).path).toBe(entry);
     expect(cache.opened).toBe(1);

@@ -37,7 +37,15 @@ describe('packaging', () => {
     await writeFile(join(standIn, 'version'), '45.5.0');
     const output = await mkdtemp(join(tmpdir(), 'modpak-dist-'));
     const builder = join(repo, 'node_modules', '.bin', 'electron-builder');
-    const result = await run(builder, ['--config', 'electron-builder.yml', '--linux', 'dir', `-c.electronDist=${standIn}`, '-c.electronVersion=45.5.0', `-c.directories.output=${output}`]);
+    const result = await run(builder, [
+      '--config',
+      'electron-builder.yml',
+      '--linux',
+      'dir',
+      `-c.electronDist=${standIn}`,
+      '-c.electronVersion=45.5.0',
+      `-c.directories.output=${output}`,
+    ]);
     expect(result.code, result.output).toBe(0);
 
     const app = join(output, 'linux-unpacked');
@@ -45,7 +53,9 @@ describe('packaging', () => {
     const asarPath = join(app, 'resources', 'app.asar');
     const asar = createRequire(import.meta.url)('@electron/asar') as { listPackage(path: string): string[] };
     const files = asar.listPackage(asarPath).map((p) => p.replace(/\\/g, '/'));
-    expect(files).toEqual(expect.arrayContaining(['/package.json', '/out/main/index.cjs', '/out/preload/index.cjs', '/out/renderer/index.html']));
+    expect(files).toEqual(
+      expect.arrayContaining(['/package.json', '/out/main/index.cjs', '/out/preload/index.cjs', '/out/renderer/index.html']),
+    );
     // The worker threads' own bundles: without them a packaged app would extract and pack on one core.
     expect(files).toEqual(expect.arrayContaining(['/out/main/extract-worker.mjs', '/out/main/compress-worker.mjs']));
     expect(files.filter((f) => f.startsWith('/node_modules'))).toEqual([]);
@@ -54,10 +64,19 @@ describe('packaging', () => {
     expect((await stat(asarPath)).size).toBeLessThan(8 << 20);
 
     // The fuses of electron-builder.yml, read back from the packaged binary (a fuse removed from the config stays on).
-    const fuses = createRequire(import.meta.url)('@electron/fuses') as { getCurrentFuseWire(path: string): Promise<Record<number, number>> };
+    const fuses = createRequire(import.meta.url)('@electron/fuses') as {
+      getCurrentFuseWire(path: string): Promise<Record<number, number>>;
+    };
     const wire = await fuses.getCurrentFuseWire(join(app, 'modpak-studio'));
     const on = (i: number) => wire[i] === 0x31;
-    expect({ runAsNode: on(0), cookieEncryption: on(1), nodeOptions: on(2), inspectArguments: on(3), asarIntegrity: on(4), onlyAsar: on(5) }).toEqual({
+    expect({
+      runAsNode: on(0),
+      cookieEncryption: on(1),
+      nodeOptions: on(2),
+      inspectArguments: on(3),
+      asarIntegrity: on(4),
+      onlyAsar: on(5),
+    }).toEqual({
       runAsNode: false,
       cookieEncryption: true,
       nodeOptions: false,

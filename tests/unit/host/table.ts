@@ -38,6 +38,7 @@ export function recordingTable(calls: { name: CallName; request: unknown }[], ov
     },
   };
   const table = {} as Record<CallName, unknown>;
-  for (const name of Object.keys(base).concat(Object.keys(overrides)) as CallName[]) table[name] = (overrides as Record<string, unknown>)[name] ?? (base as Record<string, unknown>)[name];
+  for (const name of Object.keys(base).concat(Object.keys(overrides)) as CallName[])
+    table[name] = (overrides as Record<string, unknown>)[name] ?? (base as Record<string, unknown>)[name];
   return new Proxy(table, { get: (t, name: string) => t[name as CallName] ?? refuse(name as CallName) }) as CallTable;
 }

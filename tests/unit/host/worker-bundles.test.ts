@@ -61,7 +61,13 @@ describe('prebuilt worker bundles (what a packaged app runs)', () => {
       try {
         await message(extractor, 'ready');
         const outs = [join(dir, 'x', 'units', 'armcom.fbi'), join(dir, 'x', 'anims', 'armcom.gaf')];
-        extractor.postMessage({ type: 'batch', items: [{ index: indexOf('units/armcom.fbi'), out: outs[0] }, { index: indexOf('anims/armcom.gaf'), out: outs[1] }] });
+        extractor.postMessage({
+          type: 'batch',
+          items: [
+            { index: indexOf('units/armcom.fbi'), out: outs[0] },
+            { index: indexOf('anims/armcom.gaf'), out: outs[1] },
+          ],
+        });
         const done = await message<{ type: string; files: [number, unknown][]; message?: string }>(extractor);
         expect(done.type, done.message).toBe('batch-done');
         expect(new Uint8Array(await readFile(outs[0]!))).toEqual(text);

@@ -18,7 +18,10 @@ beforeAll(async () => {
 afterAll(() => rm(work, { recursive: true, force: true }));
 
 describe('FileSource', () => {
-  for (const [label, open] of [['async open', () => FileSource.open(path)], ['sync open', async () => FileSource.openSync(path)]] as const) {
+  for (const [label, open] of [
+    ['async open', () => FileSource.open(path)],
+    ['sync open', async () => FileSource.openSync(path)],
+  ] as const) {
     it(`${label}: sequential reads of every size across its read-ahead blocks give the file's bytes, and earlier pieces stay valid`, async () => {
       const source = await open();
       const held: [number, Uint8Array][] = [];
@@ -30,7 +33,8 @@ describe('FileSource', () => {
         held.push([at, piece]);
         at += length;
       }
-      for (const [offset, piece] of held) expect(Buffer.from(piece).equals(Buffer.from(bytes.subarray(offset, offset + piece.length))), `at ${offset}`).toBe(true);
+      for (const [offset, piece] of held)
+        expect(Buffer.from(piece).equals(Buffer.from(bytes.subarray(offset, offset + piece.length))), `at ${offset}`).toBe(true);
       // Random reads, backwards and far ahead, are exact too.
       expect(Array.from(await source.read(5, 3))).toEqual(Array.from(bytes.subarray(5, 8)));
       expect(Array.from(await source.read(1_000_000, 2))).toEqual(Array.from(bytes.subarray(1_000_000, 1_000_002)));

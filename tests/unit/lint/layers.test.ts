@@ -29,7 +29,10 @@ describe('layer boundaries', () => {
   });
 
   it('covers a new folder inside a layer without listing it', async () => {
-    const ids = await ruleIdsFor('electron/formats/wad/lint-probe.ts', "export { openArchive } from '../../services/archive-service.js';\n");
+    const ids = await ruleIdsFor(
+      'electron/formats/wad/lint-probe.ts',
+      "export { openArchive } from '../../services/archive-service.js';\n",
+    );
     expect(ids).toContain('import-x/no-restricted-paths');
   });
 
@@ -62,7 +65,9 @@ describe('layer boundaries', () => {
   });
 
   it('gives every folder of electron/ a layer', async () => {
-    const folders = (await readdir(join(repo, 'electron'), { withFileTypes: true })).filter((d) => d.isDirectory()).map((d) => `electron/${d.name}`);
+    const folders = (await readdir(join(repo, 'electron'), { withFileTypes: true }))
+      .filter((d) => d.isDirectory())
+      .map((d) => `electron/${d.name}`);
     expect(folders.filter((f) => !(f in layers))).toEqual([]);
   });
 });

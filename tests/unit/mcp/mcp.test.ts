@@ -50,7 +50,24 @@ afterAll(async () => {
 describe('modpak mcp', () => {
   it('lists the read tools, each with a description; the write tools only with --allow-write', async () => {
     const names = (await client.listTools()).tools.map((t) => t.name);
-    expect(names).toEqual(['install_open', 'install_resolve', 'install_find', 'install_read_text', 'install_tdf', 'install_defs', 'install_conflicts', 'install_check', 'install_grep', 'asset_preview', 'cob_decompile', 'archive_info', 'archive_list', 'archive_read_text', 'mod_diff', 'mod_impact']);
+    expect(names).toEqual([
+      'install_open',
+      'install_resolve',
+      'install_find',
+      'install_read_text',
+      'install_tdf',
+      'install_defs',
+      'install_conflicts',
+      'install_check',
+      'install_grep',
+      'asset_preview',
+      'cob_decompile',
+      'archive_info',
+      'archive_list',
+      'archive_read_text',
+      'mod_diff',
+      'mod_impact',
+    ]);
     const writeNames = (await writer.listTools()).tools.map((t) => t.name);
     expect(writeNames).toEqual([...names, 'mod_override', 'mod_write_text', 'mod_export']);
     for (const tool of (await writer.listTools()).tools) expect(tool.description!.length).toBeGreaterThan(20);
@@ -62,11 +79,15 @@ describe('modpak mcp', () => {
     expect(open.game).toBe(archives.game);
     expect(open.mounted).toEqual(archives.mounted);
     expect(open.ignored).toEqual(archives.ignored);
-    expect(await json(client, 'install_resolve', { path: 'units/armcom.fbi' })).toEqual(await cliJson(['mount', 'resolve', root, 'units/armcom.fbi', '--json']));
+    expect(await json(client, 'install_resolve', { path: 'units/armcom.fbi' })).toEqual(
+      await cliJson(['mount', 'resolve', root, 'units/armcom.fbi', '--json']),
+    );
     expect(await json(client, 'install_defs', { kind: 'units' })).toEqual(await cliJson(['mount', 'defs', root, 'units', '--json']));
     expect(await json(client, 'install_conflicts')).toEqual(await cliJson(['mount', 'conflicts', root, '--json']));
     expect(await json(client, 'install_check')).toEqual(await cliJson(['mount', 'check', root, '--json']));
-    expect((await json(client, 'install_grep', { pattern: 'maxdamage', ignoreCase: true })).hits).toEqual(await cliJson(['mount', 'grep', root, 'maxdamage', '-i', '--json']));
+    expect((await json(client, 'install_grep', { pattern: 'maxdamage', ignoreCase: true })).hits).toEqual(
+      await cliJson(['mount', 'grep', root, 'maxdamage', '-i', '--json']),
+    );
   });
 
   it('finds by glob, reads text and parses TDF from the winner', async () => {
@@ -117,8 +138,13 @@ describe('modpak mcp', () => {
     const outside = await client.callTool({ name: 'archive_list', arguments: { path: '/etc/passwd' } });
     expect(outside.isError).toBe(true);
     expect(text(outside)).toMatch(/not an opened install or --allow-write folder/);
-    await expect(client.callTool({ name: 'mod_write_text', arguments: { dir: modDir, path: 'a.txt', text: 'x' } })).resolves.toMatchObject({ isError: true });
-    const elsewhere = await writer.callTool({ name: 'mod_write_text', arguments: { dir: join(base, 'elsewhere'), path: 'a.txt', text: 'x' } });
+    await expect(client.callTool({ name: 'mod_write_text', arguments: { dir: modDir, path: 'a.txt', text: 'x' } })).resolves.toMatchObject({
+      isError: true,
+    });
+    const elsewhere = await writer.callTool({
+      name: 'mod_write_text',
+      arguments: { dir: join(base, 'elsewhere'), path: 'a.txt', text: 'x' },
+    });
     expect(elsewhere.isError).toBe(true);
     const malformed = await client.callTool({ name: 'install_resolve', arguments: { path: 42 } });
     expect(malformed.isError).toBe(true);
@@ -129,7 +155,11 @@ describe('modpak mcp', () => {
   it('overrides, writes and exports a mod only inside an --allow-write folder, and the diff sees it', async () => {
     const override = await json(writer, 'mod_override', { dir: modDir, path: 'units/ARMCOM.fbi' });
     expect(override.from).not.toBeNull();
-    await json(writer, 'mod_write_text', { dir: modDir, path: 'units/ARMCOM.fbi', text: '[UNITINFO]\r\n{\r\n\tUnitName=ARMCOM;\r\n\tMaxDamage=9999;\r\n}\r\n' });
+    await json(writer, 'mod_write_text', {
+      dir: modDir,
+      path: 'units/ARMCOM.fbi',
+      text: '[UNITINFO]\r\n{\r\n\tUnitName=ARMCOM;\r\n\tMaxDamage=9999;\r\n}\r\n',
+    });
     const diff: { path: string; status: string }[] = await json(writer, 'mod_diff', { dir: modDir });
     expect(diff.find((d) => /ARMCOM/i.test(d.path))?.status).toBe('modified');
     const target = join(modDir, '..', 'mymod-out', 'mymod.ufo');
@@ -152,4 +182,3 @@ describe('modpak mcp', () => {
     expect((read.contents[0] as { text: string }).text).toContain('Loose commander');
   });
 });
-

@@ -29,7 +29,7 @@ afterAll(async () => {
 const json = <T>(stdout: string) => JSON.parse(stdout) as T;
 
 describe('mod workflow through the CLI', () => {
-  it('overrides a unit file with the install\'s winning bytes (totala1.hpi over totala2.hpi)', async () => {
+  it("overrides a unit file with the install's winning bytes (totala1.hpi over totala2.hpi)", async () => {
     const r = await runCli(['override', mod, fx.root, 'units/armcom.fbi']);
     expect(r.stderr).toBe('');
     expect(r.stdout).toBe('units/ARMCOM.FBI  (from totala1.hpi)\n');
@@ -85,15 +85,19 @@ describe('mod workflow through the CLI', () => {
     expect(impact).toMatchObject({ archive: 'mymod.ufo', stage: 'ufo', rank: 1, pushesOut: null, replaces: null });
     // The loose units/ARMFLASH.FBI beats every archive: the mod's copy would be hidden.
     expect(impact.hidden).toEqual([{ path: 'units/ARMFLASH.FBI', by: null }]);
-    expect(impact.wins).toEqual(expect.arrayContaining([
-      { path: 'units/ARMCOM.FBI', over: 'totala1.hpi' },
-      { path: 'units/ARMNEW.FBI', over: null },
-    ]));
-    expect(impact.definitions).toEqual(expect.arrayContaining([
-      { kind: 'units', name: 'ARMCOM', outcome: 'wins', against: 'totala1.hpi' },
-      { kind: 'units', name: 'ARMNEW', outcome: 'wins', against: null },
-      { kind: 'units', name: 'ARMFLASH', outcome: 'loses', against: '(loose file)' },
-    ]));
+    expect(impact.wins).toEqual(
+      expect.arrayContaining([
+        { path: 'units/ARMCOM.FBI', over: 'totala1.hpi' },
+        { path: 'units/ARMNEW.FBI', over: null },
+      ]),
+    );
+    expect(impact.definitions).toEqual(
+      expect.arrayContaining([
+        { kind: 'units', name: 'ARMCOM', outcome: 'wins', against: 'totala1.hpi' },
+        { kind: 'units', name: 'ARMNEW', outcome: 'wins', against: null },
+        { kind: 'units', name: 'ARMFLASH', outcome: 'loses', against: '(loose file)' },
+      ]),
+    );
     // Nothing was written into the install.
     const archives = json<MountReport>((await runCli(['mount', 'archives', fx.root, '--json'])).stdout);
     expect(archives.mounted.map((m) => m.archive)).toEqual(['totala1.hpi', 'totala2.hpi']);

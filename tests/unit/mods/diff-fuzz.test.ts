@@ -11,7 +11,10 @@ import { ARMCOM_FBI, WEAPONS_TDF } from './fixture.js';
 describe('diffOverride on damaged text', () => {
   it('answers every mutant of an FBI and a TDF with a well-formed diff', () => {
     let cases = 0;
-    for (const [path, text] of [['units/ARMCOM.FBI', ARMCOM_FBI], ['weapons/WEAPONS.TDF', WEAPONS_TDF]] as const) {
+    for (const [path, text] of [
+      ['units/ARMCOM.FBI', ARMCOM_FBI],
+      ['weapons/WEAPONS.TDF', WEAPONS_TDF],
+    ] as const) {
       const original = new Uint8Array(Buffer.from(text, 'latin1'));
       for (const m of mutations(original, 300, 7)) {
         const d = diffOverride(path, { archive: 'totala1.hpi', entry: path, bytes: original }, m.bytes);

@@ -4,16 +4,9 @@ import { describeTdfChange, tdfChanges } from '../../../electron/mods/tdf-diff.j
 
 const enc = (s: string) => new Uint8Array(Buffer.from(s, 'latin1'));
 
-const ARMCOM = [
-  '[UNITINFO]',
-  '{',
-  '\tUnitName=ARMCOM;',
-  '\tName=Commander;',
-  '\tMaxDamage=3000;',
-  '\tBuildTime=75000;',
-  '}',
-  '',
-].join('\r\n');
+const ARMCOM = ['[UNITINFO]', '{', '\tUnitName=ARMCOM;', '\tName=Commander;', '\tMaxDamage=3000;', '\tBuildTime=75000;', '}', ''].join(
+  '\r\n',
+);
 
 const LASER = `[ARM_LASER]\r\n{\r\n\tname=Light Laser;\r\n\trange=300;\r\n\t[DAMAGE]\r\n\t{\r\n\t\tdefault=45;\r\n\t\tarmcom=10;\r\n\t}\r\n}\r\n`;
 
@@ -55,7 +48,10 @@ describe('diffOverride', () => {
 
   it('is same for identical bytes, with the shadowed archive and entry', () => {
     expect(diffOverride('units/ARMCOM.FBI', base, enc(ARMCOM))).toEqual({
-      path: 'units/ARMCOM.FBI', status: 'same', base: { archive: 'totala1.hpi', entry: 'units/ARMCOM.FBI' }, diff: null,
+      path: 'units/ARMCOM.FBI',
+      status: 'same',
+      base: { archive: 'totala1.hpi', entry: 'units/ARMCOM.FBI' },
+      diff: null,
     });
   });
 

@@ -34,7 +34,10 @@ describe('exportWorkspace', () => {
     expect(info).toMatchObject({ format: 'hpi', version: 1, files: 2, taMount: { ok: true } });
     expect(info).toMatchObject({ trailer: expect.stringMatching(/Copyright \d{4} Cavedog Entertainment$/) });
     const entries = (await listArchive(target)).filter((e) => !e.dir);
-    expect(entries.map((e) => [e.path, e.method])).toEqual([['units/ARMCOM.FBI', 'lz77'], ['weapons/WEAPONS.TDF', 'lz77']]);
+    expect(entries.map((e) => [e.path, e.method])).toEqual([
+      ['units/ARMCOM.FBI', 'lz77'],
+      ['weapons/WEAPONS.TDF', 'lz77'],
+    ]);
     expect(Buffer.from(await catEntry(target, 'units/ARMCOM.FBI')).toString('latin1')).toBe(ARMCOM_FBI);
   });
 
@@ -43,7 +46,11 @@ describe('exportWorkspace', () => {
     await writeRecord(dir, { version: 1, order: ['weapons/weapons.tdf', 'UNITS/ARMCOM.FBI'] });
     const target = join(work, 'ordered.ufo');
     await exportWorkspace({ dir, target });
-    expect((await listArchive(target)).filter((e) => !e.dir).map((e) => e.path)).toEqual(['weapons/WEAPONS.TDF', 'units/ARMCOM.FBI', 'zzz.txt']);
+    expect((await listArchive(target)).filter((e) => !e.dir).map((e) => e.path)).toEqual([
+      'weapons/WEAPONS.TDF',
+      'units/ARMCOM.FBI',
+      'zzz.txt',
+    ]);
   });
 
   it('packs in place without packing its own target', async () => {

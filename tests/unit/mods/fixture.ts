@@ -10,10 +10,28 @@ import { packFolder } from '../../../electron/mods/pack.js';
  */
 export const crlf = (lines: string[]) => lines.join('\r\n') + '\r\n';
 
-export const ARMCOM_FBI = crlf(['[UNITINFO]', '{', '\tUnitName=ARMCOM;', '\tName=Commander;', '\tMaxDamage=3000;', '\tBuildTime=75000;', '}']);
+export const ARMCOM_FBI = crlf([
+  '[UNITINFO]',
+  '{',
+  '\tUnitName=ARMCOM;',
+  '\tName=Commander;',
+  '\tMaxDamage=3000;',
+  '\tBuildTime=75000;',
+  '}',
+]);
 export const CORCOM_FBI = crlf(['[UNITINFO]', '{', '\tUnitName=CORCOM;', '\tName=Commander;', '\tMaxDamage=3000;', '}']);
 export const ARMFLASH_FBI = crlf(['[UNITINFO]', '{', '\tUnitName=ARMFLASH;', '\tMaxDamage=400;', '}']);
-export const WEAPONS_TDF = crlf(['[ARM_LASER]', '{', '\tname=Light Laser;', '\trange=300;', '\t[DAMAGE]', '\t{', '\t\tdefault=45;', '\t}', '}']);
+export const WEAPONS_TDF = crlf([
+  '[ARM_LASER]',
+  '{',
+  '\tname=Light Laser;',
+  '\trange=300;',
+  '\t[DAMAGE]',
+  '\t{',
+  '\t\tdefault=45;',
+  '\t}',
+  '}',
+]);
 export const PCX = new Uint8Array(Array.from({ length: 300 }, (_, i) => (i * 37) & 0xff));
 
 export interface FixtureInstall {

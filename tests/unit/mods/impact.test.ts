@@ -77,7 +77,7 @@ describe('export impact', () => {
     expect(cli.stdout).toMatch(/^plain\.ufo: would not be mounted: .*trailer/m);
   });
 
-  it('works out a workspace folder\'s impact under its export name without writing into the install', async () => {
+  it("works out a workspace folder's impact under its export name without writing into the install", async () => {
     const mod = join(work, 'mymod');
     await mkdir(join(mod, 'units'), { recursive: true });
     await writeFile(join(mod, 'units', 'U5.FBI'), unit('U5', 555));

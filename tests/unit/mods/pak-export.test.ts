@@ -96,7 +96,10 @@ function decodeQuake(file: Uint8Array): { name: string; bytes: Uint8Array }[] {
   for (let at = dirOffset; at < dirOffset + dirLength; at += 64) {
     const nameBytes = file.subarray(at, at + 56);
     const offset = view.getInt32(at + 56, true);
-    out.push({ name: String.fromCharCode(...nameBytes.subarray(0, nameBytes.indexOf(0))), bytes: file.subarray(offset, offset + view.getInt32(at + 60, true)) });
+    out.push({
+      name: String.fromCharCode(...nameBytes.subarray(0, nameBytes.indexOf(0))),
+      bytes: file.subarray(offset, offset + view.getInt32(at + 60, true)),
+    });
   }
   return out;
 }
@@ -109,7 +112,7 @@ async function studio(root: string): Promise<StudioHost> {
   return createStudioHost({ facts: { version: '1', host: 'web', initialRoot: root, demo: false }, recentFile: null, warm: false });
 }
 
-describe('export into a Quake-family mod folder writes that game\'s PAK as the next pakN.pak', () => {
+describe("export into a Quake-family mod folder writes that game's PAK as the next pakN.pak", () => {
   it('Daikatana: a Daikatana PAK (72-byte entries, .bsp compressed) that the engine and the install read, and wins', async () => {
     const root = join(work, 'daikatana');
     await put(root, { 'daikatana.exe': 'MZ' });
@@ -123,7 +126,9 @@ describe('export into a Quake-family mod folder writes that game\'s PAK as the n
       const opened = ok<{ game: string }>(await host.call('install.open', { root, mod: 'mymod' }));
       expect(opened.game).toBe('daikatana');
       ok(await host.call('workspace.open', { dir: ws, root }));
-      const impact = ok<{ archive: string; rank: number; wins: { path: string }[] }>(await host.call('mods.impact', { root, archive: ws, name: 'pak1.pak', mod: 'mymod' }));
+      const impact = ok<{ archive: string; rank: number; wins: { path: string }[] }>(
+        await host.call('mods.impact', { root, archive: ws, name: 'pak1.pak', mod: 'mymod' }),
+      );
       expect(impact).toMatchObject({ archive: 'mymod/pak1.pak', rank: 1 });
       expect(impact.wins.map((w) => w.path).sort()).toEqual(['maps/e1m1.bsp', 'scripts/mine.txt']);
 
@@ -131,7 +136,10 @@ describe('export into a Quake-family mod folder writes that game\'s PAK as the n
       ok(await host.call('mods.export', { dir: ws, target, game: 'daikatana' }));
       const file = new Uint8Array(await readFile(target));
       const decoded = decodeDaikatana(file);
-      expect(decoded.map((e) => [e.name, e.compressed])).toEqual([['maps/e1m1.bsp', true], ['scripts/mine.txt', false]]);
+      expect(decoded.map((e) => [e.name, e.compressed])).toEqual([
+        ['maps/e1m1.bsp', true],
+        ['scripts/mine.txt', false],
+      ]);
       expect([...decoded[0]!.bytes]).toEqual([...bsp]);
       expect(new TextDecoder().decode(decoded[1]!.bytes)).toBe('my mod\n');
       // The engine recognises it as Daikatana's and reads the same bytes.

@@ -61,7 +61,9 @@ async function folderContent(): Promise<Record<string, string>> {
 function startWatch(debounce: number) {
   const lines: string[] = [];
   let stderr = '';
-  child = spawn(process.execPath, [modpakBin, 'watch', dir, '--target', target, '--debounce', String(debounce)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  child = spawn(process.execPath, [modpakBin, 'watch', dir, '--target', target, '--debounce', String(debounce)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child.stdout!.on('data', (c: Buffer) => lines.push(...c.toString('utf8').split('\n').filter(Boolean)));
   child.stderr!.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
   const exited = new Promise<number | null>((resolve) => child!.on('close', (code) => resolve(code)));
@@ -80,7 +82,8 @@ describe('modpak watch', () => {
   });
 
   it('rebuilds through bursts of changes, adds and deletes; the target always opens whole and ends equal to the folder', async () => {
-    for (let i = 0; i < 6; i++) await writeFile(join(dir, 'units', `U${i}.FBI`), `[UNITINFO]\r\n{\r\n\tUnitName=U${i};\r\n\tMaxDamage=${i};\r\n}\r\n`);
+    for (let i = 0; i < 6; i++)
+      await writeFile(join(dir, 'units', `U${i}.FBI`), `[UNITINFO]\r\n{\r\n\tUnitName=U${i};\r\n\tMaxDamage=${i};\r\n}\r\n`);
     const watch = startWatch(80);
     await waitFor(() => watch.lines.some((l) => / built .*: 6 files/.test(l)));
 
@@ -103,7 +106,10 @@ describe('modpak watch', () => {
     for (let round = 0; round < 6; round++) {
       for (let i = 0; i < 8; i++) {
         const n = (round * 5 + i) % 14;
-        await writeFile(join(dir, 'units', `U${n}.FBI`), `[UNITINFO]\r\n{\r\n\tUnitName=U${n};\r\n\tMaxDamage=${round * 100 + i};\r\n}\r\n` + 'x'.repeat(round * 3000));
+        await writeFile(
+          join(dir, 'units', `U${n}.FBI`),
+          `[UNITINFO]\r\n{\r\n\tUnitName=U${n};\r\n\tMaxDamage=${round * 100 + i};\r\n}\r\n` + 'x'.repeat(round * 3000),
+        );
         events++;
       }
       if (round % 2 === 1) {

@@ -121,7 +121,9 @@ describe('RepackWatcher', () => {
     await writeFile(join(dir, 'FAIL'), 'x');
     await waitFor(() => w.status().state === 'failed');
     expect(await readFile(target)).toEqual(before);
-    expect(logs.at(-1)).toMatch(/^build failed after [\d.]+ ms: refused: the folder holds a file named FAIL; the previous out\.json is kept$/);
+    expect(logs.at(-1)).toMatch(
+      /^build failed after [\d.]+ ms: refused: the folder holds a file named FAIL; the previous out\.json is kept$/,
+    );
     expect(w.status().lastBuild).toMatchObject({ ok: false });
     expect((await readdir(work)).filter((n) => n.endsWith('.tmp'))).toEqual([]);
     await unlink(join(dir, 'FAIL'));

@@ -4,8 +4,15 @@ import { mkdtemp, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  encodeTaText, openWorkspace, overrideIntoWorkspace, placeInWorkspace, readRecord,
-  readWorkspaceText, workspaceFiles, workspacePath, writeWorkspaceText,
+  encodeTaText,
+  openWorkspace,
+  overrideIntoWorkspace,
+  placeInWorkspace,
+  readRecord,
+  readWorkspaceText,
+  workspaceFiles,
+  workspacePath,
+  writeWorkspaceText,
 } from '../../../electron/mods/workspace.js';
 import { orderLike } from '../../../electron/mods/pack.js';
 import { decodeTdf } from '../../../shared/tdf/parse.js';
@@ -49,13 +56,17 @@ describe('workspace files', () => {
     expect(encodeTaText(text)).toEqual(bytes);
     const saved = await writeWorkspaceText(work, 'units/ARMCOM.FBI', '[UNITINFO]\r\n{\r\n\tName=Commandant ç €;\r\n}\r\n');
     expect(saved).toMatchObject({ path: 'units/ARMCOM.FBI', bytes: 41 });
-    expect(saved.hash).toBe(createHash('sha256').update(await readFile(join(work, 'units', 'ARMCOM.FBI'))).digest('hex'));
+    expect(saved.hash).toBe(
+      createHash('sha256')
+        .update(await readFile(join(work, 'units', 'ARMCOM.FBI')))
+        .digest('hex'),
+    );
     const raw = await readFile(join(work, 'units', 'ARMCOM.FBI'));
     expect(raw.includes(0xe7)).toBe(true);
     expect(raw.includes(0x80)).toBe(true);
     expect((await readWorkspaceText(work, 'units/ARMCOM.FBI')).text).toContain('Commandant ç €');
     expect(() => encodeTaText('ok\nbad ☃')).toThrow(/line 2: "☃" cannot be stored/);
-    expect((await readdir(join(work, 'units')))).toEqual(['ARMCOM.FBI']);
+    expect(await readdir(join(work, 'units'))).toEqual(['ARMCOM.FBI']);
   });
 
   it('reuses the spelling of folders and files already there', async () => {
@@ -78,7 +89,12 @@ describe('workspace files', () => {
   it('orders files by a recorded stored order, case-insensitively, new files after', () => {
     const f = (path: string) => ({ path, size: 0, read: async () => new Uint8Array() });
     const files = [f('a.txt'), f('units/B.FBI'), f('units/c.fbi'), f('z.txt')];
-    expect(orderLike(files, ['UNITS/C.FBI', 'gone.txt', 'units/b.fbi']).map((x) => x.path)).toEqual(['units/c.fbi', 'units/B.FBI', 'a.txt', 'z.txt']);
+    expect(orderLike(files, ['UNITS/C.FBI', 'gone.txt', 'units/b.fbi']).map((x) => x.path)).toEqual([
+      'units/c.fbi',
+      'units/B.FBI',
+      'a.txt',
+      'z.txt',
+    ]);
   });
 });
 

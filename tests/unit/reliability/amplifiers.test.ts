@@ -24,7 +24,9 @@ describe('HPI v1 directory amplification (item 1)', () => {
     const err = await open(bytes).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(FormatError);
     const holds = Math.floor((bytes.length - 20) / 9);
-    expect((err as FormatError).message).toMatch(new RegExp(`more than its ${bytes.length - 20} bytes can hold \\(${holds}\\): entry lists overlap`));
+    expect((err as FormatError).message).toMatch(
+      new RegExp(`more than its ${bytes.length - 20} bytes can hold \\(${holds}\\): entry lists overlap`),
+    );
   });
 
   it('an honest archive of the same shape (one folder, its own list) still reads', async () => {

@@ -18,7 +18,14 @@ describe('extraction and symbolic links (item 7)', () => {
         await symlink(outside, join(target, 'maps'));
         await writeFile(join(outside, 'victim.txt'), 'original');
         await symlink(join(outside, 'victim.txt'), join(target, 'readme.txt'));
-        const pak = await put(join(dir, 'a.pak'), quakePak([{ name: 'maps/e1m1.bsp', data: 'map' }, { name: 'readme.txt', data: 'overwritten' }, { name: 'ok/x.txt', data: 'fine' }]));
+        const pak = await put(
+          join(dir, 'a.pak'),
+          quakePak([
+            { name: 'maps/e1m1.bsp', data: 'map' },
+            { name: 'readme.txt', data: 'overwritten' },
+            { name: 'ok/x.txt', data: 'fine' },
+          ]),
+        );
         const warnings: string[] = [];
         const result = await extractArchive(pak, target, { workers, onWarning: (m) => warnings.push(m) });
         expect(result.refused.sort()).toEqual(['maps/e1m1.bsp', 'readme.txt']);
@@ -64,7 +71,14 @@ describe('extraction and symbolic links (item 7)', () => {
 describe('a file and a folder of one name, a broken entry (items 9 and 15)', () => {
   it('refuses the name and extracts the rest, naming it', async () => {
     await withScratch(async (dir) => {
-      const pak = await put(join(dir, 'a.pak'), quakePak([{ name: 'units', data: 'a file' }, { name: 'units/armcom.fbi', data: 'x' }, { name: 'z.txt', data: 'z' }]));
+      const pak = await put(
+        join(dir, 'a.pak'),
+        quakePak([
+          { name: 'units', data: 'a file' },
+          { name: 'units/armcom.fbi', data: 'x' },
+          { name: 'z.txt', data: 'z' },
+        ]),
+      );
       const run = await runCli(['extract', pak, '-t', join(dir, 'out')]);
       expect(run.code).toBe(0);
       // Which of the two is refused depends on which is written first; the other and z.txt are written.
@@ -77,7 +91,10 @@ describe('a file and a folder of one name, a broken entry (items 9 and 15)', () 
 
 /** An HPI v1 (no cipher, zlib) whose second file's chunk payload is destroyed (bytes after the zlib header). */
 async function hpiWithBrokenEntry(): Promise<Uint8Array> {
-  const bytes = await packToBytes([packFile('a.txt', 'first file '.repeat(20)), packFile('b.wav', 'broken one '.repeat(20)), packFile('c.txt', 'third file '.repeat(20))], { method: 'zlib', key: 0 });
+  const bytes = await packToBytes(
+    [packFile('a.txt', 'first file '.repeat(20)), packFile('b.wav', 'broken one '.repeat(20)), packFile('c.txt', 'third file '.repeat(20))],
+    { method: 'zlib', key: 0 },
+  );
   const sqsh = (from: number) => Buffer.from(bytes).indexOf('SQSH', from);
   const second = sqsh(sqsh(0) + 1);
   bytes.fill(0xff, second + 19 + 2, second + 19 + 12);
@@ -94,7 +111,11 @@ describe('a partly broken archive (item 15)', () => {
       const last = stopped.stderr.trim().split('\n').pop()!;
       const written = (await readdir(join(dir, 'a'))).sort();
       expect(written).not.toContain('b.wav');
-      expect(last).toMatch(new RegExp(`^modpak: .*mod\\.hpi: b\\.wav: zlib chunk at \\d+ does not inflate: .*\\(stopped after ${written.length} files? written; --keep-going extracts every good entry\\)$`));
+      expect(last).toMatch(
+        new RegExp(
+          `^modpak: .*mod\\.hpi: b\\.wav: zlib chunk at \\d+ does not inflate: .*\\(stopped after ${written.length} files? written; --keep-going extracts every good entry\\)$`,
+        ),
+      );
       const kept = await runCli(['extract', hpi, '-t', join(dir, 'b'), '--keep-going']);
       expect(kept.code).toBe(1);
       expect(kept.stderr).toMatch(/extracted 2 files \(440 bytes\) to .*; 1 failed/);

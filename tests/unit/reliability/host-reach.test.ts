@@ -44,7 +44,10 @@ describe("an install's own files (item 6)", () => {
     const target = join(root, 'totala1.hpi');
     const answer = await host.call('mods.export', { dir: ws, target });
     refused(answer);
-    if (!answer.ok) expect(answer.error.message).toMatch(/totala1\.hpi is one of the install's own files: replacing it needs confirmation.*totala1\.hpi\.bak/);
+    if (!answer.ok)
+      expect(answer.error.message).toMatch(
+        /totala1\.hpi is one of the install's own files: replacing it needs confirmation.*totala1\.hpi\.bak/,
+      );
     refused(await host.call('watch.start', { dir: ws, target }));
     expect((await readFile(target)).equals(original)).toBe(true);
     expect(await readdir(root)).toEqual(['totala1.hpi']);

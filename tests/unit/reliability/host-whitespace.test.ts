@@ -44,7 +44,10 @@ describe('a Host header with whitespace around it', () => {
 
   it('modpak serve answers it as the exact Host, and refuses a Host with anything else after the port', async () => {
     const port = served.web.port;
-    const get = (host: string) => rawRequest(port, [`GET /api/events?token=${served.web.token} HTTP/1.1`, `Host: ${host}`]).then((t) => Number(/^HTTP\/1\.1 (\d+)/.exec(t)?.[1]));
+    const get = (host: string) =>
+      rawRequest(port, [`GET /api/events?token=${served.web.token} HTTP/1.1`, `Host: ${host}`]).then((t) =>
+        Number(/^HTTP\/1\.1 (\d+)/.exec(t)?.[1]),
+      );
     const exact = await rawRequest(port, [`GET /?token=${served.web.token} HTTP/1.1`, `Host: 127.0.0.1:${port}`]);
     const spaced = await rawRequest(port, [`GET /?token=${served.web.token} HTTP/1.1`, `Host: 127.0.0.1:${port} `]);
     expect(exact.slice(0, 12)).toBe('HTTP/1.1 200');

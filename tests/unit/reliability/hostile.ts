@@ -76,7 +76,10 @@ export function hpiV1Amplifier(folders: number, files: number, shift = false): U
   const recordAt = listAt + listLength * 9;
   const nameAt = recordAt + 9;
   b.u32(folders).u32(rootEntries);
-  for (let i = 0; i < folders; i++) b.u32(nameAt).u32(subsAt + i * 8).u8(1);
+  for (let i = 0; i < folders; i++)
+    b.u32(nameAt)
+      .u32(subsAt + i * 8)
+      .u8(1);
   for (let i = 0; i < folders; i++) b.u32(files).u32(listAt + (shift ? i * 9 : 0));
   for (let i = 0; i < listLength; i++) b.u32(nameAt).u32(recordAt).u8(0);
   b.u32(0).u32(0).u8(0);
@@ -98,8 +101,18 @@ export function hpiV1Files(names: readonly string[]): Uint8Array {
   });
   const dataAt = nameAt;
   b.u32(names.length).u32(entriesAt);
-  names.forEach((_, i) => b.u32(nameOffsets[i]!).u32(recordsAt + i * 9).u8(0));
-  names.forEach((_, i) => b.u32(dataAt + i).u32(1).u8(0));
+  names.forEach((_, i) =>
+    b
+      .u32(nameOffsets[i]!)
+      .u32(recordsAt + i * 9)
+      .u8(0),
+  );
+  names.forEach((_, i) =>
+    b
+      .u32(dataAt + i)
+      .u32(1)
+      .u8(0),
+  );
   for (const n of names) b.bytes(Uint8Array.from(n, (c) => c.charCodeAt(0) & 0xff)).u8(0);
   b.patch32(8, b.length);
   for (const n of names) b.u8(n.charCodeAt(0) & 0xff);
@@ -141,7 +154,9 @@ export function hpiV1ChunkBomb(chunks: number, name = 'bomb.bin'): Uint8Array {
   const dirEnd = nameAt + name.length + 1;
   b.u32(1).u32(entriesAt);
   b.u32(nameAt).u32(recordAt).u8(0);
-  b.u32(dirEnd).u32(chunks * 65536).u8(2);
+  b.u32(dirEnd)
+    .u32(chunks * 65536)
+    .u8(2);
   b.text(name).u8(0);
   b.patch32(8, b.length);
   for (let i = 0; i < chunks; i++) b.u32(chunk.length);

@@ -18,11 +18,17 @@ describe('isolated archive work', () => {
       await mkdir(root);
       const big = await put(join(root, 'big.hpi'), hpiV1Amplifier(1, 400_000));
       const small = await put(join(root, 'pak0.pak'), quakePak([{ name: 'maps/e1m1.bsp', data: 'map' }]));
-      const host = await createStudioHost({ facts: { version: '1', host: 'web', initialRoot: root, demo: false }, recentFile: null, warm: false, isolation: { heapMb: 24 } });
+      const host = await createStudioHost({
+        facts: { version: '1', host: 'web', initialRoot: root, demo: false },
+        recentFile: null,
+        warm: false,
+        isolation: { heapMb: 24 },
+      });
       try {
         const oom = await host.call('archive.open', { path: big });
         expect(oom).toMatchObject({ ok: false, error: { code: 'failed' } });
-        if (!oom.ok) expect(oom.error.message).toMatch(/big\.hpi: needs more than the 24 MB allowed to read it; the archive was not opened/);
+        if (!oom.ok)
+          expect(oom.error.message).toMatch(/big\.hpi: needs more than the 24 MB allowed to read it; the archive was not opened/);
         expect(await host.call('app.info', {})).toMatchObject({ ok: true });
         const listing = await host.call('archive.open', { path: small });
         expect(listing).toMatchObject({ ok: true, result: { entries: [{ path: 'maps/e1m1.bsp', size: 3 }] } });
@@ -30,7 +36,12 @@ describe('isolated archive work', () => {
       } finally {
         await host.close();
       }
-      const slow = await createStudioHost({ facts: { version: '1', host: 'web', initialRoot: root, demo: false }, recentFile: null, warm: false, isolation: { openMs: 1 } });
+      const slow = await createStudioHost({
+        facts: { version: '1', host: 'web', initialRoot: root, demo: false },
+        recentFile: null,
+        warm: false,
+        isolation: { openMs: 1 },
+      });
       try {
         const timedOut = await slow.call('archive.open', { path: small });
         expect(timedOut).toMatchObject({ ok: false, error: { code: 'failed' } });

@@ -35,7 +35,11 @@ describe('control characters in names are shown escaped (item 5)', () => {
         expect(RAW_CONTROL.test(run.stderr), run.stderr).toBe(false);
         for (const line of run.stderr.split('\n').filter(Boolean)) expect(line).toMatch(/^(modpak: |extracted )/);
       }
-      expect(runs[0]!.stdout.split('\n').filter(Boolean)).toEqual(['maps/a\\nmodpak: x.pak: fake', 'sound/\\x1b[31mred\\x1b]0;title\\x07.wav', '../up\\nx.txt']);
+      expect(runs[0]!.stdout.split('\n').filter(Boolean)).toEqual([
+        'maps/a\\nmodpak: x.pak: fake',
+        'sound/\\x1b[31mred\\x1b]0;title\\x07.wav',
+        '../up\\nx.txt',
+      ]);
       expect(runs[2]!.stdout).toContain('maps/a\\nmodpak: x.pak: fake');
       expect(runs[3]!.stdout).toMatch(/winner: .*pak0\.ufo/);
       expect(runs[4]!.stderr).toContain('refused to extract "../up\\nx.txt"');

@@ -26,7 +26,11 @@ interface Run {
 
 function runLimited(args: string[]): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [`--max-old-space-size=${LIMIT_MB}`, '--max-semi-space-size=1', '--import', REPORT, modpakBin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      [`--max-old-space-size=${LIMIT_MB}`, '--max-semi-space-size=1', '--import', REPORT, modpakBin, ...args],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let stdoutBytes = 0;
     let stdout = '';
     let stderr = '';
@@ -52,7 +56,12 @@ describe('resource limits: hostile archives under a 512 MB limit (items 1, 2)', 
     await withScratch(async (dir) => {
       const amp = await put(join(dir, 'amp.ufo'), withTrailer(hpiV1Amplifier(10_000, 10_000)));
       expect((await stat(amp)).size).toBeLessThan(300_000);
-      for (const args of [['list', amp], ['verify', amp], ['extract', amp, '-t', join(dir, 'out')], ['mount', 'archives', dir, '--game', 'ta']]) {
+      for (const args of [
+        ['list', amp],
+        ['verify', amp],
+        ['extract', amp, '-t', join(dir, 'out')],
+        ['mount', 'archives', dir, '--game', 'ta'],
+      ]) {
         const run = await runLimited(args);
         expect(run.peakMb, args.join(' ')).toBeLessThan(LIMIT_MB);
         if (args[0] === 'mount') {
@@ -99,10 +108,15 @@ describe('resource limits: hostile archives under a 512 MB limit (items 1, 2)', 
   it('an HPI v2 directory block that inflates past what records can need is refused before inflating', async () => {
     await withScratch(async (dir) => {
       const bomb = await put(join(dir, 'dir-bomb.hpi'), hpiV2DirectoryBomb(64 << 20));
-      for (const args of [['info', bomb], ['list', bomb]]) {
+      for (const args of [
+        ['info', bomb],
+        ['list', bomb],
+      ]) {
         const run = await runLimited(args);
         expect(run.code, run.stderr).toBe(1);
-        expect(run.stderr).toMatch(/directory block at 32 declares 67108864 bytes once decoded, more than its records can need \(at most 25165824\)/);
+        expect(run.stderr).toMatch(
+          /directory block at 32 declares 67108864 bytes once decoded, more than its records can need \(at most 25165824\)/,
+        );
         expect(run.peakMb).toBeLessThan(LIMIT_MB / 2);
       }
       // Mounted in an install, the archive is ignored with that reason and the mount goes on.

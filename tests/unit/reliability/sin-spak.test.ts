@@ -26,7 +26,10 @@ function decodeSin(bytes: Uint8Array): { magic: string; files: Map<string, strin
   return { magic, files };
 }
 
-const CONTENT: Record<string, string> = { 'maps/sin1.bsp': 'a map '.repeat(50), ['sound/weapons/' + 'long_name_'.repeat(10) + '.wav']: 'wav' };
+const CONTENT: Record<string, string> = {
+  'maps/sin1.bsp': 'a map '.repeat(50),
+  ['sound/weapons/' + 'long_name_'.repeat(10) + '.wav']: 'wav',
+};
 
 describe("SiN's SPAK magic", () => {
   it("pack --format sin writes 'SPAK', which this test's decoder reads back", async () => {

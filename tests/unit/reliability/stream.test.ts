@@ -26,7 +26,14 @@ describe('Archive.stream gives the bytes of read, a piece at a time (item 2)', (
     ['HPI v1 stored', () => packToBytes(modFiles(), { method: 'none', key: 0x21 })],
     ['HPI v2 zlib', () => packToBytes(modFiles(), { version: 2, method: 'zlib' })],
     ['HPI v2 stored', () => packToBytes(modFiles(), { version: 2, method: 'none' })],
-    ['Quake PAK', async () => quakePak([{ name: 'a.txt', data: 'x'.repeat(3_000_000) }, { name: 'b/c.bin', data: '' }])],
+    [
+      'Quake PAK',
+      async () =>
+        quakePak([
+          { name: 'a.txt', data: 'x'.repeat(3_000_000) },
+          { name: 'b/c.bin', data: '' },
+        ]),
+    ],
   ];
   for (const [label, make] of cases) {
     it(label, async () => {

@@ -62,15 +62,23 @@ describe('warning floods (item 14)', () => {
       const v2 = await put(join(dir, 'kbot.hpi'), v2ZeroChecksums(300));
       const quiet = await runCli(['verify', v2]);
       expect(quiet.code, quiet.stderr).toBe(0);
-      expect(warningLines(quiet.stdout)).toEqual([expect.stringMatching(/^warning: f0\.txt: entry checksum 0x0 does not match the data's 0x[0-9a-f]+ \(and 299 more like it; -v lists them\)$/)]);
+      expect(warningLines(quiet.stdout)).toEqual([
+        expect.stringMatching(
+          /^warning: f0\.txt: entry checksum 0x0 does not match the data's 0x[0-9a-f]+ \(and 299 more like it; -v lists them\)$/,
+        ),
+      ]);
       expect(warningLines((await runCli(['verify', v2, '-v'])).stdout)).toHaveLength(300);
       const extract = await runCli(['extract', v2, '-t', join(dir, 'out')]);
-      expect(warningLines(extract.stderr)).toEqual([expect.stringMatching(/^modpak: warning: f\d+\.txt: entry checksum 0x0 does not match .* \(and 299 more like it; -v lists them\)$/)]);
+      expect(warningLines(extract.stderr)).toEqual([
+        expect.stringMatching(/^modpak: warning: f\d+\.txt: entry checksum 0x0 does not match .* \(and 299 more like it; -v lists them\)$/),
+      ]);
       expect(warningLines((await runCli(['extract', v2, '-t', join(dir, 'out2'), '-v'])).stderr)).toHaveLength(300);
 
       const dk = await put(join(dir, 'pakka.pak'), daikatanaPakka(375));
       const info = await runCli(['info', dk]);
-      expect(info.stdout.split('\n').filter((l) => l.startsWith('warning '))).toEqual([expect.stringMatching(/\(and 374 more like it; -v lists them\)$/)]);
+      expect(info.stdout.split('\n').filter((l) => l.startsWith('warning '))).toEqual([
+        expect.stringMatching(/\(and 374 more like it; -v lists them\)$/),
+      ]);
       expect(info.stdout.split('\n').filter((l) => l.startsWith('warning '))).toHaveLength(1);
       expect((await runCli(['info', dk, '-v'])).stdout.split('\n').filter((l) => l.startsWith('warning '))).toHaveLength(375);
       const verify = await runCli(['verify', dk]);
@@ -79,8 +87,12 @@ describe('warning floods (item 14)', () => {
   });
 
   it('kinds: the path, quoted names and numbers vary, the words do not', () => {
-    expect(warningKind('units/a.fbi: SQSH chunk at 149: checksum 0xa85 does not match the payload\'s 0xefd')).toBe(warningKind('b.wav: SQSH chunk at 9: checksum 0x1 does not match the payload\'s 0x2'));
-    expect(warningKind('refused to extract "a/b": a file and a folder share this name')).toBe(warningKind('refused to extract "c": a file and a folder share this name'));
+    expect(warningKind("units/a.fbi: SQSH chunk at 149: checksum 0xa85 does not match the payload's 0xefd")).toBe(
+      warningKind("b.wav: SQSH chunk at 9: checksum 0x1 does not match the payload's 0x2"),
+    );
+    expect(warningKind('refused to extract "a/b": a file and a folder share this name')).toBe(
+      warningKind('refused to extract "c": a file and a folder share this name'),
+    );
     expect(warningKind('x: entry checksum 0x0 does not match')).not.toBe(warningKind('x: 3 bytes after the last chunk'));
   });
 });

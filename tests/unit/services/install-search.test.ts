@@ -52,7 +52,10 @@ describe('modpak mount check', () => {
     const weaponId = problems.find((p) => p.kind === 'duplicate-weapon-id')!;
     expect(weaponId.message).toMatch(/ID 6/);
     expect(weaponId.paths.sort()).toEqual(['weapons/base.tdf', 'weapons/mine.tdf']);
-    const missing = problems.filter((p) => p.kind === 'missing-reference').map((p) => p.message).join('\n');
+    const missing = problems
+      .filter((p) => p.kind === 'missing-reference')
+      .map((p) => p.message)
+      .join('\n');
     expect(missing).toMatch(/MYUNIT: Objectname=NOSUCHMODEL names no model/);
     expect(missing).toMatch(/MYUNIT: Weapon1=NOSUCHGUN names no weapon/);
     expect(missing).not.toMatch(/ARMAAA|ARMBBB/);

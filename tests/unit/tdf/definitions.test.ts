@@ -31,7 +31,15 @@ describe('definitionWinners', () => {
       { file: 'features/x.tdf', archive: 'b.hpi', names: ['CARSCAR05'] },
     ]);
     expect(rows).toEqual([
-      { name: 'CarScar05', file: 'features/urban/cars2.tdf', archive: null, shadowed: [{ file: 'features/urban/cars.tdf', archive: 'a.ufo', hiddenBy: 'name' }, { file: 'features/x.tdf', archive: 'b.hpi', hiddenBy: 'name' }] },
+      {
+        name: 'CarScar05',
+        file: 'features/urban/cars2.tdf',
+        archive: null,
+        shadowed: [
+          { file: 'features/urban/cars.tdf', archive: 'a.ufo', hiddenBy: 'name' },
+          { file: 'features/x.tdf', archive: 'b.hpi', hiddenBy: 'name' },
+        ],
+      },
       { name: 'Other', file: 'features/urban/cars.tdf', archive: 'a.ufo', shadowed: [] },
     ]);
   });

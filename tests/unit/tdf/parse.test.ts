@@ -36,7 +36,10 @@ describe('parseTdf', () => {
 
   it('tolerates a missing ; and reports it with its line', () => {
     const doc = parseTdf('[A]\n{\nk=v\nm=n;\n}');
-    expect(doc.sections[0]!.entries.map((e) => [e.key, e.value])).toEqual([['k', 'v'], ['m', 'n']]);
+    expect(doc.sections[0]!.entries.map((e) => [e.key, e.value])).toEqual([
+      ['k', 'v'],
+      ['m', 'n'],
+    ]);
     expect(doc.problems).toEqual([{ line: 3, severity: 'warning', message: "missing ';' after k=v" }]);
   });
 
@@ -84,7 +87,9 @@ describe('parseTdf', () => {
     expect(doc.problems).toEqual([]);
     let seed = 7;
     for (let n = 0; n < 300; n++) {
-      const junk = Array.from({ length: 200 }, () => '[]{};=/*\n\r ab'.charAt((seed = (seed * 1103515245 + 12345) & 0x7fffffff) % 14)).join('');
+      const junk = Array.from({ length: 200 }, () => '[]{};=/*\n\r ab'.charAt((seed = (seed * 1103515245 + 12345) & 0x7fffffff) % 14)).join(
+        '',
+      );
       expect(() => parseTdf(junk)).not.toThrow();
     }
   });

@@ -21,7 +21,7 @@ async function sampleTdfTexts(): Promise<{ name: string; text: string }[]> {
   return out;
 }
 
-describe('the TDF tokeniser (shared/tdf/tokens.ts, the studio\'s colours)', () => {
+describe("the TDF tokeniser (shared/tdf/tokens.ts, the studio's colours)", () => {
   it('agrees with the parser on every sample TDF/FBI: the keys it colours are the keys parseTdf reads, and it loses nothing', async () => {
     const texts = await sampleTdfTexts();
     expect(texts.length).toBeGreaterThan(5);
@@ -33,7 +33,10 @@ describe('the TDF tokeniser (shared/tdf/tokens.ts, the studio\'s colours)', () =
       const walk = (sections: typeof doc.sections) => {
         for (const s of sections) {
           // Entries and sub-sections interleave in the text; order them by line, entries before a header on the same line.
-          const items: { line: number; keys: string[]; sub?: (typeof doc.sections)[number] }[] = [...s.entries.map((e) => ({ line: e.line, keys: [e.key] })), ...s.sections.map((sub) => ({ line: sub.line, keys: [], sub }))];
+          const items: { line: number; keys: string[]; sub?: (typeof doc.sections)[number] }[] = [
+            ...s.entries.map((e) => ({ line: e.line, keys: [e.key] })),
+            ...s.sections.map((sub) => ({ line: sub.line, keys: [], sub })),
+          ];
           items.sort((a, b) => a.line - b.line);
           for (const item of items) {
             parsed.push(...item.keys);

@@ -17,7 +17,10 @@ afterAll(async () => {
 describe('bad archives in an install never stop the mount', () => {
   it('garbage, empty, truncated and damaged archives are ignored with a reason; the rest mounts', async () => {
     const dir = join(base, 'TA');
-    const files = [{ path: 'units/ARMCOM.fbi', data: unitFbi('ARMCOM', 'Commander') }, { path: 'units/CORCOM.fbi', data: unitFbi('CORCOM', 'Commander') }];
+    const files = [
+      { path: 'units/ARMCOM.fbi', data: unitFbi('ARMCOM', 'Commander') },
+      { path: 'units/CORCOM.fbi', data: unitFbi('CORCOM', 'Commander') },
+    ];
     await writeHpi(join(dir, 'rev31.gp3'), files);
     const good = await packBytes('hpi', files, { version: 1 });
     let seed = 5;
@@ -46,7 +49,14 @@ describe('bad archives in an install never stop the mount', () => {
 
   it('a definition file that does not decode is skipped with a warning, the rest still counts', async () => {
     const dir = join(base, 'TA2');
-    await writeHpi(join(dir, 'rev31.gp3'), [{ path: 'units/ARMCOM.fbi', data: unitFbi('ARMCOM', 'Commander') }, { path: 'units/BROKEN.fbi', data: unitFbi('BROKEN', 'x'.repeat(3000)) }], { key: 0, method: 'zlib' });
+    await writeHpi(
+      join(dir, 'rev31.gp3'),
+      [
+        { path: 'units/ARMCOM.fbi', data: unitFbi('ARMCOM', 'Commander') },
+        { path: 'units/BROKEN.fbi', data: unitFbi('BROKEN', 'x'.repeat(3000)) },
+      ],
+      { key: 0, method: 'zlib' },
+    );
     // Damage the last file's compressed bytes (just before the trailer); the directory stays intact.
     const path = join(dir, 'rev31.gp3');
     const bytes = new Uint8Array(await readFile(path));

@@ -77,7 +77,11 @@ describe('a Quake game folder', () => {
   it('every mount command takes --mod; a missing mod folder is one line and exit 1', async () => {
     const archives = await runCli(['mount', 'archives', quake, '--mod', 'mymod', '--json']);
     expect(archives.code).toBe(0);
-    expect(JSON.parse(archives.stdout).mounted.map((m: { archive: string }) => m.archive)).toEqual(['mymod/pak0.pak', 'id1/pak1.pak', 'id1/pak0.pak']);
+    expect(JSON.parse(archives.stdout).mounted.map((m: { archive: string }) => m.archive)).toEqual([
+      'mymod/pak0.pak',
+      'id1/pak1.pak',
+      'id1/pak0.pak',
+    ]);
     const resolved = await runCli(['mount', 'resolve', quake, 'progs/player.mdl', '--mod', 'mymod', '--json']);
     expect(JSON.parse(resolved.stdout).winner.archive).toBe('mymod/pak0.pak');
     const noMod = await runCli(['mount', 'resolve', quake, 'progs/player.mdl', '--json', '--game', 'quake']);
@@ -88,12 +92,15 @@ describe('a Quake game folder', () => {
     expect(missing.stderr).toContain('no mod folder nope in');
   });
 
-  it('impact: pak1.pak in the mod folder ranks first and wins over the mod\'s pak0.pak', async () => {
+  it("impact: pak1.pak in the mod folder ranks first and wins over the mod's pak0.pak", async () => {
     const staged = join(work, 'staged', 'pak1.pak');
     await pak(staged, { 'progs/player.mdl': 'mod1', 'maps/new.bsp': 'new' });
     const impact = await new ModsService().impact(quake, staged, { mod: 'mymod' });
     expect(impact).toMatchObject({ archive: 'mymod/pak1.pak', stage: 'pak', rank: 1, replaces: null });
-    expect(impact.wins.map((w) => [w.path, w.over]).sort()).toEqual([['maps/new.bsp', null], ['progs/player.mdl', 'mymod/pak0.pak']]);
+    expect(impact.wins.map((w) => [w.path, w.over]).sort()).toEqual([
+      ['maps/new.bsp', null],
+      ['progs/player.mdl', 'mymod/pak0.pak'],
+    ]);
   });
 });
 
@@ -119,7 +126,11 @@ describe('the other Quake-family game folders', () => {
     await pak(join(dk, 'data', 'pak0.pak'), { 'maps/e1m1.bsp': 'dk pak' }, 'daikatana');
     await put(join(dk, 'data'), { 'maps/e1m1.bsp': 'dk loose' });
     const dkv = await mountInstall(dk);
-    expect([dkv.game, dkv.resolve('maps/e1m1.bsp').winner?.archive, dkv.resolve('maps/e1m1.bsp').shadowed.map((s) => s.archive)]).toEqual(['daikatana', null, ['data/pak0.pak']]);
+    expect([dkv.game, dkv.resolve('maps/e1m1.bsp').winner?.archive, dkv.resolve('maps/e1m1.bsp').shadowed.map((s) => s.archive)]).toEqual([
+      'daikatana',
+      null,
+      ['data/pak0.pak'],
+    ]);
     await dkv.close();
   });
 });

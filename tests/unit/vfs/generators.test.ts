@@ -19,7 +19,11 @@ async function fingerprint(dir: string): Promise<string[]> {
   for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
     if (!entry.isFile()) continue;
     const path = join(entry.parentPath, entry.name);
-    out.push(`${relative(dir, path)} ${createHash('sha256').update(await readFile(path)).digest('hex')}`);
+    out.push(
+      `${relative(dir, path)} ${createHash('sha256')
+        .update(await readFile(path))
+        .digest('hex')}`,
+    );
   }
   return out.sort();
 }

@@ -88,18 +88,41 @@ describe('InstallService', () => {
 
 describe('extraction never writes outside its target', () => {
   it('refuses names that climb out, and writes the rest', async () => {
-    const files: [string, string][] = [['../evil.txt', 'x'], ['/abs.txt', 'x'], ['ok/fine.txt', 'fine'], ['a\\..\\..\\evil2.txt', 'x']];
+    const files: [string, string][] = [
+      ['../evil.txt', 'x'],
+      ['/abs.txt', 'x'],
+      ['ok/fine.txt', 'fine'],
+      ['a\\..\\..\\evil2.txt', 'x'],
+    ];
     const data = new Map<ArchiveEntry, Uint8Array>();
     const entries = files.map(([path, text]) => {
       const e: ArchiveEntry = { path, dir: false, size: text.length, packedSize: text.length, method: 'stored' };
       data.set(e, new TextEncoder().encode(text));
       return e;
     });
-    const layer: Layer = { archive: 'evil.hpi', root: 'install', stage: 'hpi', entries, read: async (e) => data.get(e)!, close: async () => {} };
-    const vfs = new MountedInstall(base, { game: 'ta', source: 'given', reason: null }, null, { game: 'ta', mounted: [], ignored: [], looseFirst: true }, new MergedIndex([layer]));
+    const layer: Layer = {
+      archive: 'evil.hpi',
+      root: 'install',
+      stage: 'hpi',
+      entries,
+      read: async (e) => data.get(e)!,
+      close: async () => {},
+    };
+    const vfs = new MountedInstall(
+      base,
+      { game: 'ta', source: 'given', reason: null },
+      null,
+      { game: 'ta', mounted: [], ignored: [], looseFirst: true },
+      new MergedIndex([layer]),
+    );
     const target = join(base, 'safe', 'inner');
     const warnings: string[] = [];
-    const result = await extractPaths(vfs, files.map(([p]) => p), target, { onWarning: (w) => warnings.push(w) });
+    const result = await extractPaths(
+      vfs,
+      files.map(([p]) => p),
+      target,
+      { onWarning: (w) => warnings.push(w) },
+    );
     expect(result.files).toBe(1);
     expect(result.refused.sort()).toEqual(['../evil.txt', '/abs.txt', 'a\\..\\..\\evil2.txt'].sort());
     expect(warnings).toHaveLength(3);

@@ -4,7 +4,22 @@ import { isCanonicalAscii, lookupKey } from '../../../electron/vfs/keys.js';
 
 describe('lookupKey', () => {
   it('is pathKey on canonical and non-canonical paths alike', () => {
-    const cases = ['units/ARMCOM.fbi', 'a', '', '/a', 'a/', 'a//b', 'a\\b', 'é/x', 'ß', 'units/Ärm.fbi', 'x/y/z.TDF', '//', '\\', 'a b/c~d_e'];
+    const cases = [
+      'units/ARMCOM.fbi',
+      'a',
+      '',
+      '/a',
+      'a/',
+      'a//b',
+      'a\\b',
+      'é/x',
+      'ß',
+      'units/Ärm.fbi',
+      'x/y/z.TDF',
+      '//',
+      '\\',
+      'a b/c~d_e',
+    ];
     for (const c of cases) expect([c, lookupKey(c)]).toEqual([c, pathKey(c)]);
   });
 

@@ -12,7 +12,14 @@ function layer(archive: string | null, stage: MountStage | 'loose', files: [stri
     data.set(entry, new TextEncoder().encode(text));
     return entry;
   });
-  return { archive, root: 'install', stage, entries: [{ path: 'units', dir: true, size: 0, packedSize: 0, method: 'dir' }, ...entries], read: async (e) => data.get(e)!, close: async () => {} };
+  return {
+    archive,
+    root: 'install',
+    stage,
+    entries: [{ path: 'units', dir: true, size: 0, packedSize: 0, method: 'dir' }, ...entries],
+    read: async (e) => data.get(e)!,
+    close: async () => {},
+  };
 }
 
 function install(layers: Layer[]): MountedInstall {
@@ -29,8 +36,16 @@ const fbi = (name: string) => `[UNITINFO]\n{\nUnitName=${name};\n}\n`;
 
 const sample = () =>
   install([
-    layer(null, 'loose', [['units/ARMCOM.FBI', fbi('ARMCOM')], ['readme.txt', 'loose readme']]),
-    layer('rev31.gp3', 'gp3', [['units/armcom.fbi', fbi('ARMCOM_PATCH')], ['units/CORAK.fbi', fbi('CORAK')], ['gamedata/x.tdf', 'first'], ['GAMEDATA/X.TDF', 'duplicate in one archive']]),
+    layer(null, 'loose', [
+      ['units/ARMCOM.FBI', fbi('ARMCOM')],
+      ['readme.txt', 'loose readme'],
+    ]),
+    layer('rev31.gp3', 'gp3', [
+      ['units/armcom.fbi', fbi('ARMCOM_PATCH')],
+      ['units/CORAK.fbi', fbi('CORAK')],
+      ['gamedata/x.tdf', 'first'],
+      ['GAMEDATA/X.TDF', 'duplicate in one archive'],
+    ]),
     layer('mod.ufo', 'ufo', [
       ['features/urban/cars2.tdf', '[CarScar05]{world=urban;}'],
       ['features/urban/cars.tdf', '[CarScar05]{world=other;}\n[CarScar06]{}'],
@@ -39,7 +54,12 @@ const sample = () =>
       ['units/old/ARMOLD.fbi', fbi('ARMOLD')],
       ['units/CORAK2.fbi', fbi('corak')],
     ]),
-    layer('totala1.hpi', 'hpi', [['units/CORAK.fbi', fbi('HIDDEN_NAME')], ['features/trees.tdf', '[Tree1]{}\n[CarScar06]{}'], ['weapons/weapons.tdf', '[HIDDEN_WEAPON]{}'], ['readme.txt', 'archived readme']]),
+    layer('totala1.hpi', 'hpi', [
+      ['units/CORAK.fbi', fbi('HIDDEN_NAME')],
+      ['features/trees.tdf', '[Tree1]{}\n[CarScar06]{}'],
+      ['weapons/weapons.tdf', '[HIDDEN_WEAPON]{}'],
+      ['readme.txt', 'archived readme'],
+    ]),
   ]);
 
 describe('merged index', () => {
@@ -79,7 +99,11 @@ describe('merged index', () => {
     const i = tree.paths.indexOf('units/CORAK.fbi');
     expect([tree.winners[i], tree.layers[i]]).toEqual([0, 2]);
     expect(tree.winners[tree.paths.indexOf('readme.txt')]).toBe(-1);
-    expect(vfs.report().mounted.map((m) => [m.archive, m.files])).toEqual([['rev31.gp3', 4], ['mod.ufo', 6], ['totala1.hpi', 4]]);
+    expect(vfs.report().mounted.map((m) => [m.archive, m.files])).toEqual([
+      ['rev31.gp3', 4],
+      ['mod.ufo', 6],
+      ['totala1.hpi', 4],
+    ]);
   });
 });
 
@@ -88,7 +112,12 @@ describe('definition winners over the layers', () => {
     const rows = await sample().defs('units');
     expect(rows).toEqual([
       { name: 'ARMCOM', file: 'units/ARMCOM.FBI', archive: null, shadowed: [] },
-      { name: 'CORAK', file: 'units/CORAK.fbi', archive: 'rev31.gp3', shadowed: [{ file: 'units/CORAK2.fbi', archive: 'mod.ufo', hiddenBy: 'name' }] },
+      {
+        name: 'CORAK',
+        file: 'units/CORAK.fbi',
+        archive: 'rev31.gp3',
+        shadowed: [{ file: 'units/CORAK2.fbi', archive: 'mod.ufo', hiddenBy: 'name' }],
+      },
     ]);
   });
 
@@ -107,21 +136,45 @@ describe('definition winners over the layers', () => {
 
   it('conflicts: paths and names from more than one source, every provider in order', async () => {
     const report = await sample().conflicts();
-    expect(report.paths.map((p) => [p.path, p.providers.map((q) => q.archive)])).toEqual([
-      ['units/CORAK.fbi', ['rev31.gp3', 'totala1.hpi']],
-      ['readme.txt', [null, 'totala1.hpi']],
-      ['units/ARMCOM.FBI', [null, 'rev31.gp3']],
-      ['weapons/weapons.tdf', ['mod.ufo', 'totala1.hpi']],
-    ].sort((a, b) => ((a[0] as string).toUpperCase() < (b[0] as string).toUpperCase() ? -1 : 1)));
+    expect(report.paths.map((p) => [p.path, p.providers.map((q) => q.archive)])).toEqual(
+      [
+        ['units/CORAK.fbi', ['rev31.gp3', 'totala1.hpi']],
+        ['readme.txt', [null, 'totala1.hpi']],
+        ['units/ARMCOM.FBI', [null, 'rev31.gp3']],
+        ['weapons/weapons.tdf', ['mod.ufo', 'totala1.hpi']],
+      ].sort((a, b) => ((a[0] as string).toUpperCase() < (b[0] as string).toUpperCase() ? -1 : 1)),
+    );
     expect(report.definitions).toEqual([
-      { kind: 'units', name: 'CORAK', providers: [{ file: 'units/CORAK.fbi', archive: 'rev31.gp3' }, { file: 'units/CORAK2.fbi', archive: 'mod.ufo' }] },
-      { kind: 'features', name: 'CarScar06', providers: [{ file: 'features/urban/cars.tdf', archive: 'mod.ufo' }, { file: 'features/trees.tdf', archive: 'totala1.hpi' }] },
+      {
+        kind: 'units',
+        name: 'CORAK',
+        providers: [
+          { file: 'units/CORAK.fbi', archive: 'rev31.gp3' },
+          { file: 'units/CORAK2.fbi', archive: 'mod.ufo' },
+        ],
+      },
+      {
+        kind: 'features',
+        name: 'CarScar06',
+        providers: [
+          { file: 'features/urban/cars.tdf', archive: 'mod.ufo' },
+          { file: 'features/trees.tdf', archive: 'totala1.hpi' },
+        ],
+      },
     ]);
   });
 });
 
 describe('lookups in any spelling', () => {
-  const spelled = () => install([layer('a.hpi', 'hpi', [['units/ARMCOM.fbi', 'a'], ['sounds/é.wav', 'b'], ['DATA/한글.DAT', 'c'], ['', 'empty']])]);
+  const spelled = () =>
+    install([
+      layer('a.hpi', 'hpi', [
+        ['units/ARMCOM.fbi', 'a'],
+        ['sounds/é.wav', 'b'],
+        ['DATA/한글.DAT', 'c'],
+        ['', 'empty'],
+      ]),
+    ]);
 
   it('finds a path in any case and separator, and reports the canonical spelling of a non-canonical query', () => {
     const vfs = spelled();
@@ -139,7 +192,8 @@ describe('lookups in any spelling', () => {
     expect(vfs.resolve('sounds/É.wav').winner).toBeNull();
     expect(vfs.resolve('data\\한글.dat').winner?.entry).toBe('DATA/한글.DAT');
     expect(vfs.resolve('data/한글글.dat').winner).toBeNull();
-    for (const miss of ['units/ARMCOM.fb', 'units/ARMCOM.fbix', 'units', 'units/', 'xunits/ARMCOM.fbi']) expect(vfs.resolve(miss).winner, miss).toBeNull();
+    for (const miss of ['units/ARMCOM.fb', 'units/ARMCOM.fbix', 'units', 'units/', 'xunits/ARMCOM.fbi'])
+      expect(vfs.resolve(miss).winner, miss).toBeNull();
   });
 
   it('agrees with a Map over pathKey on random keys and spellings', () => {
@@ -150,7 +204,13 @@ describe('lookups in any spelling', () => {
     const raws = Array.from({ length: 2000 }, word);
     const files = new Map<string, string>();
     for (const raw of raws) if (!files.has(pathKey(raw))) files.set(pathKey(raw), raw);
-    const vfs = install([layer('r.hpi', 'hpi', [...files.values()].map((p) => [p, p]))]);
+    const vfs = install([
+      layer(
+        'r.hpi',
+        'hpi',
+        [...files.values()].map((p) => [p, p]),
+      ),
+    ]);
     for (const query of [...raws, ...raws.map((r) => r.toLowerCase()), ...Array.from({ length: 2000 }, word)]) {
       const found = vfs.resolve(query);
       expect(found.winner?.entry ?? null, JSON.stringify(query)).toBe(files.get(pathKey(query)) ?? null);
@@ -162,8 +222,15 @@ describe('lookups in any spelling', () => {
 describe('an index built over the one it replaces (an incremental re-mount)', () => {
   const base = () => [
     layer(null, 'loose', [['units/ARMCOM.FBI', fbi('ARMCOM')]]),
-    layer('rev31.gp3', 'gp3', [['units/CORAK.fbi', fbi('CORAK')], ['gamedata/x.tdf', 'first']]),
-    layer('totala1.hpi', 'hpi', [['units/CORAK.fbi', fbi('HIDDEN')], ['units/ARMPW.fbi', fbi('ARMPW')], ['readme.txt', 'old']]),
+    layer('rev31.gp3', 'gp3', [
+      ['units/CORAK.fbi', fbi('CORAK')],
+      ['gamedata/x.tdf', 'first'],
+    ]),
+    layer('totala1.hpi', 'hpi', [
+      ['units/CORAK.fbi', fbi('HIDDEN')],
+      ['units/ARMPW.fbi', fbi('ARMPW')],
+      ['readme.txt', 'old'],
+    ]),
   ];
   const answers = (vfs: MountedInstall, probes: string[]) => ({
     all: [...vfs.index.all()].map(([k, hits]) => [k, hits.map((h) => [h.layer, h.entry.path])]),
@@ -175,15 +242,39 @@ describe('an index built over the one it replaces (an incremental re-mount)', ()
 
   it('answers exactly as an index built afresh, when an archive is added, replaced or removed', async () => {
     const [loose, rev, ta] = base();
-    const mod = layer('mod.ufo', 'ufo', [['units/ARMPW.fbi', fbi('ARMPW_MOD')], ['units/MOD.fbi', fbi('MOD')]]);
-    const mod2 = layer('mod.ufo', 'ufo', [['units/MOD.fbi', fbi('MOD2')], ['readme.txt', 'mod readme']]);
-    const steps: Layer[][] = [[loose!, rev!, ta!], [loose!, rev!, mod, ta!], [loose!, rev!, mod2, ta!], [loose!, ta!], [loose!, rev!, mod, ta!]];
+    const mod = layer('mod.ufo', 'ufo', [
+      ['units/ARMPW.fbi', fbi('ARMPW_MOD')],
+      ['units/MOD.fbi', fbi('MOD')],
+    ]);
+    const mod2 = layer('mod.ufo', 'ufo', [
+      ['units/MOD.fbi', fbi('MOD2')],
+      ['readme.txt', 'mod readme'],
+    ]);
+    const steps: Layer[][] = [
+      [loose!, rev!, ta!],
+      [loose!, rev!, mod, ta!],
+      [loose!, rev!, mod2, ta!],
+      [loose!, ta!],
+      [loose!, rev!, mod, ta!],
+    ];
     let previous: MergedIndex | undefined;
     for (const layers of steps) {
       const incremental = new MergedIndex(layers, previous);
       const fresh = new MergedIndex(layers);
-      const a = new MountedInstall('/nowhere', { game: 'ta', source: 'given', reason: null }, null, { game: 'ta', looseFirst: true, mounted: [], ignored: [] }, incremental);
-      const b = new MountedInstall('/nowhere', { game: 'ta', source: 'given', reason: null }, null, { game: 'ta', looseFirst: true, mounted: [], ignored: [] }, fresh);
+      const a = new MountedInstall(
+        '/nowhere',
+        { game: 'ta', source: 'given', reason: null },
+        null,
+        { game: 'ta', looseFirst: true, mounted: [], ignored: [] },
+        incremental,
+      );
+      const b = new MountedInstall(
+        '/nowhere',
+        { game: 'ta', source: 'given', reason: null },
+        null,
+        { game: 'ta', looseFirst: true, mounted: [], ignored: [] },
+        fresh,
+      );
       expect(answers(a, probes)).toEqual(answers(b, probes));
       expect(await a.defs('units')).toEqual(await b.defs('units'));
       expect((await a.conflicts()).paths).toEqual((await b.conflicts()).paths);
@@ -195,7 +286,10 @@ describe('an index built over the one it replaces (an incremental re-mount)', ()
     const [loose, rev, ta] = base();
     const before = install([loose!, rev!, ta!]);
     const was = before.resolve('units/ARMPW.fbi');
-    const mod = layer('mod.ufo', 'ufo', [['units/ARMPW.fbi', fbi('ARMPW_MOD')], ['units/NEW.fbi', fbi('NEW')]]);
+    const mod = layer('mod.ufo', 'ufo', [
+      ['units/ARMPW.fbi', fbi('ARMPW_MOD')],
+      ['units/NEW.fbi', fbi('NEW')],
+    ]);
     const after = new MergedIndex([loose!, rev!, mod, ta!], before.index);
     expect(after.lookup('units/armpw.fbi')?.[0]?.layer).toBe(2);
     expect(after.lookup('units/new.fbi')).toBeDefined();

@@ -31,7 +31,17 @@ describe('modpak mount (JSON shapes)', () => {
     expect(out.game).toBe('ta');
     expect(out.gameSource).toBe('detected');
     expect(out.mounted[0]).toEqual({ archive: 'rev31.gp3', root: 'install', stage: 'gp3', files: 3 });
-    expect(out.mounted.map((m: { stage: string }) => m.stage)).toEqual(['gp3', 'ccx', 'ufo', 'ufo', 'ufo', ...Array(10).fill('hpi'), 'disc', 'disc', 'disc']);
+    expect(out.mounted.map((m: { stage: string }) => m.stage)).toEqual([
+      'gp3',
+      'ccx',
+      'ufo',
+      'ufo',
+      'ufo',
+      ...Array(10).fill('hpi'),
+      'disc',
+      'disc',
+      'disc',
+    ]);
     for (const i of out.ignored) expect(Object.keys(i).sort()).toEqual(['archive', 'reason', 'root']);
   });
 
@@ -62,10 +72,17 @@ describe('modpak mount (JSON shapes)', () => {
 
   it('defs --json: [{name, file, archive, shadowed: [{file, archive, hiddenBy}]}]', async () => {
     const rows = await json(['mount', 'defs', root, 'features', '--json']);
-    expect(rows).toContainEqual({ name: 'CarScar05', file: 'features/urban/cars2.tdf', archive: 'totala1.hpi', shadowed: [{ file: 'features/urban/cars.tdf', archive: 'totala1.hpi', hiddenBy: 'name' }] });
+    expect(rows).toContainEqual({
+      name: 'CarScar05',
+      file: 'features/urban/cars2.tdf',
+      archive: 'totala1.hpi',
+      shadowed: [{ file: 'features/urban/cars.tdf', archive: 'totala1.hpi', hiddenBy: 'name' }],
+    });
     // rev31.gp3's units/ARMCOM.fbi hides totala1.hpi's file of the same path: listed, labelled 'path'.
     const units = await json(['mount', 'defs', root, 'units', '--json']);
-    expect(units.find((r: { name: string }) => r.name === 'ARMCOM').shadowed).toEqual([{ file: 'units/ARMCOM.fbi', archive: 'totala1.hpi', hiddenBy: 'path' }]);
+    expect(units.find((r: { name: string }) => r.name === 'ARMCOM').shadowed).toEqual([
+      { file: 'units/ARMCOM.fbi', archive: 'totala1.hpi', hiddenBy: 'path' },
+    ]);
     const text = await runCli(['mount', 'defs', root, 'units']);
     expect(text.stdout).toMatch(/ARMCOM +rev31\.gp3: units\/ARMCOM\.fbi\n +hides totala1\.hpi: units\/ARMCOM\.fbi \(by path\)/);
     for (const r of rows) expect(Object.keys(r).sort()).toEqual(['archive', 'file', 'name', 'shadowed']);
@@ -82,7 +99,14 @@ describe('modpak mount (JSON shapes)', () => {
         { archive: '_extra.ufo', entry: 'gamedata/mods.txt', size: expect.any(Number), method: 'lz77' },
       ],
     });
-    expect(out.definitions).toContainEqual({ kind: 'weapons', name: 'ARM_LIGHTLASER', providers: [{ file: 'weapons/zeta.tdf', archive: 'zeta.ufo' }, { file: 'weapons/weapons.tdf', archive: 'totala1.hpi' }] });
+    expect(out.definitions).toContainEqual({
+      kind: 'weapons',
+      name: 'ARM_LIGHTLASER',
+      providers: [
+        { file: 'weapons/zeta.tdf', archive: 'zeta.ufo' },
+        { file: 'weapons/weapons.tdf', archive: 'totala1.hpi' },
+      ],
+    });
     // Two files of one archive defining a name is not a conflict between sources.
     expect(out.definitions.find((d: { name: string }) => d.name === 'CarScar05')).toBeUndefined();
   });
@@ -92,7 +116,12 @@ describe('modpak mount (JSON shapes)', () => {
     expect(stats).toMatchObject({ game: 'ta', archives: 18, ignored: 5, looseFiles: 4 });
     expect(stats.paths).toBeLessThan(stats.entries);
     const ls = await json(['mount', 'ls', root, 'units/*.fbi', '--json']);
-    expect(ls.find((r: { path: string }) => r.path === 'units/CORCOM.fbi')).toEqual({ path: 'units/CORCOM.fbi', archive: null, size: expect.any(Number), layers: 2 });
+    expect(ls.find((r: { path: string }) => r.path === 'units/CORCOM.fbi')).toEqual({
+      path: 'units/CORCOM.fbi',
+      archive: null,
+      size: expect.any(Number),
+      layers: 2,
+    });
     expect(ls.every((r: { path: string }) => /^units\/[^/]+\.fbi$/i.test(r.path))).toBe(true);
   });
 
@@ -145,7 +174,10 @@ describe('modpak mount flatten', () => {
     await mkdir(busy);
     await writeFile(join(busy, 'x'), 'x');
     const a = await runCli(['mount', 'flatten', root, busy]);
-    expect([a.code, a.stderr.replace(/^modpak: game: .*\n/, '')]).toEqual([1, `modpak: ${busy}: the folder is not empty; flatten needs a new or empty folder\n`]);
+    expect([a.code, a.stderr.replace(/^modpak: game: .*\n/, '')]).toEqual([
+      1,
+      `modpak: ${busy}: the folder is not empty; flatten needs a new or empty folder\n`,
+    ]);
     const inside = await runCli(['mount', 'flatten', root, join(root, 'flat')]);
     expect(inside.code).toBe(1);
     expect(inside.stderr).toMatch(/inside the install/);

@@ -9,8 +9,12 @@ import { samplesDir } from '../../helpers/run-cli.js';
 
 let base: string;
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
-const expected = async () => JSON.parse(await readFile(join(samplesDir, 'expected.json'), 'utf8')) as Record<string, Record<string, string>>;
-const providers = (r: { winner: { archive: string | null } | null; shadowed: readonly { archive: string | null }[] }) => [r.winner?.archive, ...r.shadowed.map((s) => s.archive)];
+const expected = async () =>
+  JSON.parse(await readFile(join(samplesDir, 'expected.json'), 'utf8')) as Record<string, Record<string, string>>;
+const providers = (r: { winner: { archive: string | null } | null; shadowed: readonly { archive: string | null }[] }) => [
+  r.winner?.archive,
+  ...r.shadowed.map((s) => s.archive),
+];
 
 beforeAll(async () => {
   base = await mkdtemp(join(tmpdir(), 'modpak-games-'));
@@ -36,7 +40,9 @@ describe('Quake: pak0, pak1, … up to the first missing number; paks beat loose
         { archive: 'PAK1.PAK', root: 'install', stage: 'pak', files: 1 },
         { archive: 'pak0.pak', root: 'install', stage: 'pak', files: 3 },
       ]);
-      expect(vfs.report().ignored).toEqual([{ archive: 'pak3.pak', root: 'install', reason: 'after the first missing number (pak2.pak): quake stops there' }]);
+      expect(vfs.report().ignored).toEqual([
+        { archive: 'pak3.pak', root: 'install', reason: 'after the first missing number (pak2.pak): quake stops there' },
+      ]);
       const sums = await expected();
       const r = vfs.resolve('MOD1_PAK0_2.TXT');
       expect(providers(r)).toEqual(['PAK1.PAK', 'pak0.pak', null]);
@@ -110,7 +116,11 @@ describe('TA: Kingdoms overlay', () => {
   it('every archive by extension then name, a later one overriding an earlier one; loose files win', async () => {
     const dir = join(base, 'Kingdoms');
     const file = (path: string, text: string) => ({ path, data: utf8(text) });
-    await writeHpi(join(dir, 'data.hpi'), [file('gamedata/sidedata.tdf', 'data'), file('anims/a.gaf', 'data anim'), file('units/x.txt', 'data')]);
+    await writeHpi(join(dir, 'data.hpi'), [
+      file('gamedata/sidedata.tdf', 'data'),
+      file('anims/a.gaf', 'data anim'),
+      file('units/x.txt', 'data'),
+    ]);
     await writeHpi(join(dir, 'IPData.hpi'), [file('gamedata/sidedata.tdf', 'ipdata'), file('units/x.txt', 'ipdata')]);
     await writeHpi(join(dir, 'aaa.ccx'), [file('anims/a.gaf', 'ccx anim')]);
     await writeHpi(join(dir, 'zz.hpi'), [file('units/v2.txt', 'a v2 archive'), file('gamedata/sidedata.tdf', 'v2')], { version: 2 });

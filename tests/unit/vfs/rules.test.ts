@@ -4,12 +4,19 @@ import { compareNames, sortNames } from '../../../electron/vfs/names.js';
 
 const OK: MountStatus = { ok: true, reason: 'mounted' };
 /** A probe from a table of failures; everything else passes. */
-const probeFrom = (failures: Record<string, string> = {}): Probe => (root, name) => {
-  const why = failures[`${root}:${name}`] ?? failures[name];
-  return why ? { ok: false, reason: why } : OK;
-};
-const listing = (install: string[], disc: FolderListing['disc'] = 'install', nested: string[] = []): FolderListing => ({ install, disc, nested });
-const order = (plan: { mounted: { archive: string; stage: string; root: string }[] }) => plan.mounted.map((m) => `${m.stage}:${m.root === 'disc' ? 'disc/' : ''}${m.archive}`);
+const probeFrom =
+  (failures: Record<string, string> = {}): Probe =>
+  (root, name) => {
+    const why = failures[`${root}:${name}`] ?? failures[name];
+    return why ? { ok: false, reason: why } : OK;
+  };
+const listing = (install: string[], disc: FolderListing['disc'] = 'install', nested: string[] = []): FolderListing => ({
+  install,
+  disc,
+  nested,
+});
+const order = (plan: { mounted: { archive: string; stage: string; root: string }[] }) =>
+  plan.mounted.map((m) => `${m.stage}:${m.root === 'disc' ? 'disc/' : ''}${m.archive}`);
 
 describe('names in upper-case ASCII order', () => {
   it('puts _ after letters and ignores case', () => {
@@ -21,14 +28,29 @@ describe('names in upper-case ASCII order', () => {
 describe('TA 3.1c mount order', () => {
   const ta = gameRules.ta;
   it('rev31.gp3 → ccx → ufo → hpi, each group in upper-case name order, other .gp3 ignored', () => {
-    const plan = ta.plan(listing(['totala1.hpi', 'zeta.ufo', '_extra.ufo', 'AFark.ufo', 'Rev31.GP3', 'old.gp3', 'b.ccx', 'a.CCX', 'readme.txt']), probeFrom());
-    expect(order(plan)).toEqual(['gp3:Rev31.GP3', 'ccx:a.CCX', 'ccx:b.ccx', 'ufo:AFark.ufo', 'ufo:zeta.ufo', 'ufo:_extra.ufo', 'hpi:totala1.hpi']);
-    expect(plan.ignored).toEqual([{ archive: 'old.gp3', root: 'install', reason: 'only rev31.gp3 is mounted; other .gp3 files are ignored' }]);
+    const plan = ta.plan(
+      listing(['totala1.hpi', 'zeta.ufo', '_extra.ufo', 'AFark.ufo', 'Rev31.GP3', 'old.gp3', 'b.ccx', 'a.CCX', 'readme.txt']),
+      probeFrom(),
+    );
+    expect(order(plan)).toEqual([
+      'gp3:Rev31.GP3',
+      'ccx:a.CCX',
+      'ccx:b.ccx',
+      'ufo:AFark.ufo',
+      'ufo:zeta.ufo',
+      'ufo:_extra.ufo',
+      'hpi:totala1.hpi',
+    ]);
+    expect(plan.ignored).toEqual([
+      { archive: 'old.gp3', root: 'install', reason: 'only rev31.gp3 is mounted; other .gp3 files are ignored' },
+    ]);
     expect(plan.looseFirst).toBe(true);
   });
 
   it('only candidates that need a test are probed: rev31.gp3 but not other .gp3', () => {
-    const names = ta.candidates(listing(['rev31.gp3', 'x.gp3', 'a.ufo', 'b.hpi', 'c.txt'], ['d.hpi', 'e.ufo'])).map((c) => `${c.root}:${c.name}`);
+    const names = ta
+      .candidates(listing(['rev31.gp3', 'x.gp3', 'a.ufo', 'b.hpi', 'c.txt'], ['d.hpi', 'e.ufo']))
+      .map((c) => `${c.root}:${c.name}`);
     expect(names.sort()).toEqual(['disc:d.hpi', 'install:a.ufo', 'install:b.hpi', 'install:rev31.gp3']);
   });
 
@@ -46,7 +68,10 @@ describe('TA 3.1c mount order', () => {
   });
 
   it('a failing .ufo or rev31.gp3 is ignored with its reason', () => {
-    const plan = ta.plan(listing(['rev31.gp3', 'bad.ufo', 'good.ufo']), probeFrom({ 'bad.ufo': 'bytes after the trailer', 'rev31.gp3': 'no trailer' }));
+    const plan = ta.plan(
+      listing(['rev31.gp3', 'bad.ufo', 'good.ufo']),
+      probeFrom({ 'bad.ufo': 'bytes after the trailer', 'rev31.gp3': 'no trailer' }),
+    );
     expect(order(plan)).toEqual(['ufo:good.ufo']);
     expect(plan.ignored.map((i) => `${i.archive}: ${i.reason}`)).toEqual(['rev31.gp3: no trailer', 'bad.ufo: bytes after the trailer']);
   });
@@ -62,12 +87,22 @@ describe('TA 3.1c mount order', () => {
   });
 
   it('a separate disc folder: its top-level .hpi come last, without limit, tested too', () => {
-    const disc = ['worlds.hpi', 'totala3.HPI', 'totala4.hpi', 'broken.hpi', 'notes.ufo', ...Array.from({ length: 11 }, (_, i) => `d${String(i).padStart(2, '0')}.hpi`)];
+    const disc = [
+      'worlds.hpi',
+      'totala3.HPI',
+      'totala4.hpi',
+      'broken.hpi',
+      'notes.ufo',
+      ...Array.from({ length: 11 }, (_, i) => `d${String(i).padStart(2, '0')}.hpi`),
+    ];
     const plan = ta.plan(listing(['totala1.hpi', 'mod.ufo'], disc), probeFrom({ 'disc:broken.hpi': 'no trailer' }));
     expect(order(plan)).toEqual([
-      'ufo:mod.ufo', 'hpi:totala1.hpi',
+      'ufo:mod.ufo',
+      'hpi:totala1.hpi',
       ...Array.from({ length: 11 }, (_, i) => `disc:disc/d${String(i).padStart(2, '0')}.hpi`),
-      'disc:disc/totala3.HPI', 'disc:disc/totala4.hpi', 'disc:disc/worlds.hpi',
+      'disc:disc/totala3.HPI',
+      'disc:disc/totala4.hpi',
+      'disc:disc/worlds.hpi',
     ]);
     expect(plan.ignored).toEqual([{ archive: 'broken.hpi', root: 'disc', reason: 'no trailer' }]);
   });
@@ -84,7 +119,10 @@ describe('TA 3.1c mount order', () => {
 
 describe('TA: Kingdoms overlay', () => {
   it('by extension then name, a later one overriding an earlier one (reported highest first)', () => {
-    const plan = gameRules.tak.plan(listing(['IPData.hpi', 'data.hpi', 'zz.ccx', 'bad.hpi', 'readme.txt'], null), probeFrom({ 'bad.hpi': 'not an HPI archive' }));
+    const plan = gameRules.tak.plan(
+      listing(['IPData.hpi', 'data.hpi', 'zz.ccx', 'bad.hpi', 'readme.txt'], null),
+      probeFrom({ 'bad.hpi': 'not an HPI archive' }),
+    );
     expect(order(plan)).toEqual(['overlay:IPData.hpi', 'overlay:data.hpi', 'overlay:zz.ccx']);
     expect(plan.ignored).toEqual([{ archive: 'bad.hpi', root: 'install', reason: 'not an HPI archive' }]);
   });
@@ -92,7 +130,14 @@ describe('TA: Kingdoms overlay', () => {
 
 describe('Quake family', () => {
   it('pakN names only, without leading zeros, in any case', () => {
-    expect(['pak0.pak', 'PAK1.PAK', 'Pak12.Pak', 'pak01.pak', 'pak.pak', 'mypak0.pak'].map(pakNumber)).toEqual([0, 1, 12, null, null, null]);
+    expect(['pak0.pak', 'PAK1.PAK', 'Pak12.Pak', 'pak01.pak', 'pak.pak', 'mypak0.pak'].map(pakNumber)).toEqual([
+      0,
+      1,
+      12,
+      null,
+      null,
+      null,
+    ]);
   });
 
   it('quake: pak0, pak1, … up to the first missing number, higher first; paks beat loose files', () => {
@@ -113,7 +158,10 @@ describe('Quake family', () => {
   });
 
   it('daikatana: pak0–pak9 with gaps, higher first; loose files beat paks', () => {
-    const plan = gameRules.daikatana.plan(listing(['pak1.pak', 'pak4.pak', 'pak0.pak'], null), probeFrom({ 'pak4.pak': 'not a Daikatana PAK archive' }));
+    const plan = gameRules.daikatana.plan(
+      listing(['pak1.pak', 'pak4.pak', 'pak0.pak'], null),
+      probeFrom({ 'pak4.pak': 'not a Daikatana PAK archive' }),
+    );
     expect(order(plan)).toEqual(['pak:pak1.pak', 'pak:pak0.pak']);
     expect(plan.looseFirst).toBe(true);
     expect(plan.ignored).toEqual([{ archive: 'pak4.pak', root: 'install', reason: 'not a Daikatana PAK archive' }]);

@@ -27,10 +27,17 @@ describe('TA 3.1c mount order on a generated install', () => {
     expect(vfs.choice).toEqual({ game: 'ta', source: 'detected', reason: 'found rev31.gp3' });
     const report = vfs.report();
     expect(report.mounted.map((m) => `${m.stage}:${m.archive}`)).toEqual([
-      'gp3:rev31.gp3', 'ccx:btdata.ccx',
-      'ufo:AFark.ufo', 'ufo:zeta.ufo', 'ufo:_extra.ufo',
-      ...[1, 2, 3, 4, 5, 6, 7, 8].map((n) => `hpi:tactics${n}.hpi`), 'hpi:totala1.hpi', 'hpi:totala2.hpi',
-      'disc:totala3.hpi', 'disc:totala4.hpi', 'disc:worlds.hpi',
+      'gp3:rev31.gp3',
+      'ccx:btdata.ccx',
+      'ufo:AFark.ufo',
+      'ufo:zeta.ufo',
+      'ufo:_extra.ufo',
+      ...[1, 2, 3, 4, 5, 6, 7, 8].map((n) => `hpi:tactics${n}.hpi`),
+      'hpi:totala1.hpi',
+      'hpi:totala2.hpi',
+      'disc:totala3.hpi',
+      'disc:totala4.hpi',
+      'disc:worlds.hpi',
     ]);
     expect(report.mounted.every((m) => m.root === 'install')).toBe(true);
     expect(report.mounted.find((m) => m.archive === 'totala1.hpi')?.files).toBe(16);
@@ -58,7 +65,12 @@ describe('TA 3.1c mount order on a generated install', () => {
     const noDisc = await mountInstall(root, { game: 'ta', noDisc: true });
     try {
       expect(noDisc.report().mounted.map((m) => m.archive)).not.toContain('totala3.hpi');
-      expect(noDisc.report().ignored.filter((i) => /past the ten/.test(i.reason)).map((i) => i.archive)).toEqual(['totala3.hpi', 'totala4.hpi', 'worlds.hpi']);
+      expect(
+        noDisc
+          .report()
+          .ignored.filter((i) => /past the ten/.test(i.reason))
+          .map((i) => i.archive),
+      ).toEqual(['totala3.hpi', 'totala4.hpi', 'worlds.hpi']);
       expect(noDisc.resolve('maps/Great Divide.ota').winner).toBeNull();
     } finally {
       await noDisc.close();
@@ -67,7 +79,10 @@ describe('TA 3.1c mount order on a generated install', () => {
 
   it('a separate disc folder: its .hpi come last, and the install ones past ten slots stay out', async () => {
     const disc = join(base, 'CD');
-    await writeHpi(join(disc, 'totala3.hpi'), [{ path: 'units/DISCUNIT.fbi', data: unitFbi('DISCUNIT', 'From the disc') }, { path: 'units/CORAK.fbi', data: unitFbi('CORAK', 'disc copy') }]);
+    await writeHpi(join(disc, 'totala3.hpi'), [
+      { path: 'units/DISCUNIT.fbi', data: unitFbi('DISCUNIT', 'From the disc') },
+      { path: 'units/CORAK.fbi', data: unitFbi('CORAK', 'disc copy') },
+    ]);
     await writeHpi(join(disc, 'broken.hpi'), [{ path: 'x.txt', data: new Uint8Array([1]) }], { trailer: false });
     await writeFile(join(disc, 'setup.exe'), 'not an archive');
     const withDisc = await mountInstall(root, { disc });
@@ -76,7 +91,11 @@ describe('TA 3.1c mount order on a generated install', () => {
       expect(report.mounted.slice(-1)).toEqual([{ archive: 'totala3.hpi', root: 'disc', stage: 'disc', files: 2 }]);
       expect(report.mounted.filter((m) => m.stage === 'disc')).toHaveLength(1);
       expect(report.ignored).toContainEqual({ archive: 'broken.hpi', root: 'disc', reason: expect.stringMatching(/trailer/) });
-      expect(report.ignored).toContainEqual({ archive: 'worlds.hpi', root: 'install', reason: 'past the ten *.hpi slots and the disc is another folder' });
+      expect(report.ignored).toContainEqual({
+        archive: 'worlds.hpi',
+        root: 'install',
+        reason: 'past the ten *.hpi slots and the disc is another folder',
+      });
       expect(withDisc.resolve('units/DISCUNIT.fbi').winner?.archive).toBe('totala3.hpi');
       expect(withDisc.resolve('units/CORAK.fbi').shadowed.map((s) => s.archive)).toEqual(['totala3.hpi']);
     } finally {
@@ -132,28 +151,61 @@ describe('definition winners on a generated install', () => {
     const by = Object.fromEntries(rows.map((r) => [r.name, r]));
     // The loose CORCOM.fbi hides totala1.hpi's copy of that path; rev31.gp3's ARMCOM.fbi hides
     // totala1.hpi's (rev30.gp3 is never mounted): both are hidden by path, not by name.
-    expect(rows[0]).toEqual({ name: 'CORCOM', file: 'units/CORCOM.fbi', archive: null, shadowed: [{ file: 'units/CORCOM.fbi', archive: 'totala1.hpi', hiddenBy: 'path' }] });
-    expect(by.ARMCOM).toEqual({ name: 'ARMCOM', file: 'units/ARMCOM.fbi', archive: 'rev31.gp3', shadowed: [{ file: 'units/ARMCOM.fbi', archive: 'totala1.hpi', hiddenBy: 'path' }] });
-    expect(by.CORZETA).toEqual({ name: 'CORZETA', file: 'units/CORZETA.fbi', archive: 'zeta.ufo', shadowed: [{ file: 'units/ZETADUP.fbi', archive: '_extra.ufo', hiddenBy: 'name' }] });
+    expect(rows[0]).toEqual({
+      name: 'CORCOM',
+      file: 'units/CORCOM.fbi',
+      archive: null,
+      shadowed: [{ file: 'units/CORCOM.fbi', archive: 'totala1.hpi', hiddenBy: 'path' }],
+    });
+    expect(by.ARMCOM).toEqual({
+      name: 'ARMCOM',
+      file: 'units/ARMCOM.fbi',
+      archive: 'rev31.gp3',
+      shadowed: [{ file: 'units/ARMCOM.fbi', archive: 'totala1.hpi', hiddenBy: 'path' }],
+    });
+    expect(by.CORZETA).toEqual({
+      name: 'CORZETA',
+      file: 'units/CORZETA.fbi',
+      archive: 'zeta.ufo',
+      shadowed: [{ file: 'units/ZETADUP.fbi', archive: '_extra.ufo', hiddenBy: 'name' }],
+    });
     expect(by.ARMOLD).toBeUndefined();
     expect(by.CCBETA).toBeUndefined();
-    expect(by.CORAK).toMatchObject({ archive: 'totala2.hpi', shadowed: [{ file: 'units/CORAK.fbi', archive: 'totala3.hpi', hiddenBy: 'path' }] });
+    expect(by.CORAK).toMatchObject({
+      archive: 'totala2.hpi',
+      shadowed: [{ file: 'units/CORAK.fbi', archive: 'totala3.hpi', hiddenBy: 'path' }],
+    });
   });
 
   it('features: recursive, stored order decides between two files of one archive', async () => {
     const by = Object.fromEntries((await vfs.defs('features')).map((r) => [r.name, r]));
-    expect(by.CarScar05).toEqual({ name: 'CarScar05', file: 'features/urban/cars2.tdf', archive: 'totala1.hpi', shadowed: [{ file: 'features/urban/cars.tdf', archive: 'totala1.hpi', hiddenBy: 'name' }] });
+    expect(by.CarScar05).toEqual({
+      name: 'CarScar05',
+      file: 'features/urban/cars2.tdf',
+      archive: 'totala1.hpi',
+      shadowed: [{ file: 'features/urban/cars.tdf', archive: 'totala1.hpi', hiddenBy: 'name' }],
+    });
     expect(by.Rock1).toMatchObject({ file: 'features/ccx/rocks.tdf', archive: 'btdata.ccx' });
     // totala2.hpi's features/trees.tdf is hidden by totala1.hpi's file of that path: it never loads.
     expect(by.Tree1).toEqual({
-      name: 'Tree1', file: 'features/trees.tdf', archive: 'totala1.hpi',
-      shadowed: [{ file: 'features/forest.tdf', archive: 'totala2.hpi', hiddenBy: 'name' }, { file: 'features/trees.tdf', archive: 'totala2.hpi', hiddenBy: 'path' }],
+      name: 'Tree1',
+      file: 'features/trees.tdf',
+      archive: 'totala1.hpi',
+      shadowed: [
+        { file: 'features/forest.tdf', archive: 'totala2.hpi', hiddenBy: 'name' },
+        { file: 'features/trees.tdf', archive: 'totala2.hpi', hiddenBy: 'path' },
+      ],
     });
   });
 
   it('weapons: top level only; a mod overrides by name', async () => {
     const by = Object.fromEntries((await vfs.defs('weapons')).map((r) => [r.name, r]));
-    expect(by.ARM_LIGHTLASER).toEqual({ name: 'ARM_LIGHTLASER', file: 'weapons/zeta.tdf', archive: 'zeta.ufo', shadowed: [{ file: 'weapons/weapons.tdf', archive: 'totala1.hpi', hiddenBy: 'name' }] });
+    expect(by.ARM_LIGHTLASER).toEqual({
+      name: 'ARM_LIGHTLASER',
+      file: 'weapons/zeta.tdf',
+      archive: 'zeta.ufo',
+      shadowed: [{ file: 'weapons/weapons.tdf', archive: 'totala1.hpi', hiddenBy: 'name' }],
+    });
     expect(by.OLD_LASER).toBeUndefined();
     expect(Object.keys(by).sort()).toEqual(['ARM_LIGHTLASER', 'CORE_LIGHTLASER', 'FARK_WELDER']);
   });
@@ -162,10 +214,20 @@ describe('definition winners on a generated install', () => {
 describe('a hypothetical archive (the export impact)', () => {
   it('a new .hpi ranks by name and pushes the last slot holder to the disc stage', async () => {
     const extra = join(base, 'aaa.hpi');
-    await writeHpi(extra, [{ path: 'units/ARMCOM.fbi', data: unitFbi('ARMCOM', 'hpi mod') }, { path: 'units/NEWUNIT.fbi', data: unitFbi('NEWUNIT', 'New') }]);
+    await writeHpi(extra, [
+      { path: 'units/ARMCOM.fbi', data: unitFbi('ARMCOM', 'hpi mod') },
+      { path: 'units/NEWUNIT.fbi', data: unitFbi('NEWUNIT', 'New') },
+    ]);
     const what = await mountInstall(root, { extra });
     try {
-      expect(what.placement).toEqual({ archive: 'aaa.hpi', stage: 'hpi', rank: 5, pushesOut: 'totala2.hpi', replaces: null, reason: 'mounted' });
+      expect(what.placement).toEqual({
+        archive: 'aaa.hpi',
+        stage: 'hpi',
+        rank: 5,
+        pushesOut: 'totala2.hpi',
+        replaces: null,
+        reason: 'mounted',
+      });
       expect(what.resolve('units/ARMCOM.fbi').winner?.archive).toBe('rev31.gp3');
       expect(what.resolve('units/NEWUNIT.fbi').winner?.archive).toBe('aaa.hpi');
       expect(what.report().mounted.find((m) => m.archive === 'totala2.hpi')?.stage).toBe('disc');

@@ -12,7 +12,9 @@ describe('modpak serve', () => {
     const scratch = await mkdtemp(join(tmpdir(), 'modpak-serve-'));
     const install = join(scratch, 'install');
     await (await import('node:fs/promises')).mkdir(install);
-    const child = spawn(process.execPath, [modpakBin, 'serve', install, '--port', '0', '--state', join(scratch, 'state')], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [modpakBin, 'serve', install, '--port', '0', '--state', join(scratch, 'state')], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stderr.on('data', (c: Buffer) => (out += c.toString()));
     const url = await new Promise<string>((resolve, reject) => {
@@ -24,7 +26,11 @@ describe('modpak serve', () => {
       child.on('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
     });
     const { origin, searchParams } = new URL(url);
-    const res = await fetch(`${origin}/api/call/app.info`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-modpak-token': searchParams.get('token')! }, body: '{}' });
+    const res = await fetch(`${origin}/api/call/app.info`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-modpak-token': searchParams.get('token')! },
+      body: '{}',
+    });
     expect(await res.json()).toMatchObject({ ok: true, result: { host: 'web', initialRoot: install, demo: false } });
     const exit = new Promise<number | null>((r) => child.on('exit', r));
     child.kill('SIGTERM');

@@ -35,7 +35,12 @@ describe('renderer/api over HTTP', () => {
 
   it('a wrong token is refused with not-allowed', async () => {
     const api = createHttpApi({ base: base(), token: 'nope' });
-    await expect(api.call('app.info', {})).rejects.toMatchObject({ code: 'not-allowed', message: expect.stringMatching(/^missing or wrong token: .*a restarted server makes a new one.*open the URL the running server printed/) });
+    await expect(api.call('app.info', {})).rejects.toMatchObject({
+      code: 'not-allowed',
+      message: expect.stringMatching(
+        /^missing or wrong token: .*a restarted server makes a new one.*open the URL the running server printed/,
+      ),
+    });
   });
 
   it('an unreachable host is a readable failure', async () => {

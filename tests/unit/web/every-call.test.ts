@@ -104,10 +104,18 @@ const cases: Case[] = [
   { name: 'workspace.open', request: (t) => ({ dir: ws(t), root }), expect: 'ok' },
   { name: 'workspace.fromArchive', request: (t) => ({ archive, dir: join(dir, `from-${t}`), root }), expect: 'ok' },
   { name: 'workspace.override', request: (t) => ({ dir: ws(t), root, path: 'units/U1.FBI' }), expect: 'ok' },
-  { name: 'workspace.writeText', request: (t) => ({ dir: ws(t), path: 'units/U1.FBI', text: '[UNITINFO]{UnitName=Renamed;}' }), expect: 'ok' },
+  {
+    name: 'workspace.writeText',
+    request: (t) => ({ dir: ws(t), path: 'units/U1.FBI', text: '[UNITINFO]{UnitName=Renamed;}' }),
+    expect: 'ok',
+  },
   { name: 'workspace.readText', request: (t) => ({ dir: ws(t), path: 'units/U1.FBI' }), expect: 'ok' },
   { name: 'workspace.files', request: (t) => ({ dir: ws(t) }), expect: 'ok' },
-  { name: 'workspace.addFiles', request: (t) => ({ dir: ws(t), files: [{ path: 'gamedata/dropped.txt', data: btoa('dropped') }] }), expect: 'ok' },
+  {
+    name: 'workspace.addFiles',
+    request: (t) => ({ dir: ws(t), files: [{ path: 'gamedata/dropped.txt', data: btoa('dropped') }] }),
+    expect: 'ok',
+  },
   { name: 'workspace.addPaths', request: (t) => ({ dir: ws(t), sources: [archive] }), expect: 'ok' },
   { name: 'workspace.checkTdf', request: () => ({ text: '[UNITINFO]{UnitName=x;' }), expect: 'ok' },
   { name: 'mods.diff', request: (t) => ({ dir: ws(t), root }), expect: 'ok' },
@@ -129,7 +137,11 @@ async function outcome(api: StudioApi, c: Case, t: string): Promise<{ ok: true; 
 
 /** The answer with the transport's folder names made the same, and times and ids that differ by nature dropped. */
 function comparable(value: unknown, t: string): unknown {
-  return JSON.parse(JSON.stringify(value, (k, v: unknown) => (['durationMs', 'at', 'since', 'version', 'seq', 'updatedAt'].includes(k) ? undefined : v)).replaceAll(`-${t}`, '-T'));
+  return JSON.parse(
+    JSON.stringify(value, (k, v: unknown) =>
+      ['durationMs', 'at', 'since', 'version', 'seq', 'updatedAt'].includes(k) ? undefined : v,
+    ).replaceAll(`-${t}`, '-T'),
+  );
 }
 
 describe('every contract call over both transports', () => {

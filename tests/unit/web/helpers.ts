@@ -19,13 +19,19 @@ export async function serveForTest(): Promise<Served> {
   const dir = await mkdtemp(join(tmpdir(), 'modpak-web-'));
   const rendererDir = join(dir, 'renderer');
   await mkdir(join(rendererDir, 'assets'), { recursive: true });
-  await writeFile(join(rendererDir, 'index.html'), '<!doctype html><title>ModPak Studio</title><script type="module" src="./assets/app.js"></script>');
+  await writeFile(
+    join(rendererDir, 'index.html'),
+    '<!doctype html><title>ModPak Studio</title><script type="module" src="./assets/app.js"></script>',
+  );
   await writeFile(join(rendererDir, 'assets', 'app.js'), 'console.log("app")');
   await writeFile(join(dir, 'outside.txt'), 'outside the renderer');
   const install = join(dir, 'install');
   await mkdir(install);
   await writeFile(join(install, 'readme.txt'), 'hello');
-  const host = await createStudioHost({ facts: { version: '9.9.9', host: 'web', initialRoot: install, demo: false }, recentFile: join(dir, 'state', 'recent.json') });
+  const host = await createStudioHost({
+    facts: { version: '9.9.9', host: 'web', initialRoot: install, demo: false },
+    recentFile: join(dir, 'state', 'recent.json'),
+  });
   const web = await startWebHost({ host, rendererDir });
   return {
     web,
@@ -46,10 +52,19 @@ export interface RawResponse {
 }
 
 /** A request with exactly the headers given (fetch would not let a test forge Host). */
-export function raw(port: number, options: { method?: string; path: string; headers?: Record<string, string>; body?: string }): Promise<RawResponse> {
+export function raw(
+  port: number,
+  options: { method?: string; path: string; headers?: Record<string, string>; body?: string },
+): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(
-      { host: '127.0.0.1', port, method: options.method ?? 'GET', path: options.path, headers: { host: `127.0.0.1:${port}`, ...options.headers } },
+      {
+        host: '127.0.0.1',
+        port,
+        method: options.method ?? 'GET',
+        path: options.path,
+        headers: { host: `127.0.0.1:${port}`, ...options.headers },
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));

@@ -37,7 +37,10 @@ beforeAll(async () => {
   host = await createStudioHost({ facts: { version: '1', host: 'web', initialRoot: root, demo: false }, recentFile: null, warm: false });
 
   web = await startWebHost({ host, rendererDir: join(dir, 'renderer') });
-  transports.push({ name: 'http', api: createHttpApi({ base: `http://127.0.0.1:${web.port}`, token: web.token, EventSource: NodeEventSource }) });
+  transports.push({
+    name: 'http',
+    api: createHttpApi({ base: `http://127.0.0.1:${web.port}`, token: web.token, EventSource: NodeEventSource }),
+  });
 
   const out = join(dir, 'out');
   await buildElectronBundles(join(import.meta.dirname, '..', '..', '..'), out);
@@ -45,7 +48,11 @@ beforeAll(async () => {
   const ipcMain: IpcMainLike = { handle: (c, h) => void handlers.set(c, h as never), removeHandler: (c) => void handlers.delete(c) };
   registerCallHandlers(ipcMain, host);
   const rendererListeners: ((event: unknown, message: unknown) => void)[] = [];
-  forwardEvents(host, { isDestroyed: () => false, getURL: () => 'modpak://app/index.html', send: (_c, m) => rendererListeners.forEach((l) => l({}, m)) }, isAppUrl);
+  forwardEvents(
+    host,
+    { isDestroyed: () => false, getURL: () => 'modpak://app/index.html', send: (_c, m) => rendererListeners.forEach((l) => l({}, m)) },
+    isAppUrl,
+  );
   const frame = { senderFrame: { url: 'modpak://app/index.html', parent: null } };
   const exposed: Record<string, unknown> = {};
   const electron = {
@@ -73,16 +80,29 @@ describe.each(['http', 'electron'])('the contract over %s', (name) => {
     expect(await api().call('app.info', {})).toMatchObject({ version: '1', initialRoot: root });
     const listing = await api().call('archive.open', { path: archive });
     expect(listing.info.format).toBe('hpi');
-    expect(listing.entries.filter((e) => !e.dir).map((e) => e.path)).toEqual(['units/U0.FBI', 'units/U1.FBI', 'units/U2.FBI', 'units/U3.FBI', 'units/U4.FBI', 'units/U5.FBI']);
+    expect(listing.entries.filter((e) => !e.dir).map((e) => e.path)).toEqual([
+      'units/U0.FBI',
+      'units/U1.FBI',
+      'units/U2.FBI',
+      'units/U3.FBI',
+      'units/U4.FBI',
+      'units/U5.FBI',
+    ]);
   });
 
   it('rejects with the same ApiError codes', async () => {
-    const refused = await api().call('archive.read', { path: '/etc/hostname', entry: 'x' }).catch((e: unknown) => e);
+    const refused = await api()
+      .call('archive.read', { path: '/etc/hostname', entry: 'x' })
+      .catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(ApiError);
     expect(refused).toMatchObject({ code: 'not-allowed' });
-    const bad = await api().call('install.defs', { root, kind: 'tanks' } as never).catch((e: unknown) => e);
+    const bad = await api()
+      .call('install.defs', { root, kind: 'tanks' } as never)
+      .catch((e: unknown) => e);
     expect(bad).toMatchObject({ code: 'bad-request' });
-    const unknown = await api().call('no.such' as never, {} as never).catch((e: unknown) => e);
+    const unknown = await api()
+      .call('no.such' as never, {} as never)
+      .catch((e: unknown) => e);
     expect(unknown).toMatchObject({ code: 'bad-request' });
   });
 

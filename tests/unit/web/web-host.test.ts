@@ -20,17 +20,44 @@ describe('modpak serve: who may talk to it', () => {
   it('answers a call that carries the token', async () => {
     const res = await call(served, 'app.info', {});
     expect(res.status).toBe(200);
-    expect(json(res.body)).toEqual({ ok: true, result: { version: '9.9.9', host: 'web', initialRoot: served.install, demo: false, cli: null, capabilities: { pickFolder: false, pickFile: false, desktop: false } } });
+    expect(json(res.body)).toEqual({
+      ok: true,
+      result: {
+        version: '9.9.9',
+        host: 'web',
+        initialRoot: served.install,
+        demo: false,
+        cli: null,
+        capabilities: { pickFolder: false, pickFile: false, desktop: false },
+      },
+    });
   });
 
   it('refuses a call without the token, or with a wrong one, and runs nothing', async () => {
     const target = `${served.dir}/extract-should-not-exist`;
-    for (const headers of [{ 'x-modpak-token': '' }, { 'x-modpak-token': served.web.token.slice(0, -1) + 'x' }, { 'x-modpak-token': served.web.token + 'x' }]) {
-      const res = await raw(served.web.port, { method: 'POST', path: '/api/call/install.recent', headers: { 'content-type': 'application/json', ...headers }, body: '{}' });
+    for (const headers of [
+      { 'x-modpak-token': '' },
+      { 'x-modpak-token': served.web.token.slice(0, -1) + 'x' },
+      { 'x-modpak-token': served.web.token + 'x' },
+    ]) {
+      const res = await raw(served.web.port, {
+        method: 'POST',
+        path: '/api/call/install.recent',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: '{}',
+      });
       expect(res.status).toBe(401);
-      expect(json(res.body)).toEqual({ ok: false, error: { code: 'not-allowed', message: expect.stringMatching(/^missing or wrong token: /) } });
+      expect(json(res.body)).toEqual({
+        ok: false,
+        error: { code: 'not-allowed', message: expect.stringMatching(/^missing or wrong token: /) },
+      });
     }
-    const noHeader = await raw(served.web.port, { method: 'POST', path: '/api/call/archive.extract', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ path: `${served.install}/readme.txt`, target }) });
+    const noHeader = await raw(served.web.port, {
+      method: 'POST',
+      path: '/api/call/archive.extract',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ path: `${served.install}/readme.txt`, target }),
+    });
     expect(noHeader.status).toBe(401);
     expect(served.host.allowlist.allows(target)).toBe(false);
   });
@@ -42,7 +69,12 @@ describe('modpak serve: who may talk to it', () => {
   });
 
   it('refuses a foreign Origin even with the right token', async () => {
-    for (const origin of ['http://evil.example', `http://127.0.0.1:${served.web.port + 1}`, `https://127.0.0.1:${served.web.port}`, 'null']) {
+    for (const origin of [
+      'http://evil.example',
+      `http://127.0.0.1:${served.web.port + 1}`,
+      `https://127.0.0.1:${served.web.port}`,
+      'null',
+    ]) {
       const res = await call(served, 'app.info', {}, { origin });
       expect(res.status, origin).toBe(403);
       expect(json(res.body).error).toEqual({ code: 'not-allowed', message: 'foreign Origin header' });
@@ -52,7 +84,12 @@ describe('modpak serve: who may talk to it', () => {
   });
 
   it('refuses a foreign Host header (DNS rebinding) even with the right token', async () => {
-    for (const host of ['evil.example', `evil.example:${served.web.port}`, `127.0.0.1:${served.web.port + 1}`, `0.0.0.0:${served.web.port}`]) {
+    for (const host of [
+      'evil.example',
+      `evil.example:${served.web.port}`,
+      `127.0.0.1:${served.web.port + 1}`,
+      `0.0.0.0:${served.web.port}`,
+    ]) {
       const res = await call(served, 'app.info', {}, { host });
       expect(res.status, host).toBe(421);
       expect(json(res.body).error?.message).toBe('foreign Host header');
@@ -85,13 +122,23 @@ describe('modpak serve: who may talk to it', () => {
   it('does not accept the cookie alone for a call', async () => {
     const page = await raw(served.web.port, { path: `/?token=${served.web.token}` });
     const cookie = String(page.headers['set-cookie']).split(';')[0]!;
-    const res = await raw(served.web.port, { method: 'POST', path: '/api/call/app.info', headers: { 'content-type': 'application/json', cookie }, body: '{}' });
+    const res = await raw(served.web.port, {
+      method: 'POST',
+      path: '/api/call/app.info',
+      headers: { 'content-type': 'application/json', cookie },
+      body: '{}',
+    });
     expect(res.status).toBe(401);
   });
 
   it('never serves files outside the renderer folder', async () => {
     const t = `token=${served.web.token}`;
-    for (const path of [`/../outside.txt?${t}`, `/%2e%2e/outside.txt?${t}`, `/assets/%2e%2e%2f%2e%2e%2foutside.txt?${t}`, `/..%5coutside.txt?${t}`]) {
+    for (const path of [
+      `/../outside.txt?${t}`,
+      `/%2e%2e/outside.txt?${t}`,
+      `/assets/%2e%2e%2f%2e%2e%2foutside.txt?${t}`,
+      `/..%5coutside.txt?${t}`,
+    ]) {
       const res = await raw(served.web.port, { path });
       expect(res.status, path).toBe(404);
       expect(res.body).not.toContain('outside the renderer');
@@ -101,10 +148,20 @@ describe('modpak serve: who may talk to it', () => {
 
 describe('modpak serve: calls', () => {
   it('refuses a body that is not JSON, or not declared as JSON', async () => {
-    const notJson = await raw(served.web.port, { method: 'POST', path: '/api/call/app.info', headers: { 'content-type': 'application/json', 'x-modpak-token': served.web.token }, body: '{nope' });
+    const notJson = await raw(served.web.port, {
+      method: 'POST',
+      path: '/api/call/app.info',
+      headers: { 'content-type': 'application/json', 'x-modpak-token': served.web.token },
+      body: '{nope',
+    });
     expect(notJson.status).toBe(400);
     expect(json(notJson.body).error?.code).toBe('bad-request');
-    const form = await raw(served.web.port, { method: 'POST', path: '/api/call/app.info', headers: { 'content-type': 'text/plain', 'x-modpak-token': served.web.token }, body: '{}' });
+    const form = await raw(served.web.port, {
+      method: 'POST',
+      path: '/api/call/app.info',
+      headers: { 'content-type': 'text/plain', 'x-modpak-token': served.web.token },
+      body: '{}',
+    });
     expect(form.status).toBe(415);
   });
 
@@ -116,7 +173,10 @@ describe('modpak serve: calls', () => {
       expect(res.status, name).toBe(200);
       expect(json(res.body), name).toMatchObject({ ok: false, error: { code: 'bad-request' } });
     }
-    expect(json((await call(served, 'archive.read', { path: '/etc/passwd', entry: 'x' })).body)).toMatchObject({ ok: false, error: { code: 'not-allowed' } });
+    expect(json((await call(served, 'archive.read', { path: '/etc/passwd', entry: 'x' })).body)).toMatchObject({
+      ok: false,
+      error: { code: 'not-allowed' },
+    });
   });
 
   it('refuses a body over the limit', async () => {

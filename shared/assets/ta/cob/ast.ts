@@ -8,10 +8,22 @@
 export type NumberForm = 'plain' | 'linear' | 'angle' | 'piece';
 
 export type BinaryOp =
-  | 'add' | 'sub' | 'mul' | 'div'
-  | 'bitAnd' | 'bitOr' | 'bitXor'
-  | 'less' | 'lessEqual' | 'greater' | 'greaterEqual' | 'equal' | 'notEqual'
-  | 'and' | 'or' | 'xor';
+  | 'add'
+  | 'sub'
+  | 'mul'
+  | 'div'
+  | 'bitAnd'
+  | 'bitOr'
+  | 'bitXor'
+  | 'less'
+  | 'lessEqual'
+  | 'greater'
+  | 'greaterEqual'
+  | 'equal'
+  | 'notEqual'
+  | 'and'
+  | 'or'
+  | 'xor';
 
 export type Expr =
   | { kind: 'number'; value: number; form: NumberForm }

@@ -82,7 +82,8 @@ class Emitter {
 
   stmt(s: Stmt): void {
     this.statement(s);
-    this.endsWithReturn = s.kind === 'return' || (s.kind === 'if' && this.endsWithReturn && (s.else === null ? s.then.length > 0 : s.else.length > 0));
+    this.endsWithReturn =
+      s.kind === 'return' || (s.kind === 'if' && this.endsWithReturn && (s.else === null ? s.then.length > 0 : s.else.length > 0));
   }
 
   private statement(s: Stmt): void {

@@ -30,7 +30,10 @@ export const cobDecoder: AssetDecoder = {
       const check = checkPieces(cob.pieces, model.pieces);
       const missing = new Set(check.missing);
       const found = cob.pieces.filter((p) => !missing.has(p));
-      view.facts.push({ label: 'Model', value: `${model.path}: ${found.length} of ${cob.pieces.length} pieces found, ${check.unused.length} of its ${model.pieces.length} objects not animated` });
+      view.facts.push({
+        label: 'Model',
+        value: `${model.path}: ${found.length} of ${cob.pieces.length} pieces found, ${check.unused.length} of its ${model.pieces.length} objects not animated`,
+      });
       view.facts.push({ label: 'Pieces in the model', value: found.length ? found.join(', ') : 'none' });
       view.facts.push({ label: 'Pieces missing from the model', value: check.missing.length ? check.missing.join(', ') : 'none' });
       for (const piece of check.missing) view.warnings.push(`piece ${piece} is not in ${model.path}`);
@@ -90,7 +93,9 @@ export function disassemble(cob: CobFile): string {
       const info = opInfo(word);
       const count = info && pc + 1 + info.operands <= script.end ? info.operands : 0;
       const args = Array.from({ length: count }, (_, i) => cob.code[pc + 1 + i]! | 0);
-      out.push(`//   ${String(pc).padStart(5)}  ${info ? info.name : `0x${word.toString(16).padStart(8, '0')}`}${args.length ? ' ' + args.join(' ') : ''}`);
+      out.push(
+        `//   ${String(pc).padStart(5)}  ${info ? info.name : `0x${word.toString(16).padStart(8, '0')}`}${args.length ? ' ' + args.join(' ') : ''}`,
+      );
       pc += 1 + count;
     }
   }

@@ -2,7 +2,19 @@ import { fail } from '../../../errors.js';
 import { Op } from './opcodes.js';
 import { BINARY_OPCODES } from './codegen.js';
 import { decodeInstructions, type CobFile, type Instruction } from './reader.js';
-import { MAX_NESTING, composite, depthOf, type Axis, type BinaryOp, type BosProgram, type Expr, type NumberForm, type PieceFlagOp, type ScriptNode, type Stmt } from './ast.js';
+import {
+  MAX_NESTING,
+  composite,
+  depthOf,
+  type Axis,
+  type BinaryOp,
+  type BosProgram,
+  type Expr,
+  type NumberForm,
+  type PieceFlagOp,
+  type ScriptNode,
+  type Stmt,
+} from './ast.js';
 
 /**
  * Code words back to a BOS tree. It recognises the shapes the common compilers (Scriptor) emit: an
@@ -80,7 +92,11 @@ class ScriptDecompiler {
    * explicit `return (0)`); when the rest cannot stand alone (a jump reaches past it), the body keeps it.
    */
   private body(bodyStart: number, beforeLast: Instruction | undefined, first: number): Stmt[] {
-    const implicit = beforeLast !== undefined && this.byWord.get(beforeLast.at)! >= first && beforeLast.op === Op.PUSH_CONSTANT && beforeLast.args[0] === 0;
+    const implicit =
+      beforeLast !== undefined &&
+      this.byWord.get(beforeLast.at)! >= first &&
+      beforeLast.op === Op.PUSH_CONSTANT &&
+      beforeLast.args[0] === 0;
     if (implicit) {
       try {
         const body = bodyStart < beforeLast.at ? this.block(bodyStart, beforeLast.at) : [];
@@ -155,7 +171,10 @@ class ScriptDecompiler {
           case Op.POP_LOCAL:
           case Op.POP_STATIC: {
             const value = pop(ins);
-            const target = ins.op === Op.POP_LOCAL ? { kind: 'local' as const, index: this.local(ins, a0) } : { kind: 'static' as const, index: this.static(ins, a0) };
+            const target =
+              ins.op === Op.POP_LOCAL
+                ? { kind: 'local' as const, index: this.local(ins, a0) }
+                : { kind: 'static' as const, index: this.static(ins, a0) };
             statement(ins, { kind: 'assign', target, value });
             break;
           }
@@ -196,13 +215,27 @@ class ScriptDecompiler {
             const form: NumberForm = ins.op === Op.MOVE ? 'linear' : 'angle';
             const target = withForm(pop(ins), form);
             const speed = withForm(pop(ins), form);
-            statement(ins, { kind: 'motion', op: ins.op === Op.MOVE ? 'move' : 'turn', piece: this.piece(ins, a0), axis: this.axis(ins, a1), target, speed });
+            statement(ins, {
+              kind: 'motion',
+              op: ins.op === Op.MOVE ? 'move' : 'turn',
+              piece: this.piece(ins, a0),
+              axis: this.axis(ins, a1),
+              target,
+              speed,
+            });
             break;
           }
           case Op.MOVE_NOW:
           case Op.TURN_NOW: {
             const target = withForm(pop(ins), ins.op === Op.MOVE_NOW ? 'linear' : 'angle');
-            statement(ins, { kind: 'motion', op: ins.op === Op.MOVE_NOW ? 'move' : 'turn', piece: this.piece(ins, a0), axis: this.axis(ins, a1), target, speed: null });
+            statement(ins, {
+              kind: 'motion',
+              op: ins.op === Op.MOVE_NOW ? 'move' : 'turn',
+              piece: this.piece(ins, a0),
+              axis: this.axis(ins, a1),
+              target,
+              speed: null,
+            });
             break;
           }
           case Op.SPIN: {
@@ -212,11 +245,21 @@ class ScriptDecompiler {
             break;
           }
           case Op.STOP_SPIN:
-            statement(ins, { kind: 'stopSpin', piece: this.piece(ins, a0), axis: this.axis(ins, a1), decelerate: withForm(pop(ins), 'angle') });
+            statement(ins, {
+              kind: 'stopSpin',
+              piece: this.piece(ins, a0),
+              axis: this.axis(ins, a1),
+              decelerate: withForm(pop(ins), 'angle'),
+            });
             break;
           case Op.WAIT_FOR_TURN:
           case Op.WAIT_FOR_MOVE:
-            statement(ins, { kind: 'wait', op: ins.op === Op.WAIT_FOR_TURN ? 'turn' : 'move', piece: this.piece(ins, a0), axis: this.axis(ins, a1) });
+            statement(ins, {
+              kind: 'wait',
+              op: ins.op === Op.WAIT_FOR_TURN ? 'turn' : 'move',
+              piece: this.piece(ins, a0),
+              axis: this.axis(ins, a1),
+            });
             break;
           case Op.EMIT_SFX:
             statement(ins, { kind: 'emitSfx', type: pop(ins), piece: this.piece(ins, a0) });
@@ -238,7 +281,8 @@ class ScriptDecompiler {
           }
           case Op.CALL_SCRIPT:
           case Op.START_SCRIPT: {
-            if (a0 < 0 || a0 >= this.cob.scripts.length) this.bad(ins.at, `${ins.info.name} names script ${a0} of ${this.cob.scripts.length}`);
+            if (a0 < 0 || a0 >= this.cob.scripts.length)
+              this.bad(ins.at, `${ins.info.name} names script ${a0} of ${this.cob.scripts.length}`);
             const args = popN(ins, a1);
             statement(ins, { kind: ins.op === Op.CALL_SCRIPT ? 'call' : 'start', script: a0, args });
             break;
@@ -305,7 +349,8 @@ class ScriptDecompiler {
   }
 
   private piece(ins: Instruction, index: number): number {
-    if (index < 0 || index >= this.cob.pieces.length) this.bad(ins.at, `${ins.info.name} names piece ${index} of ${this.cob.pieces.length}`);
+    if (index < 0 || index >= this.cob.pieces.length)
+      this.bad(ins.at, `${ins.info.name} names piece ${index} of ${this.cob.pieces.length}`);
     return index;
   }
 
@@ -345,13 +390,21 @@ function isZero(e: Expr): boolean {
 /** Constants of a motion's target or speed (through + and -) written in the motion's unit. */
 function withForm(e: Expr, form: NumberForm): Expr {
   if (e.kind === 'number') return { ...e, form };
-  if (e.kind === 'binary' && (e.op === 'add' || e.op === 'sub')) return { ...e, left: withForm(e.left, form), right: withForm(e.right, form) };
+  if (e.kind === 'binary' && (e.op === 'add' || e.op === 'sub'))
+    return { ...e, left: withForm(e.left, form), right: withForm(e.right, form) };
   return e;
 }
 
 function markPieceAnswers(body: Stmt[], pieceCount: number): void {
   for (const s of body) {
-    if (s.kind === 'assign' && s.target.kind === 'local' && s.target.index === 0 && s.value.kind === 'number' && s.value.value >= 0 && s.value.value < pieceCount) {
+    if (
+      s.kind === 'assign' &&
+      s.target.kind === 'local' &&
+      s.target.index === 0 &&
+      s.value.kind === 'number' &&
+      s.value.value >= 0 &&
+      s.value.value < pieceCount
+    ) {
       s.value = { ...s.value, form: 'piece' };
     } else if (s.kind === 'if') {
       markPieceAnswers(s.then, pieceCount);

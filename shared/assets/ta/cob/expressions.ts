@@ -46,7 +46,6 @@ export class ExpressionParser {
     return index.names.get(name.toLowerCase()) ?? -1;
   }
 
-
   protected args(): Expr[] {
     const args: Expr[] = [];
     if (this.p.peek().text === ')') {
@@ -117,7 +116,8 @@ export class ExpressionParser {
   private integer(t: Token): number {
     const value = Number(t.text);
     if (!Number.isFinite(value)) this.p.fail(t, `bad number ${t.text}`);
-    if (!Number.isInteger(value)) this.p.fail(t, `${t.text} is not an integer (write [${t.text}] or <${t.text}> for a distance or an angle)`);
+    if (!Number.isInteger(value))
+      this.p.fail(t, `${t.text} is not an integer (write [${t.text}] or <${t.text}> for a distance or an angle)`);
     if (Math.abs(value) > 0xffffffff) this.p.fail(t, `${t.text} does not fit in 32 bits`);
     return value | 0;
   }
@@ -175,7 +175,6 @@ export class ExpressionParser {
     return p.fail(t, `unknown name ${t.text}`);
   }
 }
-
 
 export function num(value: number): Expr {
   return { kind: 'number', value, form: 'plain' };

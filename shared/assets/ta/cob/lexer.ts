@@ -10,11 +10,54 @@ export interface Token {
 
 /** Keywords spelled with hyphens; a word is joined with its hyphens only when it spells one of these. */
 const HYPHENATED = [
-  'set-signal-mask', 'wait-for-turn', 'wait-for-move', 'start-script', 'call-script', 'attach-unit', 'dont-shadow',
-  'dont-cache', 'dont-shade', 'static-var', 'play-sound', 'drop-unit', 'stop-spin', 'emit-sfx', 'x-axis', 'y-axis', 'z-axis',
+  'set-signal-mask',
+  'wait-for-turn',
+  'wait-for-move',
+  'start-script',
+  'call-script',
+  'attach-unit',
+  'dont-shadow',
+  'dont-cache',
+  'dont-shade',
+  'static-var',
+  'play-sound',
+  'drop-unit',
+  'stop-spin',
+  'emit-sfx',
+  'x-axis',
+  'y-axis',
+  'z-axis',
 ];
 
-const PUNCTUATION = ['==', '!=', '<=', '>=', '&&', '||', '^^', '<', '>', '=', '+', '-', '*', '/', '|', '&', '^', '!', '~', '(', ')', '{', '}', '[', ']', ',', ';'];
+const PUNCTUATION = [
+  '==',
+  '!=',
+  '<=',
+  '>=',
+  '&&',
+  '||',
+  '^^',
+  '<',
+  '>',
+  '=',
+  '+',
+  '-',
+  '*',
+  '/',
+  '|',
+  '&',
+  '^',
+  '!',
+  '~',
+  '(',
+  ')',
+  '{',
+  '}',
+  '[',
+  ']',
+  ',',
+  ';',
+];
 
 /** A compile error: `FILE:LINE: message`, the one line the CLI prints. */
 export function bosError(file: string, line: number, message: string): never {

@@ -62,7 +62,6 @@ export function parseProgram(tokens: Token[], file: string): BosProgram {
 }
 
 class BodyParser extends ExpressionParser {
-
   constructor(
     private readonly head: FunctionHead,
     file: string,
@@ -77,7 +76,6 @@ class BodyParser extends ExpressionParser {
     while (!this.p.done()) body.push(...this.stmt());
     return { name: this.head.name, params: this.head.params, locals: this.locals, body, line: this.head.line };
   }
-
 
   private block(): Stmt[] {
     if (this.p.peek().text !== '{') return this.stmt();

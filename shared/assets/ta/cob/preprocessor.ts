@@ -59,7 +59,8 @@ export async function preprocess(text: string, file: string, resolve: IncludeRes
         }
         if (j >= tokens.length) bosError(at.file, at.line, `the arguments of ${t.text}( are not closed`);
         if (macro.params.length === 0 && args.length === 1 && args[0]!.length === 0) args.pop();
-        if (args.length !== macro.params.length) bosError(at.file, at.line, `${t.text} takes ${macro.params.length} argument(s), not ${args.length}`);
+        if (args.length !== macro.params.length)
+          bosError(at.file, at.line, `${t.text} takes ${macro.params.length} argument(s), not ${args.length}`);
         const params = macro.params;
         body = body.flatMap((b) => {
           const k = b.type === 'word' ? params.indexOf(b.text) : -1;
@@ -124,7 +125,13 @@ export async function preprocess(text: string, file: string, resolve: IncludeRes
         continue;
       } else if (keyword === 'define') {
         const d = /^([A-Za-z_]\w*)(\(([^)]*)\))?(.*)$/s.exec(rest) ?? err('#define needs a name');
-        const params = d[2] !== undefined ? d[3]!.split(',').map((p) => p.trim()).filter((p) => p !== '') : null;
+        const params =
+          d[2] !== undefined
+            ? d[3]!
+                .split(',')
+                .map((p) => p.trim())
+                .filter((p) => p !== '')
+            : null;
         if (params?.some((p) => !/^[A-Za-z_]\w*$/.test(p))) err(`bad parameter list in #define ${d[1]}`);
         macros.set(d[1]!, { params, body: tokenize(d[4] ?? '', name, t.line) });
       } else if (keyword === 'undef') {
@@ -193,7 +200,12 @@ function evaluate(text: string, macros: Map<string, Macro>, err: (m: string) => 
     return v;
   };
   const additive = binary(primary, { '+': (a, b) => a + b, '-': (a, b) => a - b });
-  const compare = binary(additive, { '<': (a, b) => +(a < b), '>': (a, b) => +(a > b), '<=': (a, b) => +(a <= b), '>=': (a, b) => +(a >= b) });
+  const compare = binary(additive, {
+    '<': (a, b) => +(a < b),
+    '>': (a, b) => +(a > b),
+    '<=': (a, b) => +(a <= b),
+    '>=': (a, b) => +(a >= b),
+  });
   const equality = binary(compare, { '==': (a, b) => +(a === b), '!=': (a, b) => +(a !== b) });
   const and = binary(equality, { '&&': (a, b) => +(a !== 0 && b !== 0) });
   const or = binary(and, { '||': (a, b) => +(a !== 0 || b !== 0) });

@@ -83,7 +83,10 @@ class ScriptPrinter {
         this.line(d, `${s.op} ${piece(s.piece)} to ${AXES[s.axis]} ${e(s.target)} ${s.speed ? `speed ${e(s.speed)}` : 'now'};`);
         return;
       case 'spin':
-        this.line(d, `spin ${piece(s.piece)} around ${AXES[s.axis]} speed ${e(s.speed)}${isZero(s.accelerate) ? '' : ` accelerate ${e(s.accelerate)}`};`);
+        this.line(
+          d,
+          `spin ${piece(s.piece)} around ${AXES[s.axis]} speed ${e(s.speed)}${isZero(s.accelerate) ? '' : ` accelerate ${e(s.accelerate)}`};`,
+        );
         return;
       case 'stopSpin':
         this.line(d, `stop-spin ${piece(s.piece)} around ${AXES[s.axis]}${isZero(s.decelerate) ? '' : ` decelerate ${e(s.decelerate)}`};`);

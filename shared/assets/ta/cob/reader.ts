@@ -36,7 +36,10 @@ export function readCob(bytes: Uint8Array, what = 'COB'): CobFile {
   const r = new ByteReader(bytes, what);
   const version = r.u32(0, 'version');
   if (version !== 4 && version !== 6) {
-    fail('bad-magic', `${what}: version ${version} is not a COB version (4 for TA, 6 for TA:Kingdoms)`, { expected: '4 or 6', actual: version });
+    fail('bad-magic', `${what}: version ${version} is not a COB version (4 for TA, 6 for TA:Kingdoms)`, {
+      expected: '4 or 6',
+      actual: version,
+    });
   }
   const headerWords = version === 6 ? HEADER_WORDS_V6 : HEADER_WORDS_V4;
   r.check('header', 0, headerWords * 4);
@@ -49,7 +52,8 @@ export function readCob(bytes: Uint8Array, what = 'COB'): CobFile {
   const scriptNameOffset = word(7, 'script name table offset');
   const pieceNameOffset = word(8, 'piece name table offset');
   const codeOffset = word(9, 'code offset');
-  if (staticVars > MAX_STATIC_VARS) fail('bad-count', `${what}: ${staticVars} static variables is more than ${MAX_STATIC_VARS}`, { actual: staticVars });
+  if (staticVars > MAX_STATIC_VARS)
+    fail('bad-count', `${what}: ${staticVars} static variables is more than ${MAX_STATIC_VARS}`, { actual: staticVars });
 
   r.checkTable('code', codeOffset, codeLength, 4);
   r.checkTable('script entry table', entryOffset, scriptCount, 4);
@@ -77,7 +81,10 @@ export function readCob(bytes: Uint8Array, what = 'COB'): CobFile {
   for (let i = 0; i < scriptCount; i++) {
     const start = r.u32(entryOffset + i * 4, 'script entry');
     if (start >= codeLength) {
-      fail('out-of-bounds', `${what}: script ${i} (${scriptNames[i]}) starts at word ${start}, past the ${codeLength} words of code`, { actual: start, expected: codeLength });
+      fail('out-of-bounds', `${what}: script ${i} (${scriptNames[i]}) starts at word ${start}, past the ${codeLength} words of code`, {
+        actual: start,
+        expected: codeLength,
+      });
     }
     starts.push(start);
   }
@@ -105,7 +112,10 @@ export function decodeInstructions(code: Uint32Array, start: number, end: number
     const op = code[pc]!;
     const info = opInfo(op);
     if (!info) fail('unsupported', `${what}: unknown opcode 0x${op.toString(16).padStart(8, '0')} at word ${pc}`, { offset: pc });
-    if (pc + 1 + info.operands > end) fail('truncated', `${what}: ${info.name} at word ${pc} needs ${info.operands} operand words, past the script's end at word ${end}`, { offset: pc });
+    if (pc + 1 + info.operands > end)
+      fail('truncated', `${what}: ${info.name} at word ${pc} needs ${info.operands} operand words, past the script's end at word ${end}`, {
+        offset: pc,
+      });
     const args: number[] = [];
     for (let i = 1; i <= info.operands; i++) args.push(code[pc + i]! | 0);
     out.push({ at: pc, op, info, args });

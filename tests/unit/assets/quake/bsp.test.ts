@@ -14,8 +14,36 @@ import { lumpBytes, readDirectory } from '../../formats/wad/wad-directory.js';
  * against the files' own lump directory, read here from the format description.
  */
 
-const Q1_LUMPS = ['entities', 'planes', 'textures', 'vertexes', 'visibility', 'nodes', 'texinfo', 'faces', 'lighting', 'clipnodes', 'leafs', 'marksurfaces', 'edges', 'surfedges', 'models'];
-const Q1_SIZES: Record<string, number> = { planes: 20, vertexes: 12, nodes: 24, texinfo: 40, faces: 20, clipnodes: 8, leafs: 28, marksurfaces: 2, edges: 4, surfedges: 4, models: 64 };
+const Q1_LUMPS = [
+  'entities',
+  'planes',
+  'textures',
+  'vertexes',
+  'visibility',
+  'nodes',
+  'texinfo',
+  'faces',
+  'lighting',
+  'clipnodes',
+  'leafs',
+  'marksurfaces',
+  'edges',
+  'surfedges',
+  'models',
+];
+const Q1_SIZES: Record<string, number> = {
+  planes: 20,
+  vertexes: 12,
+  nodes: 24,
+  texinfo: 40,
+  faces: 20,
+  clipnodes: 8,
+  leafs: 28,
+  marksurfaces: 2,
+  edges: 4,
+  surfedges: 4,
+  models: 64,
+};
 
 function referenceQ1(bytes: Uint8Array) {
   const lump = (i: number) => ({ offset: i32(bytes, 4 + i * 8), length: i32(bytes, 8 + i * 8) });
@@ -39,7 +67,10 @@ function referenceQ1(bytes: Uint8Array) {
 }
 
 const context = (palette?: Uint8Array) => ({
-  palette: async () => ({ name: 'gfx/palette.lmp from the test', rgba: Uint8Array.from({ length: 1024 }, (_, i) => (i % 4 === 3 ? 255 : palette?.[Math.floor(i / 4) * 3 + (i % 4)] ?? 0)) }),
+  palette: async () => ({
+    name: 'gfx/palette.lmp from the test',
+    rgba: Uint8Array.from({ length: 1024 }, (_, i) => (i % 4 === 3 ? 255 : (palette?.[Math.floor(i / 4) * 3 + (i % 4)] ?? 0))),
+  }),
   readFile: async () => null,
   list: async () => [],
 });
@@ -104,7 +135,17 @@ describe('Quake BSP textures, built here from cr8_czg.wad miptex', () => {
       expect(info.textures).toEqual(refs.map((r) => ({ name: r.name, width: r.width, height: r.height })));
       const palette = sample('quake-assets', 'quake', 'gfx', 'palette.lmp');
       for (const [frame, ref] of refs.entries()) {
-        const run = await runCli(['image', 'export', join(dir, 'm.bsp'), '--frame', String(frame), '--palette', quakeAssets('quake', 'gfx', 'palette.lmp'), '--target', join(dir, `${frame}.png`)]);
+        const run = await runCli([
+          'image',
+          'export',
+          join(dir, 'm.bsp'),
+          '--frame',
+          String(frame),
+          '--palette',
+          quakeAssets('quake', 'gfx', 'palette.lmp'),
+          '--target',
+          join(dir, `${frame}.png`),
+        ]);
         expect(run.code, run.stderr).toBe(0);
         const png = decodePng(new Uint8Array(await readFile(join(dir, `${frame}.png`))));
         expectSamePixels(png.rgba, expand(ref.levels[0]!.indices, palette), png.width);
@@ -131,7 +172,11 @@ describe('Half-Life BSP textures', () => {
       const png = decodePng(new Uint8Array(await readFile(target)));
       const first = embedded[0]!;
       expect([png.width, png.height]).toEqual([first.width, first.height]);
-      expectSamePixels(png.rgba, expand(first.levels[0]!.indices, countedPalette(bytes, first.paletteAt), first.name.startsWith('{') ? 255 : -1), png.width);
+      expectSamePixels(
+        png.rgba,
+        expand(first.levels[0]!.indices, countedPalette(bytes, first.paletteAt), first.name.startsWith('{') ? 255 : -1),
+        png.width,
+      );
       const view = await bspDecoder.view('hl.bsp', bytes, context());
       if (view.kind !== 'sections') throw new Error('sections');
       expect(view.sections[0]!.view.warnings.join(' ')).toContain(external[0]!.name);
@@ -178,7 +223,9 @@ describe.each([
       expect((await runCli(['pack', join(root, 'baseq2'), '--target', join(root, 'pak0.pak')])).code).toBe(0);
       run = await runCli(['bsp', 'entities', join(root, 'pak0.pak'), '--entry', 'maps/test.bsp']);
       expect(run.stdout).toBe(entities);
-      expect(JSON.parse((await runCli(['bsp', 'info', join(root, 'pak0.pak'), '--entry', 'maps/test.bsp', '--json'])).stdout).version).toBe(version);
+      expect(JSON.parse((await runCli(['bsp', 'info', join(root, 'pak0.pak'), '--entry', 'maps/test.bsp', '--json'])).stdout).version).toBe(
+        version,
+      );
     } finally {
       await rm(root, { recursive: true, force: true });
     }
@@ -195,7 +242,10 @@ describe('broken BSPs', () => {
       const other = bytes.slice();
       new DataView(other.buffer).setInt32(0, 31, true);
       await writeFile(join(dir, 'b.bsp'), other);
-      for (const [name, message] of [['a.bsp', /lump 7 \(faces\) overflows/], ['b.bsp', /version 31/]] as const) {
+      for (const [name, message] of [
+        ['a.bsp', /lump 7 \(faces\) overflows/],
+        ['b.bsp', /version 31/],
+      ] as const) {
         const run = await runCli(['bsp', 'info', join(dir, name)]);
         expect(run.code).toBe(1);
         expect(run.stderr.trim().split('\n')).toHaveLength(1);

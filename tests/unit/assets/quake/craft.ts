@@ -94,7 +94,13 @@ export function quakeSprite(entries: (CraftFrame | { group: CraftFrame[]; interv
 }
 
 /** A Daikatana WAL (version 3): 9 mip offsets, its own palette, `levels` levels of pixels. */
-export function daikatanaWal(name: string, width: number, height: number, paletteRgb: Uint8Array, fields: { anim: string; flags: number; contents: number; value: number }) {
+export function daikatanaWal(
+  name: string,
+  width: number,
+  height: number,
+  paletteRgb: Uint8Array,
+  fields: { anim: string; flags: number; contents: number; value: number },
+) {
   const levels = Math.min(9, Math.floor(Math.log2(Math.min(width, height))) + 1);
   const headerSize = 1 + 32 + 3 + 8 + 36 + 32 + 8 + 768 + 4;
   const mips = Array.from({ length: levels }, (_, k) => pixels((width >> k) * (height >> k), k + 1));
@@ -125,7 +131,14 @@ export function wad2(lumps: { name: string; type: number; bytes: Uint8Array }[],
  * A raw (encoding 0) PCX with `bitsPerPixel` × `planes`, from per-pixel indices (or RGB(A) values for
  * 8-bit multi-plane files), with a 16-colour header palette.
  */
-export function rawPcx(width: number, height: number, bitsPerPixel: number, planes: number, values: (x: number, y: number, plane: number) => number, egaPalette: Uint8Array): Uint8Array {
+export function rawPcx(
+  width: number,
+  height: number,
+  bitsPerPixel: number,
+  planes: number,
+  values: (x: number, y: number, plane: number) => number,
+  egaPalette: Uint8Array,
+): Uint8Array {
   const bytesPerLine = Math.ceil((width * bitsPerPixel) / 16) * 2;
   const header = new Uint8Array(128);
   const dv = new DataView(header.buffer);

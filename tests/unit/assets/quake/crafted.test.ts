@@ -32,7 +32,10 @@ async function exportPng(dir: string, args: string[]) {
 }
 
 const quakeContext = {
-  palette: async () => ({ name: 'palette.lmp', rgba: Uint8Array.from({ length: 1024 }, (_, i) => (i % 4 === 3 ? 255 : quakePalette[Math.floor(i / 4) * 3 + (i % 4)]!)) }),
+  palette: async () => ({
+    name: 'palette.lmp',
+    rgba: Uint8Array.from({ length: 1024 }, (_, i) => (i % 4 === 3 ? 255 : quakePalette[Math.floor(i / 4) * 3 + (i % 4)]!)),
+  }),
   readFile: async () => null,
   list: async () => [],
 };
@@ -51,7 +54,17 @@ describe('Quake sprites', () => {
         expect([png.width, png.height]).toEqual([f.width, f.height]);
         expectSamePixels(png.rgba, expand(f.indices, quakePalette, 255), png.width);
       }
-      const run = await runCli(['image', 'export', join(dir, 's.spr'), '--frame', '3', '--palette', palettePath, '--target', join(dir, 'x.png')]);
+      const run = await runCli([
+        'image',
+        'export',
+        join(dir, 's.spr'),
+        '--frame',
+        '3',
+        '--palette',
+        palettePath,
+        '--target',
+        join(dir, 'x.png'),
+      ]);
       expect(run.code).toBe(1);
       expect(run.stderr).toMatch(/frames 0 to 2/);
     });
@@ -60,7 +73,10 @@ describe('Quake sprites', () => {
   it('the view: a group per frame or group, group frames timed from the cumulative intervals', async () => {
     const view = await sprDecoder.view('s.spr', bytes, quakeContext);
     if (view.kind !== 'images') throw new Error('images');
-    expect(view.groups.map((g) => [g.name, g.frames.length])).toEqual([['frame 0', 1], ['group 1', 2]]);
+    expect(view.groups.map((g) => [g.name, g.frames.length])).toEqual([
+      ['frame 0', 1],
+      ['group 1', 2],
+    ]);
     expect(view.groups[1]!.frames.map((f) => f.durationMs)).toEqual([100, 200]);
     expect(view.palette).toBe('palette.lmp');
   });
@@ -100,7 +116,13 @@ describe('Daikatana WAL', () => {
     const facts = Object.fromEntries(view.facts.map((f) => [f.label, f.value]));
     expect(view.format).toBe('Daikatana WAL');
     expect(view.kind === 'images' && view.palette).toBe('palette of dk.wal');
-    expect(facts).toMatchObject({ Name: 'e1/dkwall', 'Next frame': 'e1/dkwall2', Flags: '0x18 (warp, trans33)', Contents: '0x1 (solid)', Value: '300' });
+    expect(facts).toMatchObject({
+      Name: 'e1/dkwall',
+      'Next frame': 'e1/dkwall2',
+      Flags: '0x18 (warp, trans33)',
+      Contents: '0x1 (solid)',
+      Value: '300',
+    });
   });
 });
 
@@ -122,7 +144,16 @@ describe('WAD3 pictures and fonts with their own palettes', () => {
     const pic = pixels(12 * 5, 4).map((v, i) => (i % 7 === 0 ? 255 : v));
     const font = pixels(256 * 9, 5).map((v, i) => (i % 4 === 0 ? 255 : v));
     await withTemp(async (dir) => {
-      await writeFile(join(dir, 'hl.wad'), wad2([{ name: 'LOGO', type: 0x42, bytes: hlQpic(12, 5, pic, palette) }, { name: 'FONT1', type: 0x46, bytes: hlFont(9, font, palette) }], 3));
+      await writeFile(
+        join(dir, 'hl.wad'),
+        wad2(
+          [
+            { name: 'LOGO', type: 0x42, bytes: hlQpic(12, 5, pic, palette) },
+            { name: 'FONT1', type: 0x46, bytes: hlFont(9, font, palette) },
+          ],
+          3,
+        ),
+      );
       const logo = await exportPng(dir, [join(dir, 'hl.wad'), '--entry', 'logo']);
       expect([logo.width, logo.height]).toEqual([12, 5]);
       expectSamePixels(logo.rgba, expand(pic, palette, 255), 12);
@@ -168,7 +199,8 @@ describe('PCX at other depths', () => {
     const rgbaView = await pcxDecoder.view('c.pcx', rgba, quakeContext);
     if (rgbaView.kind !== 'images') throw new Error('images');
     const got = rgbaView.groups[0]!.frames[0]!.image.rgba;
-    for (let y = 0; y < 2; y++) for (let x = 0; x < 3; x++) for (let p = 0; p < 4; p++) expect(got[(y * 3 + x) * 4 + p]).toBe((x * 40 + y * 90 + p * 20) % 256);
+    for (let y = 0; y < 2; y++)
+      for (let x = 0; x < 3; x++) for (let p = 0; p < 4; p++) expect(got[(y * 3 + x) * 4 + p]).toBe((x * 40 + y * 90 + p * 20) % 256);
   });
 });
 
@@ -181,13 +213,20 @@ describe('pack: a folder of PNGs becomes miptex', () => {
       await mkdir(join(dir, 'in'));
       const original = await exportPng(dir, [quakeAssets('halflife', 'hl.wad'), '--entry', lump.name]);
       await writeFile(join(dir, 'in', `${lump.name}.png`), encodePng(original));
-      const holes = { width: 16, height: 16, rgba: Uint8Array.from({ length: 16 * 16 * 4 }, (_, i) => (i % 4 === 3 ? ((i >> 2) % 3 === 0 ? 0 : 255) : (i * 11) % 256)) };
+      const holes = {
+        width: 16,
+        height: 16,
+        rgba: Uint8Array.from({ length: 16 * 16 * 4 }, (_, i) => (i % 4 === 3 ? ((i >> 2) % 3 === 0 ? 0 : 255) : (i * 11) % 256)),
+      };
       await writeFile(join(dir, 'in', '{fence.png'), encodePng(holes));
       const run = await runCli(['pack', join(dir, 'in'), '--target', join(dir, 'out.wad'), '--format', 'wad3']);
       expect(run.code, run.stderr).toBe(0);
       const written = new Uint8Array(await readFile(join(dir, 'out.wad')));
       const lumps = readDirectory(written).lumps;
-      expect(lumps.map((l) => [l.name, l.type])).toEqual([[lump.name, 0x43], ['{fence', 0x43]]);
+      expect(lumps.map((l) => [l.name, l.type])).toEqual([
+        [lump.name, 0x43],
+        ['{fence', 0x43],
+      ]);
       const copy = miptexRef(lumpBytes(written, lumps[0]!));
       expect([copy.name, copy.width, copy.height]).toEqual([ref.name, ref.width, ref.height]);
       const back = await exportPng(dir, [join(dir, 'out.wad'), '--entry', lump.name]);

@@ -33,14 +33,35 @@ const seeds: [string, Uint8Array, (bytes: Uint8Array) => Promise<unknown>][] = [
   ['a WAD3 qpic', hlQpic(10, 4, pixels(40, 1), new Uint8Array(768)), (b) => wadLumpView('logo', b, 3, 'qpic', context)],
   ['a WAD3 font', hlFont(4, pixels(1024, 1), new Uint8Array(768)), (b) => wadLumpView('font', b, 3, 'font', context)],
   ['a Quake 2 WAL', sample('quake-assets', 'quake2', 'textures', 'lavatest.wal'), (b) => walDecoder.view('lavatest.wal', b, context)],
-  ['a Daikatana WAL', daikatanaWal('dk', 16, 16, new Uint8Array(768), { anim: '', flags: 0, contents: 0, value: 0 }).bytes, (b) => walDecoder.view('dk.wal', b, context)],
+  [
+    'a Daikatana WAL',
+    daikatanaWal('dk', 16, 16, new Uint8Array(768), { anim: '', flags: 0, contents: 0, value: 0 }).bytes,
+    (b) => walDecoder.view('dk.wal', b, context),
+  ],
   [
     'a sprite',
-    quakeSprite([{ width: 4, height: 4, indices: pixels(16, 1) }, { group: [{ width: 2, height: 2, indices: pixels(4, 2) }, { width: 3, height: 2, indices: pixels(6, 3) }], intervals: [0.1, 0.2] }]),
+    quakeSprite([
+      { width: 4, height: 4, indices: pixels(16, 1) },
+      {
+        group: [
+          { width: 2, height: 2, indices: pixels(4, 2) },
+          { width: 3, height: 2, indices: pixels(6, 3) },
+        ],
+        intervals: [0.1, 0.2],
+      },
+    ]),
     (b) => sprDecoder.view('s.spr', b, context),
   ],
-  ['colormap.pcx', sample('quake-assets', 'quake2', 'pics', 'colormap.pcx').subarray(0, 128 + 4000), (b) => pcxDecoder.view('pics/colormap.pcx', b, context)],
-  ['a 4-plane EGA PCX', rawPcx(20, 6, 1, 4, (x, y, p) => ((x + y) >> p) & 1, new Uint8Array(48)), (b) => pcxDecoder.view('e.pcx', b, context)],
+  [
+    'colormap.pcx',
+    sample('quake-assets', 'quake2', 'pics', 'colormap.pcx').subarray(0, 128 + 4000),
+    (b) => pcxDecoder.view('pics/colormap.pcx', b, context),
+  ],
+  [
+    'a 4-plane EGA PCX',
+    rawPcx(20, 6, 1, 4, (x, y, p) => ((x + y) >> p) & 1, new Uint8Array(48)),
+    (b) => pcxDecoder.view('e.pcx', b, context),
+  ],
   ['hl.bsp', sample('quake-assets', 'halflife', 'hl.bsp'), (b) => bspDecoder.view('hl.bsp', b, context)],
   ['cube.bsp', sample('quake-assets', 'quake', 'cube.bsp'), (b) => bspDecoder.view('cube.bsp', b, context)],
   ['an IBSP 38', ibsp(38, '{\n"classname" "worldspawn"\n}\n', ['a/b', 'c/d']), (b) => bspDecoder.view('q2.bsp', b, context)],
@@ -57,7 +78,8 @@ describe.each(seeds)('fuzzing %s', (label, original, decode) => {
         await withAllocationLimit(limit, () => decode(m.bytes));
         ok++;
       } catch (err) {
-        if (!(err instanceof FormatError)) throw new Error(`${m.label}: ${err instanceof Error ? `${err.name}: ${err.message}` : String(err)}`, { cause: err });
+        if (!(err instanceof FormatError))
+          throw new Error(`${m.label}: ${err instanceof Error ? `${err.name}: ${err.message}` : String(err)}`, { cause: err });
         rejected++;
       }
       expect(Date.now() - started, m.label).toBeLessThan(1000);

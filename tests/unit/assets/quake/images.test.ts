@@ -4,7 +4,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli, samplesDir } from '../../../helpers/run-cli.js';
 import { decodePng } from '../../../../shared/assets/png.js';
-import { cstr, countedPalette, expand, expectSamePixels, i32, miptexRef, pakFile, pcx8Ref, pcxTailPalette, quakeAssets, sample } from './reference.js';
+import {
+  cstr,
+  countedPalette,
+  expand,
+  expectSamePixels,
+  i32,
+  miptexRef,
+  pakFile,
+  pcx8Ref,
+  pcxTailPalette,
+  quakeAssets,
+  sample,
+} from './reference.js';
 import { readDirectory, lumpBytes } from '../../formats/wad/wad-directory.js';
 
 /**
@@ -100,7 +112,15 @@ describe('WAD2 miptex: cr8_czg.wad', () => {
       const ref = miptexRef(lumpBytes(wad, lump));
       expect(ref.name).toBe(lump.name);
       const level = ref.levels[mip]!;
-      const png = await exported([quakeAssets('quake', 'cr8_czg.wad'), '--entry', lump.name, '--mip', String(mip), '--palette', quakeAssets('quake', 'gfx', 'palette.lmp')]);
+      const png = await exported([
+        quakeAssets('quake', 'cr8_czg.wad'),
+        '--entry',
+        lump.name,
+        '--mip',
+        String(mip),
+        '--palette',
+        quakeAssets('quake', 'gfx', 'palette.lmp'),
+      ]);
       expect([png.width, png.height], lump.name).toEqual([level.width, level.height]);
       expectSamePixels(png.rgba, expand(level.indices, quakePalette, ref.name.startsWith('{') ? 255 : -1), png.width);
     }
@@ -108,7 +128,19 @@ describe('WAD2 miptex: cr8_czg.wad', () => {
 
   it('refuses a mip level the texture does not have', async () => {
     await withTemp(async (dir) => {
-      const run = await runCli(['image', 'export', quakeAssets('quake', 'cr8_czg.wad'), '--entry', lumps[0]!.name, '--mip', '4', '--palette', quakeAssets('quake', 'gfx', 'palette.lmp'), '--target', join(dir, 'x.png')]);
+      const run = await runCli([
+        'image',
+        'export',
+        quakeAssets('quake', 'cr8_czg.wad'),
+        '--entry',
+        lumps[0]!.name,
+        '--mip',
+        '4',
+        '--palette',
+        quakeAssets('quake', 'gfx', 'palette.lmp'),
+        '--target',
+        join(dir, 'x.png'),
+      ]);
       expect(run.code).toBe(1);
       expect(run.stderr).toMatch(/mip levels 0 to 3/);
     });
@@ -144,13 +176,23 @@ describe('Quake 2 WAL', () => {
     for (let mip = 0; mip < 4; mip++) {
       const w = width >> mip;
       const h = height >> mip;
-      const png = await exported([quakeAssets('quake2', 'textures', name), '--mip', String(mip), '--palette', quakeAssets('quake2', 'pics', 'colormap.pcx')]);
+      const png = await exported([
+        quakeAssets('quake2', 'textures', name),
+        '--mip',
+        String(mip),
+        '--palette',
+        quakeAssets('quake2', 'pics', 'colormap.pcx'),
+      ]);
       expect([png.width, png.height]).toEqual([w, h]);
       // Quake 2 draws walls opaque: every pixel has alpha 255.
       expectSamePixels(png.rgba, expand(wal.subarray(offsets[mip]!, offsets[mip]! + w * h), palette), png.width);
     }
     const { walDecoder } = await import('../../../../shared/assets/quake/views.js');
-    const view = await walDecoder.view(name, wal, { palette: async () => ({ name: 'test', rgba: new Uint8Array(1024) }), readFile: async () => null, list: async () => [] });
+    const view = await walDecoder.view(name, wal, {
+      palette: async () => ({ name: 'test', rgba: new Uint8Array(1024) }),
+      readFile: async () => null,
+      list: async () => [],
+    });
     const facts = Object.fromEntries(view.facts.map((f) => [f.label, f.value]));
     expect(facts.Name).toBe(cstr(wal, 0, 32));
     expect(facts['Next frame']).toBe(cstr(wal, 56, 32) || '(none)');

@@ -46,7 +46,11 @@ export function miptexRef(b: Uint8Array, at = 0) {
   const width = i32(b, at + 16);
   const height = i32(b, at + 20);
   const offsets = [0, 1, 2, 3].map((k) => i32(b, at + 24 + k * 4));
-  const levels = offsets.map((o, k) => ({ width: width >> k, height: height >> k, indices: b.subarray(at + o, at + o + (width >> k) * (height >> k)) }));
+  const levels = offsets.map((o, k) => ({
+    width: width >> k,
+    height: height >> k,
+    indices: b.subarray(at + o, at + o + (width >> k) * (height >> k)),
+  }));
   const last = levels[3]!;
   const paletteAt = at + offsets[3]! + last.width * last.height;
   return { name: cstr(b, at, 16), width, height, offsets, levels, paletteAt };
@@ -87,9 +91,15 @@ export function pcx8Ref(pcx: Uint8Array) {
 
 /** Two pixel buffers are equal; on a difference, the first differing pixel is named (toEqual on megabytes is slow). */
 export function expectSamePixels(actual: Uint8Array, expected: Uint8Array, width: number): void {
-  if (actual.length === expected.length && Buffer.from(actual.buffer, actual.byteOffset, actual.length).equals(Buffer.from(expected.buffer, expected.byteOffset, expected.length))) return;
+  if (
+    actual.length === expected.length &&
+    Buffer.from(actual.buffer, actual.byteOffset, actual.length).equals(Buffer.from(expected.buffer, expected.byteOffset, expected.length))
+  )
+    return;
   let i = 0;
   while (i < Math.min(actual.length, expected.length) && actual[i] === expected[i]) i++;
   const pixel = Math.floor(i / 4);
-  throw new Error(`pixels differ: ${actual.length} vs ${expected.length} bytes; first at pixel ${pixel % width}, ${Math.floor(pixel / width)}: [${[...actual.subarray(pixel * 4, pixel * 4 + 4)]}] vs [${[...expected.subarray(pixel * 4, pixel * 4 + 4)]}]`);
+  throw new Error(
+    `pixels differ: ${actual.length} vs ${expected.length} bytes; first at pixel ${pixel % width}, ${Math.floor(pixel / width)}: [${[...actual.subarray(pixel * 4, pixel * 4 + 4)]}] vs [${[...expected.subarray(pixel * 4, pixel * 4 + 4)]}]`,
+  );
 }

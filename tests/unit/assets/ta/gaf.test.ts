@@ -53,7 +53,9 @@ describe('GAF pixels against a decode written from the format description', () =
       const got = frames(bytes);
       const recs = known.entries.flatMap((e) => e.frames.map((f) => f.rec));
       expect(got.length).toBe(recs.length);
-      got.forEach((image, i) => expect(Buffer.from(image.rgba).equals(Buffer.from(referenceFrame(bytes, recs[i]!, palette))), `frame ${i}`).toBe(true));
+      got.forEach((image, i) =>
+        expect(Buffer.from(image.rgba).equals(Buffer.from(referenceFrame(bytes, recs[i]!, palette))), `frame ${i}`).toBe(true),
+      );
     });
   }
 
@@ -74,16 +76,39 @@ describe('GAF pixels against a decode written from the format description', () =
   });
 });
 
-const checker = (w: number, h: number, f: (x: number, y: number) => number) => Uint8Array.from({ length: w * h }, (_, i) => f(i % w, Math.floor(i / w)));
+const checker = (w: number, h: number, f: (x: number, y: number) => number) =>
+  Uint8Array.from({ length: w * h }, (_, i) => f(i % w, Math.floor(i / w)));
 
 describe('layered sub-frames (fixtures from code)', () => {
   // A 6 × 5 canvas at offset (3, 2); sub A's top-left lands at (3 - 3, 2 - 2) = (0, 0), sub B's at
   // (3 - 1, 2 - 0) = (2, 2), drawn after A, its transparency index (7) skipped, its right column clipped.
-  const subA: FixtureLayer = { width: 4, height: 3, xOffset: 3, yOffset: 2, transparency: 9, pixels: checker(4, 3, (x) => (x === 3 ? 9 : 40)) };
-  const subB: FixtureLayer = { width: 5, height: 3, xOffset: 1, yOffset: 0, transparency: 7, rle: true, pixels: checker(5, 3, (x, y) => (x === 0 && y === 0 ? 7 : 80 + y)) };
-  const gafBytes = buildGaf([{ name: 'layered', frames: [{ width: 6, height: 5, xOffset: 3, yOffset: 2, pixels: new Uint8Array(0), duration: 3, subFrames: [subA, subB] }] }]);
+  const subA: FixtureLayer = {
+    width: 4,
+    height: 3,
+    xOffset: 3,
+    yOffset: 2,
+    transparency: 9,
+    pixels: checker(4, 3, (x) => (x === 3 ? 9 : 40)),
+  };
+  const subB: FixtureLayer = {
+    width: 5,
+    height: 3,
+    xOffset: 1,
+    yOffset: 0,
+    transparency: 7,
+    rle: true,
+    pixels: checker(5, 3, (x, y) => (x === 0 && y === 0 ? 7 : 80 + y)),
+  };
+  const gafBytes = buildGaf([
+    {
+      name: 'layered',
+      frames: [{ width: 6, height: 5, xOffset: 3, yOffset: 2, pixels: new Uint8Array(0), duration: 3, subFrames: [subA, subB] }],
+    },
+  ]);
   const colour = (i: number) => [...palette.rgba.subarray(i * 4, i * 4 + 4)];
-  const at = (img: { width: number; rgba: Uint8Array }, x: number, y: number) => [...img.rgba.subarray((y * img.width + x) * 4, (y * img.width + x) * 4 + 4)];
+  const at = (img: { width: number; rgba: Uint8Array }, x: number, y: number) => [
+    ...img.rgba.subarray((y * img.width + x) * 4, (y * img.width + x) * 4 + 4),
+  ];
 
   it('composites each sub-frame at frame offset − sub offset, in order', () => {
     const gaf = readGaf(gafBytes);
@@ -98,11 +123,16 @@ describe('layered sub-frames (fixtures from code)', () => {
     expect(at(image, 3, 2)).toEqual(colour(80)); // B over A
     expect(at(image, 5, 4)).toEqual(colour(82)); // B's last visible column; its 5th column is clipped
     expect(at(image, 0, 4)).toEqual([0, 0, 0, 0]); // nothing drawn
-    expect(Buffer.from(image.rgba).equals(Buffer.from(referenceFrame(gafBytes, headerFacts(gafBytes).entries[0]!.frames[0]!.rec, palette)))).toBe(true);
+    expect(
+      Buffer.from(image.rgba).equals(Buffer.from(referenceFrame(gafBytes, headerFacts(gafBytes).entries[0]!.frames[0]!.rec, palette))),
+    ).toBe(true);
   });
 
   it('version 0 (terrain.gaf) reads like 0x00010100', () => {
-    const bytes = buildGaf([{ name: 'tile', frames: [{ width: 3, height: 4, xOffset: 0, yOffset: 0, pixels: checker(3, 4, (x, y) => x + y * 3) }] }], 0);
+    const bytes = buildGaf(
+      [{ name: 'tile', frames: [{ width: 3, height: 4, xOffset: 0, yOffset: 0, pixels: checker(3, 4, (x, y) => x + y * 3) }] }],
+      0,
+    );
     const gaf = readGaf(bytes);
     expect(gaf.variant).toBe('ta-terrain');
     const [image] = frames(bytes);
@@ -114,7 +144,9 @@ describe('layered sub-frames (fixtures from code)', () => {
     const pixels = checker(70, 2, (x, y) => (x < 5 ? 9 : x < 40 ? 100 : (x * 7 + y) & 0xff));
     const bytes = buildGaf([{ name: 'rle', frames: [{ width: 70, height: 2, xOffset: 0, yOffset: 0, rle: true, pixels }] }]);
     const got = frames(bytes)[0]!;
-    expect(Buffer.from(got.rgba).equals(Buffer.from(referenceFrame(bytes, headerFacts(bytes).entries[0]!.frames[0]!.rec, palette)))).toBe(true);
+    expect(Buffer.from(got.rgba).equals(Buffer.from(referenceFrame(bytes, headerFacts(bytes).entries[0]!.frames[0]!.rec, palette)))).toBe(
+      true,
+    );
     expect(at(got, 4, 0)[3]).toBe(0);
     expect(at(got, 69, 1)).toEqual(colour((69 * 7 + 1) & 0xff));
   });
@@ -143,7 +175,11 @@ describe('refusals', () => {
 
   it('the asset view: one group per sequence, palette named, durations in ms', async () => {
     const bytes = read('gaf/Alien.gaf');
-    const view = await gafDecoder.view('Alien.gaf', bytes, { palette: async () => palette, readFile: async () => null, list: async () => [] });
+    const view = await gafDecoder.view('Alien.gaf', bytes, {
+      palette: async () => palette,
+      readFile: async () => null,
+      list: async () => [],
+    });
     if (view.kind !== 'images') throw new Error(view.kind);
     expect(view.groups.map((g) => g.name)).toEqual(headerFacts(bytes).entries.map((e) => e.name));
     expect(view.palette).toBe('built-in TA palette');
@@ -159,7 +195,27 @@ function buildGafRecordAt(bytes: Uint8Array): number {
 describe('fuzz', () => {
   const cases: [string, Uint8Array][] = [
     ...SAMPLES.map((name): [string, Uint8Array] => [name, read(name)]),
-    ['layered fixture', buildGaf([{ name: 'l', frames: [{ width: 8, height: 8, xOffset: 4, yOffset: 4, pixels: new Uint8Array(0), subFrames: [{ width: 4, height: 4, xOffset: 2, yOffset: 2, rle: true, pixels: checker(4, 4, (x, y) => x * y) }, { width: 8, height: 2, xOffset: 0, yOffset: 0, pixels: checker(8, 2, (x) => x + 20) }] }] }])],
+    [
+      'layered fixture',
+      buildGaf([
+        {
+          name: 'l',
+          frames: [
+            {
+              width: 8,
+              height: 8,
+              xOffset: 4,
+              yOffset: 4,
+              pixels: new Uint8Array(0),
+              subFrames: [
+                { width: 4, height: 4, xOffset: 2, yOffset: 2, rle: true, pixels: checker(4, 4, (x, y) => x * y) },
+                { width: 8, height: 2, xOffset: 0, yOffset: 0, pixels: checker(8, 2, (x) => x + 20) },
+              ],
+            },
+          ],
+        },
+      ]),
+    ],
   ];
   for (const [name, original] of cases) {
     it(`${name}: mutants decode or fail with a FormatError, within the allocation guard`, async () => {

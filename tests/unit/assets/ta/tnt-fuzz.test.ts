@@ -19,7 +19,13 @@ const palette: Palette = { name: 'grey', rgba: new Uint8Array(1024).map((_, k) =
 function exercise(bytes: Uint8Array): void {
   const map = decodeTnt(bytes, 'fuzz.tnt');
   const image = renderTnt(map, palette);
-  drawTntMarkers(image, map, { features: true, startPositions: [{ player: 1, x: 10, z: 10 }, { player: 12, x: -5, z: 1e9 }] });
+  drawTntMarkers(image, map, {
+    features: true,
+    startPositions: [
+      { player: 1, x: 10, z: 10 },
+      { player: 12, x: -5, z: 1e9 },
+    ],
+  });
   renderTnt(map, palette, 1 / 3);
   tntView(map, palette);
 }
@@ -33,7 +39,8 @@ async function fuzz(original: Uint8Array, count: number, seed: number): Promise<
       await withAllocationLimit(limit, async () => exercise(m.bytes));
       outcome.ok++;
     } catch (err) {
-      if (!(err instanceof FormatError)) throw new Error(`fuzz case ${m.label}: ${err instanceof Error ? `${err.name}: ${err.message}` : String(err)}`, { cause: err });
+      if (!(err instanceof FormatError))
+        throw new Error(`fuzz case ${m.label}: ${err instanceof Error ? `${err.name}: ${err.message}` : String(err)}`, { cause: err });
       outcome.rejected++;
     }
     expect(Date.now() - started, `fuzz case ${m.label}`).toBeLessThan(2000);
@@ -57,7 +64,10 @@ describe('TNT fuzz', () => {
   });
 
   it('.ota reading never throws on mutated text', () => {
-    const original = writeOta('Fuzz', [{ x: 1, z: 2 }, { x: 3, z: 4 }]);
+    const original = writeOta('Fuzz', [
+      { x: 1, z: 2 },
+      { x: 3, z: 4 },
+    ]);
     for (const m of mutations(original, 300, 5)) {
       const info = readOta(m.bytes);
       expect(Array.isArray(info.startPositions), m.label).toBe(true);

@@ -19,12 +19,15 @@ function context(files: Record<string, Uint8Array>): AssetContext & { asked: str
   };
 }
 
-describe('TNT with its .ota and the install\'s feature definitions', () => {
+describe("TNT with its .ota and the install's feature definitions", () => {
   const spec = exampleTntSpec(8, 6, { features: ['Tree1', 'CarScar05', 'Nowhere'] });
   const bytes = writeTnt(spec);
-  const ota = writeOta('Gen', [{ x: 64, z: 80 }, { x: 200, z: 150 }]);
+  const ota = writeOta('Gen', [
+    { x: 64, z: 80 },
+    { x: 200, z: 150 },
+  ]);
 
-  it('names the sister .ota in the extension\'s case', () => {
+  it("names the sister .ota in the extension's case", () => {
     expect(sisterOtaPath('maps/Coast.tnt')).toBe('maps/Coast.ota');
     expect(sisterOtaPath('MAPS/COAST.TNT')).toBe('MAPS/COAST.OTA');
     expect(sisterOtaPath('maps/noext')).toBe('maps/noext.ota');
@@ -33,24 +36,54 @@ describe('TNT with its .ota and the install\'s feature definitions', () => {
 
   it('reports the info JSON: sizes, sea level, tiles, features with cells and definitions, start positions', async () => {
     const defs = [
-      { name: 'TREE1', file: 'features/trees.tdf', archive: 'totala1.hpi', shadowed: [{ file: 'features/forest.tdf', archive: 'totala2.hpi', hiddenBy: 'name' as const }] },
+      {
+        name: 'TREE1',
+        file: 'features/trees.tdf',
+        archive: 'totala1.hpi',
+        shadowed: [{ file: 'features/forest.tdf', archive: 'totala2.hpi', hiddenBy: 'name' as const }],
+      },
       { name: 'CarScar05', file: 'features/urban/cars2.tdf', archive: null, shadowed: [] },
     ];
     const loaded = await loadTnt('maps/Gen.tnt', bytes, context({ 'maps/Gen.ota': ota }), defs);
     const info = tntInfo(loaded);
     const cells = [...spec.cellFeatures!];
     expect(info).toMatchObject({
-      version: 0x2000, width: 16, height: 12, tileColumns: 8, tileRows: 6, pixelWidth: 256, pixelHeight: 192,
-      seaLevel: 40, tiles: 24, voidCells: 1,
+      version: 0x2000,
+      width: 16,
+      height: 12,
+      tileColumns: 8,
+      tileRows: 6,
+      pixelWidth: 256,
+      pixelHeight: 192,
+      seaLevel: 40,
+      tiles: 24,
+      voidCells: 1,
       minimap: { width: 8, height: 6, storedWidth: 252, storedHeight: 252 },
       ota: { path: 'maps/Gen.ota', missionName: 'Gen', planet: 'Green Planet', schema: 'Schema 0' },
-      startPositions: [{ player: 1, x: 64, z: 80 }, { player: 2, x: 200, z: 150 }],
+      startPositions: [
+        { player: 1, x: 64, z: 80 },
+        { player: 2, x: 200, z: 150 },
+      ],
       warnings: [],
     });
     expect(info.heights).toEqual({ min: Math.min(...spec.heights!), max: Math.max(...spec.heights!) });
     expect(info.features).toEqual([
-      { index: 0, name: 'Tree1', cells: cells.filter((c) => c === 0).length, definition: { file: 'features/trees.tdf', archive: 'totala1.hpi', shadowed: [{ file: 'features/forest.tdf', archive: 'totala2.hpi', hiddenBy: 'name' as const }] } },
-      { index: 1, name: 'CarScar05', cells: cells.filter((c) => c === 1).length, definition: { file: 'features/urban/cars2.tdf', archive: null, shadowed: [] } },
+      {
+        index: 0,
+        name: 'Tree1',
+        cells: cells.filter((c) => c === 0).length,
+        definition: {
+          file: 'features/trees.tdf',
+          archive: 'totala1.hpi',
+          shadowed: [{ file: 'features/forest.tdf', archive: 'totala2.hpi', hiddenBy: 'name' as const }],
+        },
+      },
+      {
+        index: 1,
+        name: 'CarScar05',
+        cells: cells.filter((c) => c === 1).length,
+        definition: { file: 'features/urban/cars2.tdf', archive: null, shadowed: [] },
+      },
       { index: 2, name: 'Nowhere', cells: cells.filter((c) => c === 2).length, definition: null },
     ]);
     const view = await loadedTntView(loaded);
@@ -69,7 +102,7 @@ describe('TNT with its .ota and the install\'s feature definitions', () => {
     expect(ctx.asked).toEqual(['maps/Gen.OTA', 'maps/Gen.ota']);
   });
 
-  it('finds an .ota whose extension case differs from the map\'s, and passes on its problems', async () => {
+  it("finds an .ota whose extension case differs from the map's, and passes on its problems", async () => {
     const broken = new TextEncoder().encode('[GlobalHeader]{[Schema 0]{[specials]{[special0]{specialwhat=StartPos1;XPos=x;ZPos=1;}}}}');
     const info = tntInfo(await loadTnt('Gen.TNT', bytes, context({ 'Gen.ota': broken })));
     expect(info.ota?.path).toBe('Gen.OTA');

@@ -28,7 +28,10 @@ function rgbaAt(image: { width: number; rgba: Uint8Array }, x: number, y: number
 }
 
 /** The first pixel where `image` differs from `want(x, y)`, or null. */
-function firstDifference(image: { width: number; height: number; rgba: Uint8Array }, want: (x: number, y: number) => number[]): string | null {
+function firstDifference(
+  image: { width: number; height: number; rgba: Uint8Array },
+  want: (x: number, y: number) => number[],
+): string | null {
   for (let y = 0; y < image.height; y++) {
     for (let x = 0; x < image.width; x++) {
       const got = rgbaAt(image, x, y);
@@ -74,8 +77,8 @@ describe('TNT decoding (generated maps with known contents)', () => {
     const summary = tntSummary(map);
     expect(summary.placed).toEqual(spec.features!.map((_, i) => cells.filter((c) => c === i).length));
     expect(summary.voidCells).toBe(cells.filter((c) => c === FEATURE_VOID).length);
-    expect(summary.minHeight).toBe(Math.min(...spec.heights as number[]));
-    expect(summary.maxHeight).toBe(Math.max(...spec.heights as number[]));
+    expect(summary.minHeight).toBe(Math.min(...(spec.heights as number[])));
+    expect(summary.maxHeight).toBe(Math.max(...(spec.heights as number[])));
     const placed = placedFeatures(map);
     expect(placed.length).toBe(summary.placed.reduce((a, b) => a + b, 0));
     for (const p of placed) expect(cells[p.y * 12 + p.x]).toBe(p.feature);
@@ -97,11 +100,16 @@ describe('TNT decoding (generated maps with known contents)', () => {
     ragged[29] = 0x64;
     const trimmed = decodeTnt(writeTnt({ ...spec, minimap: { width: 30, height: 20, pixels: ragged } })).minimap;
     expect([trimmed.width, trimmed.height]).toEqual([28, 20]);
-    for (let y = 0; y < 20; y++) expect([...trimmed.pixels.subarray(y * 28, y * 28 + 28)]).toEqual([...ragged.subarray(y * 30, y * 30 + 28)]);
+    for (let y = 0; y < 20; y++)
+      expect([...trimmed.pixels.subarray(y * 28, y * 28 + 28)]).toEqual([...ragged.subarray(y * 30, y * 30 + 28)]);
 
     // A minimap stored at its own size has nothing to trim; one that is all padding is empty.
-    expect(decodeTnt(writeTnt({ ...spec, minimap: { width: 30, height: 20, pixels, storedWidth: 30, storedHeight: 20 } })).minimap.width).toBe(30);
-    const empty = decodeTnt(writeTnt({ ...spec, minimap: { width: 0, height: 0, pixels: new Uint8Array(0), storedWidth: 8, storedHeight: 8 } }));
+    expect(
+      decodeTnt(writeTnt({ ...spec, minimap: { width: 30, height: 20, pixels, storedWidth: 30, storedHeight: 20 } })).minimap.width,
+    ).toBe(30);
+    const empty = decodeTnt(
+      writeTnt({ ...spec, minimap: { width: 0, height: 0, pixels: new Uint8Array(0), storedWidth: 8, storedHeight: 8 } }),
+    );
     expect([empty.minimap.width, empty.minimap.height, empty.minimap.storedWidth]).toEqual([0, 0, 8]);
     expect(tntView(empty, palette).warnings.join()).toMatch(/minimap is empty \(its 8 × 8 pixels are all padding\)/);
   });
@@ -158,7 +166,7 @@ describe('TNT render', () => {
     expect(firstDifference(image, (x, y) => colour(specIndex(spec, x, y)))).toBeNull();
   });
 
-  it.each([0.5, 2, 0.3])('scales by %s with the pixel nearest each output pixel\'s centre', (scale) => {
+  it.each([0.5, 2, 0.3])("scales by %s with the pixel nearest each output pixel's centre", (scale) => {
     const image = renderTnt(map, palette, scale);
     const w = Math.round(160 * scale);
     const h = Math.round(96 * scale);
@@ -175,7 +183,13 @@ describe('TNT render', () => {
 
   it('marks start positions in the player colour and features in yellow, at any scale', () => {
     const image = renderTnt(map, palette);
-    drawTntMarkers(image, map, { startPositions: [{ player: 1, x: 40, z: 30 }, { player: 2, x: 5000, z: 50 }], features: true });
+    drawTntMarkers(image, map, {
+      startPositions: [
+        { player: 1, x: 40, z: 30 },
+        { player: 2, x: 5000, z: 50 },
+      ],
+      features: true,
+    });
     // Player 1 is blue, drawn as a disc around (40, 30); its number sits at the centre, so look beside it.
     expect(rgbaAt(image, 40 - 9, 30)).toEqual([0, 80, 255, 255]);
     // A position past the right edge lands on the edge.
@@ -196,7 +210,11 @@ describe('TNT view and decoder', () => {
   it('is the registered decoder for .tnt files and shows render and minimap with the facts', async () => {
     const decoder = assetDecoderFor('maps/Gen.TNT', bytes.subarray(0, 64));
     expect(decoder?.id).toBe('tnt');
-    const view = await decoder!.view('maps/Gen.TNT', bytes, { palette: async () => palette, readFile: async () => null, list: async () => [] });
+    const view = await decoder!.view('maps/Gen.TNT', bytes, {
+      palette: async () => palette,
+      readFile: async () => null,
+      list: async () => [],
+    });
     if (view.kind !== 'images') throw new Error(view.kind);
     expect(view.groups.map((g) => g.name)).toEqual(['render', 'minimap', 'heights']);
     // The height field: one pixel a cell, grey at or above the sea level (40), blue-tinted below it.
@@ -215,13 +233,27 @@ describe('TNT view and decoder', () => {
     expect([minimap.width, minimap.height]).toEqual([4, 4]);
     expect(rgbaAt(minimap, 2, 1)).toEqual(colour(spec.minimap!.pixels[1 * 4 + 2]!));
     const facts = Object.fromEntries(view.facts.map((f) => [f.label, f.value]));
-    expect(facts).toMatchObject({ Size: '4 × 4 tiles, 8 × 8 cells, 128 × 128 pixels', 'Sea level': '40', Tiles: '24', Minimap: '4 × 4 (stored 252 × 252)', 'Void cells': '1' });
+    expect(facts).toMatchObject({
+      Size: '4 × 4 tiles, 8 × 8 cells, 128 × 128 pixels',
+      'Sea level': '40',
+      Tiles: '24',
+      Minimap: '4 × 4 (stored 252 × 252)',
+      'Void cells': '1',
+    });
     expect(facts['Feature 0']).toMatch(/^TreeA, \d+ cells?$/);
   });
 
   it('takes start positions and feature definitions from the host', async () => {
-    const defs = new Map([['TREEA', { file: 'features/trees.tdf', archive: 'totala1.hpi', shadowed: 1 }], ['ROCK03', null]]);
-    const view = await viewTnt('Gen.tnt', bytes, palette, { startPositions: [{ player: 1, x: 20, z: 20 }], startSource: 'maps/Gen.ota', otaProblems: ['line 3: bad'], featureDefinitions: defs });
+    const defs = new Map([
+      ['TREEA', { file: 'features/trees.tdf', archive: 'totala1.hpi', shadowed: 1 }],
+      ['ROCK03', null],
+    ]);
+    const view = await viewTnt('Gen.tnt', bytes, palette, {
+      startPositions: [{ player: 1, x: 20, z: 20 }],
+      startSource: 'maps/Gen.ota',
+      otaProblems: ['line 3: bad'],
+      featureDefinitions: defs,
+    });
     const facts = Object.fromEntries(view.facts.map((f) => [f.label, f.value]));
     expect(facts['Start positions']).toBe('1 (maps/Gen.ota)');
     expect(facts['Start 1']).toBe('20, 20');
@@ -239,34 +271,60 @@ describe('TNT view and decoder', () => {
   });
 
   it('a TA:K map fails in the view with the same message', async () => {
-    await expect(viewTnt('k.tnt', writeTnt({ ...spec, version: 0x4000 }), palette)).rejects.toThrow("TA:K map (0x4000): TA can't load this");
+    await expect(viewTnt('k.tnt', writeTnt({ ...spec, version: 0x4000 }), palette)).rejects.toThrow(
+      "TA:K map (0x4000): TA can't load this",
+    );
   });
 });
 
 describe('.ota start positions', () => {
-  it('reads the writer\'s start positions, mission name and planet', () => {
-    const ota = readOta(writeOta('Coast', [{ x: 100, z: 200 }, { x: 1800, z: 900 }, { x: 50, z: 60 }]));
+  it("reads the writer's start positions, mission name and planet", () => {
+    const ota = readOta(
+      writeOta('Coast', [
+        { x: 100, z: 200 },
+        { x: 1800, z: 900 },
+        { x: 50, z: 60 },
+      ]),
+    );
     expect(ota).toEqual({
-      missionName: 'Coast', planet: 'Green Planet', schema: 'Schema 0', problems: [],
-      startPositions: [{ player: 1, x: 100, z: 200 }, { player: 2, x: 1800, z: 900 }, { player: 3, x: 50, z: 60 }],
+      missionName: 'Coast',
+      planet: 'Green Planet',
+      schema: 'Schema 0',
+      problems: [],
+      startPositions: [
+        { player: 1, x: 100, z: 200 },
+        { player: 2, x: 1800, z: 900 },
+        { player: 3, x: 50, z: 60 },
+      ],
     });
   });
 
   it('reads sloppy files the way the game would, and says what it skipped', () => {
     const text = [
-      '[GLOBALHEADER]', '{', 'MissionName=Hand made', '[schema 1]', '{', '[Specials]', '{',
+      '[GLOBALHEADER]',
+      '{',
+      'MissionName=Hand made',
+      '[schema 1]',
+      '{',
+      '[Specials]',
+      '{',
       '[special3] { specialwhat=startpos2; xpos=300; zpos=400; }',
       '[special0] { SpecialWhat=StartPos1; XPos=10; ZPos=20; }',
       '[special1] { specialwhat=StartPos1; XPos=11; ZPos=21; }',
       '[special2] { specialwhat=StartPos3; XPos=abc; ZPos=1; }',
       '[special4] { specialwhat=metal; XPos=1; ZPos=1; }',
       '[special5] { specialwhat=StartPos4; XPos=; ZPos=1; }',
-      '}', '}', '}',
+      '}',
+      '}',
+      '}',
     ].join('\n');
     const ota = readOta(new TextEncoder().encode(text));
     expect(ota.missionName).toBe('Hand made');
     expect(ota.schema).toBe('schema 1');
-    expect(ota.startPositions).toEqual([{ player: 1, x: 10, z: 20 }, { player: 2, x: 300, z: 400 }]);
+    expect(ota.startPositions).toEqual([
+      { player: 1, x: 10, z: 20 },
+      { player: 2, x: 300, z: 400 },
+    ]);
     expect(ota.problems).toEqual([
       'line 10: [special1] repeats StartPos1 (the first is kept)',
       'line 11: [special2] StartPos3 has no numeric XPos/ZPos',

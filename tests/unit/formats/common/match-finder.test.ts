@@ -25,7 +25,15 @@ function sample(seed: number, length: number, alphabet: number): Uint8Array {
 describe('MatchFinder', () => {
   it('finds the same longest match as a full window scan', () => {
     // Sizes on both sides of the table sizing (small inputs get small hashed tables).
-    for (const [seed, alphabet, length] of [[1, 2, 9000], [2, 4, 9000], [3, 16, 9000], [4, 256, 9000], [5, 256, 70_000], [6, 4, 300], [7, 16, 40]] as const) {
+    for (const [seed, alphabet, length] of [
+      [1, 2, 9000],
+      [2, 4, 9000],
+      [3, 16, 9000],
+      [4, 256, 9000],
+      [5, 256, 70_000],
+      [6, 4, 300],
+      [7, 16, 40],
+    ] as const) {
       const data = sample(seed, length, alphabet);
       for (const o of [ring, { ...ring, allowOverlap: false }, { ...ring, skipSource: { mod: 4096, rem: 4095 } }]) {
         const finder = new MatchFinder(data, o);
@@ -56,7 +64,8 @@ describe('MatchFinder', () => {
         const length = reused.longest(pos);
         expect(length, `pos ${pos} of ${data.length}`).toBe(fresh.find(pos).length);
         expect(length).toBe(bruteForce(data, pos, ring));
-        if (length > 0) expect(data.subarray(pos - reused.distance, pos - reused.distance + length)).toEqual(data.subarray(pos, pos + length));
+        if (length > 0)
+          expect(data.subarray(pos - reused.distance, pos - reused.distance + length)).toEqual(data.subarray(pos, pos + length));
       }
     }
   });

@@ -42,7 +42,21 @@ describe('dkDecompress: every opcode', () => {
     expect(new TextDecoder().decode(dkDecompress(bytes(0x01, 0x61, 0x62, 0xc4, 0x00, 0xff), 8))).toBe('abababab');
     // The longest copy (63) from the farthest distance (257).
     const prefix = Uint8Array.from({ length: 257 }, (_, i) => i & 0xff);
-    const src = [0x3f, ...prefix.subarray(0, 64), 0x3f, ...prefix.subarray(64, 128), 0x3f, ...prefix.subarray(128, 192), 0x3f, ...prefix.subarray(192, 256), 0x00, prefix[256]!, 0xfd, 0xff, 0xff];
+    const src = [
+      0x3f,
+      ...prefix.subarray(0, 64),
+      0x3f,
+      ...prefix.subarray(64, 128),
+      0x3f,
+      ...prefix.subarray(128, 192),
+      0x3f,
+      ...prefix.subarray(192, 256),
+      0x00,
+      prefix[256]!,
+      0xfd,
+      0xff,
+      0xff,
+    ];
     const out = dkDecompress(Uint8Array.from(src), 257 + 63);
     expect(out.subarray(257)).toEqual(prefix.subarray(0, 63));
   });
@@ -89,7 +103,7 @@ describe('dkCompress', () => {
     const rand = prng(7);
     const noise = Uint8Array.from({ length: 5000 }, () => (rand() * 256) | 0);
     const runs = new Uint8Array(20000);
-    for (let i = 0; i < runs.length; ) {
+    for (let i = 0; i < runs.length;) {
       const len = 1 + Math.floor(rand() * 90);
       runs.fill(rand() < 0.3 ? 0 : (rand() * 256) | 0, i, i + len);
       i += len;
@@ -142,7 +156,12 @@ describe('dkCompress', () => {
       const name = new TextDecoder().decode(pak.subarray(at, at + 56)).replace(/\0.*$/s, '');
       if (view.getInt32(at + 68, true) === 1) original.set(name.split('/').pop()!, view.getInt32(at + 64, true));
     }
-    expect(original).toEqual(new Map([['striped.tga', 30], ['zeros.bmp', 17]]));
+    expect(original).toEqual(
+      new Map([
+        ['striped.tga', 30],
+        ['zeros.bmp', 17],
+      ]),
+    );
     for (const [name, size] of original) {
       const input = new Uint8Array(readFileSync(join(samplesDir, 'pak/daikatana/dkpak_exe_user_inputs', name)));
       const mine = dkCompress(input);

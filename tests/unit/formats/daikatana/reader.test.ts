@@ -35,14 +35,22 @@ describe('Daikatana reader', () => {
   it('opens with the header and directory only, decodes an entry when it is read, keeps stored order', async () => {
     const sink = new MemorySink();
     const big = new Uint8Array(50_000).fill(7);
-    await daikatanaEngine.pack!([file('z.pcx', big), file('a.txt', new TextEncoder().encode('plain')), file('m.bsp', new Uint8Array(300))], sink, {});
+    await daikatanaEngine.pack!(
+      [file('z.pcx', big), file('a.txt', new TextEncoder().encode('plain')), file('m.bsp', new Uint8Array(300))],
+      sink,
+      {},
+    );
     const bytes = sink.toBytes();
     const source = new CountingSource(bytes);
     const archive = await openArchiveSource(source);
     const dirOffset = new DataView(bytes.buffer).getInt32(4, true);
     // Magic, header, directory (and other engines' magic checks): nothing from the data area.
     expect(source.reads.every(([o, l]) => o + l <= 12 || o >= dirOffset)).toBe(true);
-    expect(archive.entries.map((e) => [e.path, e.method])).toEqual([['z.pcx', 'dk'], ['a.txt', 'stored'], ['m.bsp', 'dk']]);
+    expect(archive.entries.map((e) => [e.path, e.method])).toEqual([
+      ['z.pcx', 'dk'],
+      ['a.txt', 'stored'],
+      ['m.bsp', 'dk'],
+    ]);
     source.reads.length = 0;
     expect(await archive.read(archive.entries[0]!)).toEqual(big);
     expect(source.reads).toEqual([[12, archive.entries[0]!.packedSize]]);

@@ -26,10 +26,14 @@ describe('Daikatana samples', () => {
 
     const unterminated = await runCli(['cat', file, 'unterminated.bin']);
     expect(unterminated.code).toBe(1);
-    expect(unterminated.stderr.trim().split('\n')).toEqual([`modpak: ${file}: Daikatana stream: no 0xFF end marker after the declared 1 bytes (opcode 0x0 at 2)`]);
+    expect(unterminated.stderr.trim().split('\n')).toEqual([
+      `modpak: ${file}: Daikatana stream: no 0xFF end marker after the declared 1 bytes (opcode 0x0 at 2)`,
+    ]);
     const corrupt = await runCli(['cat', file, 'corrupt.bin']);
     expect(corrupt.code).toBe(1);
-    expect(corrupt.stderr.trim().split('\n')).toEqual([`modpak: ${file}: Daikatana stream: literal of 2 bytes at 0 is cut off: only 1 bytes follow`]);
+    expect(corrupt.stderr.trim().split('\n')).toEqual([
+      `modpak: ${file}: Daikatana stream: literal of 2 bytes at 0 is cut off: only 1 bytes follow`,
+    ]);
 
     const verify = await runCli(['verify', file, '--json']);
     expect(verify.code).toBe(1);
@@ -55,7 +59,11 @@ describe('Daikatana samples', () => {
 
   it('a directory past the end of the file fails with a clear message', async () => {
     const file = dk('trenchbroom_dkpak_truncated.pak');
-    for (const args of [['info', file], ['list', file], ['extract', file, '--target', join(tmpdir(), 'never-made')]]) {
+    for (const args of [
+      ['info', file],
+      ['list', file],
+      ['extract', file, '--target', join(tmpdir(), 'never-made')],
+    ]) {
       const run = await runCli(args);
       expect(run.code).toBe(1);
       expect(run.stderr.trim().split('\n')).toEqual([`modpak: ${file}: Daikatana PAK: directory overflows its bounds: 12 + 72 > 12`]);
@@ -64,7 +72,12 @@ describe('Daikatana samples', () => {
   });
 
   it("dkpak.exe's archive: our packer, fed the same inputs, writes streams that decode and are no larger", async () => {
-    const original = JSON.parse((await runCli(['list', dk('dkpak_exe_user.pak'), '--json'])).stdout) as { path: string; size: number; packedSize: number; method: string }[];
+    const original = JSON.parse((await runCli(['list', dk('dkpak_exe_user.pak'), '--json'])).stdout) as {
+      path: string;
+      size: number;
+      packedSize: number;
+      method: string;
+    }[];
     expect(original.map((e) => [e.path, e.method])).toEqual([
       ['maps/random.bsp', 'stored'],
       ['notes.txt', 'stored'],

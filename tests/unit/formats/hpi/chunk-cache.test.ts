@@ -11,7 +11,7 @@ const files = (changed: string) => [
 ];
 
 describe('repacking with a chunk cache (watch and repack)', () => {
-  for (const options of [{ version: 1, key: 0x7d } , { version: 1, key: 0, method: 'zlib' }, { version: 2 }] as PackOptions[]) {
+  for (const options of [{ version: 1, key: 0x7d }, { version: 1, key: 0, method: 'zlib' }, { version: 2 }] as PackOptions[]) {
     it(`gives the same bytes as a fresh pack, reusing unchanged files (${JSON.stringify(options)})`, async () => {
       const cache = new RebuildChunkCache();
       const first = await packToBytes(files('3000'), { ...options, chunkCache: cache.nextBuild() });

@@ -20,7 +20,7 @@ function matches(stream: Uint8Array): { index: number; distance: number }[] {
         const v = stream[ip]! | (stream[ip + 1]! << 8);
         ip += 2;
         const index = v >>> 4;
-        out.push({ index, distance: ((q + 1 - index) & 0xfff) || 4096 });
+        out.push({ index, distance: (q + 1 - index) & 0xfff || 4096 });
         if (index === 0) return out;
         q += (v & 15) + 2;
       } else {
@@ -75,7 +75,7 @@ describe('HPI LZ77', () => {
     expect(new TextDecoder().decode(decodeLz77(stream, 6))).toBe('AAAAAA');
   });
 
-  it('reads the ring\'s initial zeros before anything is written there', () => {
+  it("reads the ring's initial zeros before anything is written there", () => {
     const stream = Uint8Array.of(0b11, (100 << 4) | 1, 100 >> 4, 0, 0);
     expect(decodeLz77(stream, 3)).toEqual(new Uint8Array(3));
   });
@@ -170,7 +170,14 @@ describe('SQSH chunks', () => {
 
   it('reads zlib chunks whose Adler-32 is missing or wrong, with a warning', () => {
     const full = new Uint8Array(deflateSync(data));
-    for (const payload of [full.subarray(0, full.length - 4), (() => { const b = full.slice(); b[b.length - 1]! ^= 0xff; return b; })()]) {
+    for (const payload of [
+      full.subarray(0, full.length - 4),
+      (() => {
+        const b = full.slice();
+        b[b.length - 1]! ^= 0xff;
+        return b;
+      })(),
+    ]) {
       const chunk = wrapChunk(payload, data.length, 2, true);
       const warnings: string[] = [];
       expect(sameBytes(decodeChunkAt(chunk, 0, 0, 65536, (m) => warnings.push(m)).data, data)).toBe('same');
@@ -178,7 +185,7 @@ describe('SQSH chunks', () => {
     }
   });
 
-  it('decodes by the chunk\'s own method and refuses implausible sizes before allocating', () => {
+  it("decodes by the chunk's own method and refuses implausible sizes before allocating", () => {
     const stored = encodeChunk(data.subarray(0, 100), 0, false);
     expect(decodeChunk(readChunkHeader(stored, 0, 0), stored.subarray(19), 0)).toEqual(data.subarray(0, 100));
     const lying = encodeChunk(data.subarray(0, 100), 1, false);

@@ -26,7 +26,7 @@ export function sampleBytes(seed: number, size: number, kind: 'text' | 'runs' | 
   const out = new Uint8Array(size);
   if (kind === 'noise') for (let i = 0; i < size; i++) out[i] = (rand() * 256) | 0;
   else if (kind === 'runs') {
-    for (let i = 0; i < size; ) {
+    for (let i = 0; i < size;) {
       const len = 1 + ((rand() * 30) | 0);
       out.fill((rand() * 256) | 0, i, Math.min(size, i + len));
       i += len;
@@ -62,7 +62,10 @@ export async function readAll(archive: Archive): Promise<Map<string, Uint8Array>
 /** Byte equality without vitest's element-by-element diffing (slow on large arrays); names the first difference. */
 export function sameBytes(actual: Uint8Array | undefined, expected: Uint8Array): string {
   if (!actual) return 'missing';
-  if (Buffer.from(actual.buffer, actual.byteOffset, actual.length).equals(Buffer.from(expected.buffer, expected.byteOffset, expected.length))) return 'same';
+  if (
+    Buffer.from(actual.buffer, actual.byteOffset, actual.length).equals(Buffer.from(expected.buffer, expected.byteOffset, expected.length))
+  )
+    return 'same';
   let i = 0;
   while (i < Math.min(actual.length, expected.length) && actual[i] === expected[i]) i++;
   return `differ at ${i} (lengths ${actual.length} and ${expected.length})`;

@@ -20,7 +20,13 @@ async function mixedV1(): Promise<Uint8Array> {
     packFile('features/corpses/x.tdf', sampleBytes(4, 500)),
     packFile('empty.txt', new Uint8Array(0)),
   ];
-  const methods: Record<string, 0 | 1 | 2> = { 'units/ARMCOM.FBI': 1, 'anims/big.gaf': 1, 'sounds/a.wav': 0, 'features/corpses/x.tdf': 2, 'empty.txt': 2 };
+  const methods: Record<string, 0 | 1 | 2> = {
+    'units/ARMCOM.FBI': 1,
+    'anims/big.gaf': 1,
+    'sounds/a.wav': 0,
+    'features/corpses/x.tdf': 2,
+    'empty.txt': 2,
+  };
   const sink = new MemorySink();
   await writeHpiV1(files, sink, { key: 0x7d }, { methodOf: (f) => methods[f.path]! });
   return sink.toBytes();
@@ -55,7 +61,10 @@ describe('HPI fuzzing', () => {
     const dir = await mkdtemp(join(tmpdir(), 'hpi-fuzz-'));
     try {
       let checked = 0;
-      for (const [name, original] of [['v1.ufo', await mixedV1()], ['v2.hpi', await v2Archive()]] as const) {
+      for (const [name, original] of [
+        ['v1.ufo', await mixedV1()],
+        ['v2.hpi', await v2Archive()],
+      ] as const) {
         for (const m of mutations(original, 60, 11)) {
           const failure = await exerciseArchive(m.bytes).then(
             () => null,
@@ -66,7 +75,10 @@ describe('HPI fuzzing', () => {
           await writeFile(file, m.bytes);
           const r = await runCli(['extract', file, '-t', join(dir, 'out')]);
           expect(r.code, m.label).toBe(1);
-          const lines = r.stderr.trim().split('\n').filter((l) => !l.startsWith('modpak: warning:'));
+          const lines = r.stderr
+            .trim()
+            .split('\n')
+            .filter((l) => !l.startsWith('modpak: warning:'));
           expect(lines, m.label).toHaveLength(1);
           expect(lines[0]!.startsWith(`modpak: ${file}: `), lines[0]).toBe(true);
           if (++checked % 8 === 0) break;

@@ -25,7 +25,9 @@ describe('HPI compression on worker threads', () => {
   it('writes the same bytes when this thread helps a backlogged worker (more files queued than one worker keeps up with)', async () => {
     // Forty files against one worker: reads outrun compression, the queue passes the point where this
     // thread compresses files itself, and the archive must not show who compressed what.
-    const files = Array.from({ length: 40 }, (_, i) => packFile(`units/unit${i}.fbi`, sampleBytes(100 + i, 40_000 + i * 997, i % 3 === 0 ? 'runs' : 'text')));
+    const files = Array.from({ length: 40 }, (_, i) =>
+      packFile(`units/unit${i}.fbi`, sampleBytes(100 + i, 40_000 + i * 997, i % 3 === 0 ? 'runs' : 'text')),
+    );
     for (const write of [writeHpiV1, writeHpiV2]) {
       const one = new MemorySink();
       const mixed = new MemorySink();

@@ -38,7 +38,7 @@ describe('HPI v1 reader quirks', () => {
   const first = data.subarray(0, 65536);
   const second = data.subarray(65536);
 
-  it('decodes by each chunk\'s method, not the file flag, including stored (method 0) chunks', async () => {
+  it("decodes by each chunk's method, not the file flag, including stored (method 0) chunks", async () => {
     for (const [flag, chunks] of [
       [1, [encodeChunk(first, 2, true), encodeChunk(second, 2, false)]],
       [2, [encodeChunk(first, 1, true), encodeChunk(second, 0, true)]],

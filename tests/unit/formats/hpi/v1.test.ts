@@ -24,8 +24,11 @@ const afark = [
 ] as const;
 
 describe('HPI v1 writer and reader', () => {
-  it('lays the directory out as HPIPack does (the seed\'s AFark.ufo header and directory, key 0xA6)', async () => {
-    const bytes = await packToBytes(afark.map(([p, n], i) => packFile(p, sampleBytes(i, n))), { key: 0xa6 });
+  it("lays the directory out as HPIPack does (the seed's AFark.ufo header and directory, key 0xA6)", async () => {
+    const bytes = await packToBytes(
+      afark.map(([p, n], i) => packFile(p, sampleBytes(i, n))),
+      { key: 0xa6 },
+    );
     expect(Array.from(bytes.subarray(0, 20))).toEqual(Array.from(hex('48 41 50 49 00 00 01 00 24 02 00 00 a6 00 00 00 14 00 00 00')));
     const plain = positionCipher(bytes.subarray(0x14, 0x224), 0x14, deriveKey(0xa6));
     // 0x14..0x70 as the seed prints it after deciphering with K = 0x9A
@@ -49,16 +52,37 @@ describe('HPI v1 writer and reader', () => {
 
   it('round-trips every method and key, keeping stored order and bytes', async () => {
     const files = modFiles();
-    for (const options of [{}, { method: 'zlib' as const }, { method: 'none' as const }, { key: 0 }, { key: 1 }, { key: 0xfe, method: 'zlib' as const }]) {
+    for (const options of [
+      {},
+      { method: 'zlib' as const },
+      { method: 'none' as const },
+      { key: 0 },
+      { key: 1 },
+      { key: 0xfe, method: 'zlib' as const },
+    ]) {
       const bytes = await packToBytes(files, options);
       const archive = await openBytes(bytes);
       const info = archive.info();
-      expect(info).toMatchObject({ format: 'hpi', version: 1, files: files.length, key: options.key ?? 0x7d, trailer: 'Copyright 1997 Cavedog Entertainment' });
+      expect(info).toMatchObject({
+        format: 'hpi',
+        version: 1,
+        files: files.length,
+        key: options.key ?? 0x7d,
+        trailer: 'Copyright 1997 Cavedog Entertainment',
+      });
       expect(taMountVerdict(info)).toEqual({ ok: true, reason: expect.any(String) });
       const method = options.method === 'none' ? 'stored' : (options.method ?? 'lz77');
       expect(archive.entries.filter((e) => !e.dir).map((e) => e.method)).toEqual(files.map(() => method));
       const got = await readAll(archive);
-      expect([...got.keys()]).toEqual(['units/ARMFARK.FBI', 'units/ARMFLAK.FBI', 'anims/armfark_gadget.gaf', 'features/corpses/armfark_dead.tdf', 'sounds/noise.wav', 'empty.txt', 'maps/big.tnt']);
+      expect([...got.keys()]).toEqual([
+        'units/ARMFARK.FBI',
+        'units/ARMFLAK.FBI',
+        'anims/armfark_gadget.gaf',
+        'features/corpses/armfark_dead.tdf',
+        'sounds/noise.wav',
+        'empty.txt',
+        'maps/big.tnt',
+      ]);
       for (const f of files) expect(sameBytes(got.get(f.path), await f.read()), `${f.path} ${JSON.stringify(options)}`).toBe('same');
     }
   });
@@ -104,7 +128,10 @@ describe('HPI v1 writer and reader', () => {
     const bytes = await packToBytes(modFiles().slice(0, 2));
     const longer = new Uint8Array(bytes.length + 5);
     longer.set(bytes);
-    expect(taMountVerdict((await openBytes(longer)).info())).toEqual({ ok: false, reason: expect.stringMatching(/^5 bytes follow the Cavedog trailer/) });
+    expect(taMountVerdict((await openBytes(longer)).info())).toEqual({
+      ok: false,
+      reason: expect.stringMatching(/^5 bytes follow the Cavedog trailer/),
+    });
     expect(await taMountStatus(new MemorySource(longer))).toMatchObject({ ok: false, reason: expect.stringMatching(/5 bytes follow/) });
     expect(await taMountStatus(new MemorySource(bytes))).toEqual({ ok: true, reason: expect.any(String) });
   });
@@ -116,8 +143,14 @@ describe('HPI v1 writer and reader', () => {
     expect(await taMountStatus(new MemorySource(other))).toMatchObject({ ok: true });
     const broken = bytes.slice();
     new DataView(broken.buffer).setUint32(8, 0x7fffff, true); // DirectorySize past the end
-    expect(await taMountStatus(new MemorySource(broken))).toMatchObject({ ok: false, reason: expect.stringMatching(/directory does not read/) });
-    expect(await taMountStatus(new MemorySource(new TextEncoder().encode('PACK....')))).toMatchObject({ ok: false, reason: 'not an HPI archive' });
+    expect(await taMountStatus(new MemorySource(broken))).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/directory does not read/),
+    });
+    expect(await taMountStatus(new MemorySource(new TextEncoder().encode('PACK....')))).toMatchObject({
+      ok: false,
+      reason: 'not an HPI archive',
+    });
   });
 
   it('refuses HeaderKey 0xFF and other bad keys before writing anything', async () => {
@@ -150,7 +183,8 @@ describe('HPI v1 writer and reader', () => {
     const view = new DataView(dir.buffer);
     // Find b.txt's record: the second file record, whose size is 5.
     let record = -1;
-    for (let i = 0; i + 9 <= dir.length; i++) if (view.getUint32(i + 4, true) === 5 && dir[i + 8] === 0 && view.getUint32(i, true) > 20) record = i;
+    for (let i = 0; i + 9 <= dir.length; i++)
+      if (view.getUint32(i + 4, true) === 5 && dir[i + 8] === 0 && view.getUint32(i, true) > 20) record = i;
     view.setUint32(record, dataA, true);
     view.setUint32(record + 4, 17, true);
     const patched = bytes.slice();

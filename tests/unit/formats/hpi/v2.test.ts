@@ -9,18 +9,36 @@ const u32 = (b: Uint8Array, at: number) => new DataView(b.buffer, b.byteOffset).
 const isSqsh = (b: Uint8Array, at: number) => new TextDecoder().decode(b.subarray(at, at + 4)) === 'SQSH';
 
 describe('HPI v2 (TA: Kingdoms) writer and reader', () => {
-  it('round-trips every method with entry checksums, listing a folder\'s subfolders then its files', async () => {
+  it("round-trips every method with entry checksums, listing a folder's subfolders then its files", async () => {
     const files = modFiles();
     for (const method of [undefined, 'lz77', 'zlib', 'none'] as const) {
       const bytes = await packToBytes(files, { ...v2, method });
       expect(Array.from(bytes.subarray(0, 8))).toEqual([0x48, 0x41, 0x50, 0x49, 0, 0, 2, 0]);
       expect(u32(bytes, 24)).toBe(0x20);
       const archive = await openBytes(bytes);
-      expect(archive.info()).toMatchObject({ format: 'hpi', version: 2, files: files.length, dirs: 6, bytes: files.reduce((n, f) => n + f.size, 0), last78: false });
+      expect(archive.info()).toMatchObject({
+        format: 'hpi',
+        version: 2,
+        files: files.length,
+        dirs: 6,
+        bytes: files.reduce((n, f) => n + f.size, 0),
+        last78: false,
+      });
       expect(taMountVerdict(archive.info())).toEqual({ ok: false, reason: expect.stringMatching(/v2/) });
       expect(archive.entries.map((e) => e.path)).toEqual([
-        'units', 'units/ARMFARK.FBI', 'units/ARMFLAK.FBI', 'anims', 'anims/armfark_gadget.gaf', 'features', 'features/corpses',
-        'features/corpses/armfark_dead.tdf', 'sounds', 'sounds/noise.wav', 'maps', 'maps/big.tnt', 'empty.txt',
+        'units',
+        'units/ARMFARK.FBI',
+        'units/ARMFLAK.FBI',
+        'anims',
+        'anims/armfark_gadget.gaf',
+        'features',
+        'features/corpses',
+        'features/corpses/armfark_dead.tdf',
+        'sounds',
+        'sounds/noise.wav',
+        'maps',
+        'maps/big.tnt',
+        'empty.txt',
       ]);
       const warnings: string[] = [];
       for (const f of files) {
@@ -49,7 +67,9 @@ describe('HPI v2 (TA: Kingdoms) writer and reader', () => {
   });
 
   it('orders entries folder by folder: subfolders first (depth first), then files', async () => {
-    const archive = await openBytes(await packToBytes([packFile('top.txt', 'a'), packFile('a/x.txt', 'b'), packFile('a/b/y.txt', 'c'), packFile('c/z.txt', 'd')], v2));
+    const archive = await openBytes(
+      await packToBytes([packFile('top.txt', 'a'), packFile('a/x.txt', 'b'), packFile('a/b/y.txt', 'c'), packFile('c/z.txt', 'd')], v2),
+    );
     expect(archive.entries.map((e) => e.path)).toEqual(['a', 'a/b', 'a/b/y.txt', 'a/x.txt', 'c', 'c/z.txt', 'top.txt']);
   });
 

@@ -33,7 +33,9 @@ export class Craft {
 
   /** A Quake entry `k` (64 bytes each). */
   quake(k: number, name: string, offset: number, length: number): this {
-    return this.name(64 * k, name, `Q${k}.name`).i32(64 * k + 56, offset, `Q${k}.offset`).i32(64 * k + 60, length, `Q${k}.length`);
+    return this.name(64 * k, name, `Q${k}.name`)
+      .i32(64 * k + 56, offset, `Q${k}.offset`)
+      .i32(64 * k + 60, length, `Q${k}.length`);
   }
 
   /** A Daikatana entry `j` (72 bytes each). */

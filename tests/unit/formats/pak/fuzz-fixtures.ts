@@ -8,7 +8,7 @@ export async function fuzzSeedArchive(format: 'pak' | 'sin' | 'daikatana', seed 
   const rand = prng(seed);
   const runs = (n: number) => {
     const out = new Uint8Array(n);
-    for (let i = 0; i < n; ) {
+    for (let i = 0; i < n;) {
       const len = 1 + Math.floor(rand() * 30);
       out.fill(rand() < 0.3 ? 0 : (rand() * 256) | 0, i, i + len);
       i += len;

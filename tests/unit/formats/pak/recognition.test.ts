@@ -86,7 +86,9 @@ describe('PACK layout recognition', () => {
     const result = await detect(bytes);
     expect(result.engine.id).toBe('pak');
     expect(result.alternatives).toEqual(['sin']);
-    expect(result.note).toMatch(/fits Quake PAK \(2 × 64-byte entries, data covering 100% .* and SiN PAK \(1 × 128-byte entries, data covering 67% .*read as Quake PAK, the most plausible/);
+    expect(result.note).toMatch(
+      /fits Quake PAK \(2 × 64-byte entries, data covering 100% .* and SiN PAK \(1 × 128-byte entries, data covering 67% .*read as Quake PAK, the most plausible/,
+    );
   });
 
   it('a 576-byte directory that reads as 9 Quake and 8 Daikatana entries goes to the layout whose data tiles the file', async () => {
@@ -95,7 +97,9 @@ describe('PACK layout recognition', () => {
     expect(dk.engine.id).toBe('daikatana');
     // Quake fits too, less plausibly: it is chosen by confidence, not registry order, and listed as the alternative.
     expect(dk.alternatives).toEqual(['pak']);
-    expect(dk.note).toMatch(/fits Quake PAK \(9 × 64-byte entries, data covering 23% .* and Daikatana PAK \(8 × 72-byte entries, data covering 100% .*read as Daikatana PAK, the most plausible/);
+    expect(dk.note).toMatch(
+      /fits Quake PAK \(9 × 64-byte entries, data covering 23% .* and Daikatana PAK \(8 × 72-byte entries, data covering 100% .*read as Daikatana PAK, the most plausible/,
+    );
     const quakeGuess = await engineFor('pak').detect(new MemorySource(dkBytes));
     const daikatanaGuess = await engineFor('daikatana').detect(new MemorySource(dkBytes));
     expect(quakeGuess.match).toBe(true);
@@ -110,7 +114,9 @@ describe('PACK layout recognition', () => {
     const q = await detect(qBytes);
     expect(q.engine.id).toBe('pak');
     expect(q.alternatives).toEqual(['daikatana']);
-    expect(q.note).toMatch(/fits Quake PAK \(9 × 64-byte entries, data covering 100% .* and Daikatana PAK \(8 × 72-byte entries, data covering 25% .*read as Quake PAK, the most plausible/);
+    expect(q.note).toMatch(
+      /fits Quake PAK \(9 × 64-byte entries, data covering 100% .* and Daikatana PAK \(8 × 72-byte entries, data covering 25% .*read as Quake PAK, the most plausible/,
+    );
   });
 
   it('info reports the ambiguity: format, alsoMatches and the note', async () => {
@@ -145,17 +151,27 @@ describe('PACK layout recognition', () => {
     const ratio = new Craft(72).daikatana(0, 'a.pcx', 12, 66 * 4, 4, 1);
     expect((await openError(assemble(ratio.dir, 4))).message).toMatch(/length 264 cannot come from 4 compressed bytes \(at most 65×\)/);
     // Data past the end; a name without its NUL; a control character; an empty name.
-    expect((await openError(assemble(new Craft(64).quake(0, 'a', 12, 100).dir, 4))).message).toBe('not a valid Quake PAK: entry 0: data 12 + 100 lies outside the file (80 bytes)');
+    expect((await openError(assemble(new Craft(64).quake(0, 'a', 12, 100).dir, 4))).message).toBe(
+      'not a valid Quake PAK: entry 0: data 12 + 100 lies outside the file (80 bytes)',
+    );
     const noNul = new Craft(64).put(0, new Uint8Array(56).fill(0x41), 'name');
-    expect((await openError(assemble(noNul.dir, 0))).message).toBe('not a valid Quake PAK: entry 0: name is not NUL-terminated within its 56 bytes');
-    expect((await openError(assemble(new Craft(64).quake(0, 'a\tb', 12, 0).dir, 0))).message).toMatch(/entry 0: name has control character 0x09 at byte 1/);
+    expect((await openError(assemble(noNul.dir, 0))).message).toBe(
+      'not a valid Quake PAK: entry 0: name is not NUL-terminated within its 56 bytes',
+    );
+    expect((await openError(assemble(new Craft(64).quake(0, 'a\tb', 12, 0).dir, 0))).message).toMatch(
+      /entry 0: name has control character 0x09 at byte 1/,
+    );
     expect((await openError(assemble(new Craft(64).quake(0, '', 12, 0).dir, 0))).message).toMatch(/entry 0: name is empty/);
     // A length no entry size divides; a directory inside the header; a header cut off.
-    expect((await openError(assemble(new Uint8Array(100), 0))).message).toBe('not a valid Quake PAK: directory length 100 is not a multiple of the 64-byte Quake PAK entry');
+    expect((await openError(assemble(new Uint8Array(100), 0))).message).toBe(
+      'not a valid Quake PAK: directory length 100 is not a multiple of the 64-byte Quake PAK entry',
+    );
     const inHeader = assemble(new Uint8Array(64), 0);
     new DataView(inHeader.buffer).setInt32(4, 4, true);
     expect((await openError(inHeader)).message).toBe('Quake PAK: PACK directory at 4 overlaps the 12-byte header');
-    expect((await openError(Uint8Array.from([0x50, 0x41, 0x43, 0x4b, 1, 2]))).message).toBe('Quake PAK: PACK header cut off: the file has 6 of its 12 bytes');
+    expect((await openError(Uint8Array.from([0x50, 0x41, 0x43, 0x4b, 1, 2]))).message).toBe(
+      'Quake PAK: PACK header cut off: the file has 6 of its 12 bytes',
+    );
     // Not a PACK at all.
     expect((await openError(new TextEncoder().encode('PKZIP and more'))).code).toBe('unknown-format');
   });

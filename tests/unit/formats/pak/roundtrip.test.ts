@@ -24,7 +24,7 @@ beforeAll(async () => {
   const noise = (n: number) => Uint8Array.from({ length: n }, () => (rand() * 256) | 0);
   const runs = (n: number) => {
     const out = new Uint8Array(n);
-    for (let i = 0; i < n; ) {
+    for (let i = 0; i < n;) {
       const len = 1 + Math.floor(rand() * 50);
       out.fill(rand() < 0.4 ? 0 : (rand() * 256) | 0, i, i + len);
       i += len;
@@ -64,7 +64,12 @@ describe.each(['pak', 'sin', 'daikatana'] as const)('round trip through modpak p
   });
 
   it('lists every file in the folder walk order with its size', async () => {
-    const list = JSON.parse((await runCli(['list', target, '--json'])).stdout) as { path: string; size: number; packedSize: number; method: string }[];
+    const list = JSON.parse((await runCli(['list', target, '--json'])).stdout) as {
+      path: string;
+      size: number;
+      packedSize: number;
+      method: string;
+    }[];
     expect(list.map((e) => e.path)).toEqual([...files.keys()].sort());
     for (const e of list) expect(e.size, e.path).toBe(files.get(e.path)!.length);
     const compressed = list.filter((e) => e.method === 'dk').map((e) => e.path);

@@ -27,7 +27,11 @@ describe('PAK samples', () => {
   it('cover every archive in the folders, and expected.json names the ones with known content', () => {
     expect(archives.length).toBe(9);
     const known = archives.filter((a) => expected[a]);
-    expect(known.sort()).toEqual(Object.keys(expected).filter((k) => folders.some((f) => k.startsWith(`${f}/`))).sort());
+    expect(known.sort()).toEqual(
+      Object.keys(expected)
+        .filter((k) => folders.some((f) => k.startsWith(`${f}/`)))
+        .sort(),
+    );
     expect(archives.filter((a) => !expected[a]).sort()).toEqual([
       'pak/daikatana/trenchbroom_dkpak_duplicate_name.pak',
       'pak/daikatana/trenchbroom_dkpak_rle.pak',
@@ -62,6 +66,8 @@ describe('PAK samples', () => {
     // but covers a fifth of the file, so it is reported, not chosen.
     const info = JSON.parse((await runCli(['info', join(samplesDir, 'pak/quake/quakespasm-0.95.1.pak'), '--json'])).stdout);
     expect(info).toMatchObject({ format: 'pak', files: 8, dirs: 0, bytes: 557928, alsoMatches: ['sin'] });
-    expect(info.note).toMatch(/fits Quake PAK \(8 × 64-byte entries, data covering 100% .*SiN PAK \(4 × 128-byte entries, data covering 20% .*read as Quake PAK, the most plausible/);
+    expect(info.note).toMatch(
+      /fits Quake PAK \(8 × 64-byte entries, data covering 100% .*SiN PAK \(4 × 128-byte entries, data covering 20% .*read as Quake PAK, the most plausible/,
+    );
   });
 });

@@ -53,7 +53,14 @@ describe('modpak pack --format pangya, and back through list, extract, cat, veri
 
       const info = await runCli(['info', '--json', target]);
       expect(info.code, info.stderr).toBe(0);
-      expect(JSON.parse(info.stdout)).toMatchObject({ format: 'pangya', files: files.length, dirs: 2, bytes: totalBytes, cipher: combo.cipher, region: combo.region });
+      expect(JSON.parse(info.stdout)).toMatchObject({
+        format: 'pangya',
+        files: files.length,
+        dirs: 2,
+        bytes: totalBytes,
+        cipher: combo.cipher,
+        region: combo.region,
+      });
       expect(JSON.parse(info.stdout).regionCandidates).toBeUndefined();
 
       const list = await runCli(['list', '--json', target]);
@@ -92,7 +99,24 @@ describe('modpak pack --format pangya, and back through list, extract, cat, veri
     const tableOffset = bytes.readUInt32LE(bytes.length - 9);
     expect(bytes[bytes.length - 1]).toBe(0x12);
     // First entry: the folder "data", type 2, sizes 0 (realSize ^ 0x71), name ^ 0x71, then a zero byte.
-    expect([...bytes.subarray(tableOffset, tableOffset + 14 + 4 + 1)]).toEqual([4, 0x02, 0, 0, 0, 0, 0, 0, 0, 0, 0x71, 0, 0, 0, ...Buffer.from('data').map((b) => b ^ 0x71), 0]);
+    expect([...bytes.subarray(tableOffset, tableOffset + 14 + 4 + 1)]).toEqual([
+      4,
+      0x02,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0x71,
+      0,
+      0,
+      0,
+      ...Buffer.from('data').map((b) => b ^ 0x71),
+      0,
+    ]);
     const second = tableOffset + 19;
     expect(bytes[second + 1]).toBe(0x01);
     const name = bytes.subarray(second + 14, second + 14 + bytes[second]!).map((b) => b ^ 0x71);
@@ -106,7 +130,9 @@ describe('modpak pack --format pangya, and back through list, extract, cat, veri
     expect(warned.stderr).toContain('modpak: warning: --region kr has no effect with --cipher xor');
     const zlib = await runCli(['pack', input, '--target', join(root, 'zlib.pak'), '--format', 'pangya', '--method', 'zlib']);
     expect(zlib.code).toBe(1);
-    expect(zlib.stderr.trim().split('\n')).toEqual([`modpak: ${join(root, 'zlib.pak')}: Pangya PAK has no zlib method: use lz77, lz77x or none`]);
+    expect(zlib.stderr.trim().split('\n')).toEqual([
+      `modpak: ${join(root, 'zlib.pak')}: Pangya PAK has no zlib method: use lz77, lz77x or none`,
+    ]);
   });
 });
 

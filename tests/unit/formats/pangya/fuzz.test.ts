@@ -62,7 +62,10 @@ describe('Pangya corrupt archives through the CLI: exit 1 and one line naming th
   };
 
   it('a huge entry count', async () => {
-    for (const [name, bytes] of [['count-xor.pak', xor], ['count-xtea.pak', xtea]] as const) {
+    for (const [name, bytes] of [
+      ['count-xor.pak', xor],
+      ['count-xtea.pak', xtea],
+    ] as const) {
       const file = await mutant(name, setU32(bytes, bytes.length - 5, 0x7fffffff));
       await expectOneLine(['list', file], file, /not a recognised archive/);
     }
@@ -79,14 +82,21 @@ describe('Pangya corrupt archives through the CLI: exit 1 and one line naming th
   });
 
   it('a corrupt LZ77 stream: extract, cat and verify name the entry', async () => {
-    for (const [name, bytes, first] of [['lz-xor.pak', xor, 0x01], ['lz-xtea.pak', xtea, 0x01 ^ 0xc8]] as const) {
+    for (const [name, bytes, first] of [
+      ['lz-xor.pak', xor, 0x01],
+      ['lz-xtea.pak', xtea, 0x01 ^ 0xc8],
+    ] as const) {
       const archive = await pangyaEngine.open(new MemorySource(bytes));
       const readme = archive.entries.find((e) => e.path === 'data/readme.txt') as PangyaEntry;
       const broken = bytes.slice();
       // The stream now opens with a match, which can only reach back before the start.
       broken[readme.offset] = first;
       const file = await mutant(name, broken);
-      await expectOneLine(['extract', file, '--target', join(dir, `${name}-out`)], file, /data\/readme\.txt: LZ77 stream: match at output 0 .* before the start/);
+      await expectOneLine(
+        ['extract', file, '--target', join(dir, `${name}-out`)],
+        file,
+        /data\/readme\.txt: LZ77 stream: match at output 0 .* before the start/,
+      );
       await expectOneLine(['cat', file, 'data/readme.txt'], file, /data\/readme\.txt: LZ77 stream/);
       await expectOneLine(['verify', file], file, /1 of \d+ files failed to verify/);
     }

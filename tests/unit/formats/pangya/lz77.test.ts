@@ -105,7 +105,9 @@ describe('Pangya LZ77 decoding, hand-built streams', () => {
 
 describe('Pangya LZ77 decoding, corrupt streams', () => {
   it('a match before the start of the output', () => {
-    expect(codeOf(() => lz77Decode(Uint8Array.of(0x01, 0x01, 0x00), 2, 1))).toMatch(/^bad-stream: .*reaches back 1 bytes, before the start/);
+    expect(codeOf(() => lz77Decode(Uint8Array.of(0x01, 0x01, 0x00), 2, 1))).toMatch(
+      /^bad-stream: .*reaches back 1 bytes, before the start/,
+    );
   });
   it('a zero distance', () => {
     expect(codeOf(() => lz77Decode(Uint8Array.of(0x02, 0x61, 0x00, 0x00), 3, 1))).toMatch(/^bad-stream: .*reaches back 0 bytes/);
@@ -114,11 +116,15 @@ describe('Pangya LZ77 decoding, corrupt streams', () => {
     expect(codeOf(() => lz77Decode(Uint8Array.of(0x02, 0x61, 0x01), 3, 1))).toMatch(/^bad-stream: .*cut short/);
   });
   it('more output than declared', () => {
-    expect(codeOf(() => lz77Decode(Uint8Array.of(0x08, 0x61, 0x62, 0x63, 0x03, 0x40, 0x58), 8, 1))).toMatch(/^bad-stream: .*runs past the declared 8/);
+    expect(codeOf(() => lz77Decode(Uint8Array.of(0x08, 0x61, 0x62, 0x63, 0x03, 0x40, 0x58), 8, 1))).toMatch(
+      /^bad-stream: .*runs past the declared 8/,
+    );
     expect(codeOf(() => lz77Decode(Uint8Array.of(0x00, 0x61, 0x62, 0x63), 2, 1))).toMatch(/^bad-stream: .*more data than the declared 2/);
   });
   it('less output than declared', () => {
-    expect(codeOf(() => lz77Decode(Uint8Array.of(0x00, 0x61, 0x62), 3, 1))).toMatch(/^size-mismatch: .*decodes to 2 bytes, the entry declares 3/);
+    expect(codeOf(() => lz77Decode(Uint8Array.of(0x00, 0x61, 0x62), 3, 1))).toMatch(
+      /^size-mismatch: .*decodes to 2 bytes, the entry declares 3/,
+    );
   });
   it('a declared size no stream of that length can reach, refused before allocating it', async () => {
     const message = await withAllocationLimit(1 << 20, async () => codeOf(() => lz77Decode(new Uint8Array(10), 0xfffffff0, 1)));
@@ -136,7 +142,7 @@ describe('Pangya LZ77 encoding', () => {
     ['zeros 4096', new Uint8Array(4096)],
     ['zeros 70000', new Uint8Array(70000)],
     ['noise 5000', Uint8Array.from({ length: 5000 }, () => (rand() * 256) | 0)],
-    ['period 5000 (beyond the window)', Uint8Array.from({ length: 20000 }, (_, i) => (i % 5000) * 7919 % 251)],
+    ['period 5000 (beyond the window)', Uint8Array.from({ length: 20000 }, (_, i) => ((i % 5000) * 7919) % 251)],
     ...fixtureFiles().map((f) => [f.path, f.bytes] as [string, Uint8Array]),
   ];
 

@@ -48,7 +48,10 @@ describe('Pangya CP949 names', () => {
   }
 
   it('the writer refuses a name CP949 cannot store, naming it, before writing data', async () => {
-    const err = await buildArchive({}, [{ path: 'ok.txt', bytes: new Uint8Array(1) }, { path: 'bad😀.txt', bytes: new Uint8Array(1) }]).catch((e: unknown) => e);
+    const err = await buildArchive({}, [
+      { path: 'ok.txt', bytes: new Uint8Array(1) },
+      { path: 'bad😀.txt', bytes: new Uint8Array(1) },
+    ]).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(FormatError);
     expect((err as FormatError).message).toBe('bad😀.txt: the name has characters CP949 cannot store');
   });
@@ -56,7 +59,11 @@ describe('Pangya CP949 names', () => {
   it('the writer refuses names longer than the entry can hold', async () => {
     const long = `${'a'.repeat(250)}.txt`;
     await expect(buildArchive({ cipher: 'xor' }, [{ path: long, bytes: new Uint8Array(1) }])).resolves.toBeInstanceOf(Uint8Array);
-    await expect(buildArchive({ cipher: 'xor' }, [{ path: `${long}xx`, bytes: new Uint8Array(1) }])).rejects.toThrow(/takes 256 bytes, Pangya allows at most 255/);
-    await expect(buildArchive({ cipher: 'xtea' }, [{ path: long, bytes: new Uint8Array(1) }])).rejects.toThrow(/takes 254 bytes, Pangya allows at most 248/);
+    await expect(buildArchive({ cipher: 'xor' }, [{ path: `${long}xx`, bytes: new Uint8Array(1) }])).rejects.toThrow(
+      /takes 256 bytes, Pangya allows at most 255/,
+    );
+    await expect(buildArchive({ cipher: 'xtea' }, [{ path: long, bytes: new Uint8Array(1) }])).rejects.toThrow(
+      /takes 254 bytes, Pangya allows at most 248/,
+    );
   });
 });

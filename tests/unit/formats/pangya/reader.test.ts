@@ -44,7 +44,11 @@ class CountingSource implements ByteSource {
 
 /** An archive from hand-made entries: `data` first, then the table and trailer. */
 function handMade(entries: PlainEntry[], cipher: 'xor' | 'xtea', data = new Uint8Array(0), key = REGION_KEYS.us): Uint8Array {
-  const parts = [data, ...entries.map((e) => encodeEntry(e, cipher, cipher === 'xtea' ? key : null)), encodeTrailer(data.length, entries.length)];
+  const parts = [
+    data,
+    ...entries.map((e) => encodeEntry(e, cipher, cipher === 'xtea' ? key : null)),
+    encodeTrailer(data.length, entries.length),
+  ];
   return Uint8Array.from(parts.flatMap((p) => [...p]));
 }
 
@@ -175,7 +179,13 @@ describe('Pangya reader: trailer and table discipline', () => {
       const enciphered = xteaEncipher(plain.slice(), REGION_KEYS.us);
       for (const r of REGIONS.slice(1)) {
         const other = trimNamePadding(xteaDecipher(enciphered.slice(), REGION_KEYS[r]));
-        if (other.length > 0 && !hasControlBytes(other) && decodeName(other).cp949 && !decodeName(other).text.includes('/') && !decodeName(other).text.includes('\\')) {
+        if (
+          other.length > 0 &&
+          !hasControlBytes(other) &&
+          decodeName(other).cp949 &&
+          !decodeName(other).text.includes('/') &&
+          !decodeName(other).text.includes('\\')
+        ) {
           found = { name: plain, other: r };
           break;
         }

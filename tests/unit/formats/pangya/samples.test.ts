@@ -79,7 +79,14 @@ describe('Pangya samples', () => {
         expect((await readdir(join(target, 'data'))).sort()).toEqual(['readme.txt', 'sub', '한글.txt']);
         const info = await runCli(['info', '--json', file]);
         expect(info.code).toBe(0);
-        expect(JSON.parse(info.stdout)).toMatchObject({ format: 'pangya', files: 5, dirs: 2, bytes: 9197, cipher: meta.cipher, region: meta.region });
+        expect(JSON.parse(info.stdout)).toMatchObject({
+          format: 'pangya',
+          files: 5,
+          dirs: 2,
+          bytes: 9197,
+          cipher: meta.cipher,
+          region: meta.region,
+        });
       });
     });
   }

@@ -10,7 +10,10 @@ import { lumpBytes, readDirectory } from './wad-directory.js';
 describe('archive.* on a WAD3', () => {
   it('opens, lists the lump types and reads a lump', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'modpak-wadhost-'));
-    const host = await createStudioHost({ facts: { version: '1', host: 'web', initialRoot: dir, demo: false }, recentFile: join(dir, 'recent.json') });
+    const host = await createStudioHost({
+      facts: { version: '1', host: 'web', initialRoot: dir, demo: false },
+      recentFile: join(dir, 'recent.json'),
+    });
     try {
       const path = join(dir, 'hl.wad');
       await copyFile(join(samplesDir, 'quake-assets', 'halflife', 'hl.wad'), path);

@@ -50,7 +50,8 @@ describe.each(samples)('$file', ({ file, version, magic, miptexType }) => {
       expect((await runCli(['extract', path, '--target', join(tmp, 'a')])).code).toBe(0);
       const extracted = await filesUnder(join(tmp, 'a'));
       expect(extracted).toEqual(dir.lumps.map((l) => l.name).sort());
-      for (const lump of dir.lumps) expect(new Uint8Array(await readFile(join(tmp, 'a', lump.name))), lump.name).toEqual(lumpBytes(original, lump));
+      for (const lump of dir.lumps)
+        expect(new Uint8Array(await readFile(join(tmp, 'a', lump.name))), lump.name).toEqual(lumpBytes(original, lump));
 
       const packed = join(tmp, 'a.wad');
       const pack = await runCli(['pack', join(tmp, 'a'), '--target', packed, '--format', version]);
@@ -97,7 +98,11 @@ describe('broken WADs', () => {
       damage(bytes, view, view.getInt32(8, true));
       const file = join(tmp, 'broken.wad');
       await writeFile(file, bytes);
-      for (const args of [['list', file], ['extract', file, '--target', join(tmp, 'out')], ['info', file]]) {
+      for (const args of [
+        ['list', file],
+        ['extract', file, '--target', join(tmp, 'out')],
+        ['info', file],
+      ]) {
         const run = await runCli(args);
         expect(run.code, args[0]).toBe(1);
         const lines = run.stderr.trim().split('\n');

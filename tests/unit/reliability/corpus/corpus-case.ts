@@ -36,7 +36,8 @@ export function setU32(bytes: Uint8Array, at: number, value: number): Uint8Array
 /** A copy of `bytes` with `values` written from `at`. */
 export function setBytes(bytes: Uint8Array, at: number, values: ArrayLike<number> | string): Uint8Array {
   const out = bytes.slice();
-  for (let i = 0; i < values.length; i++) out[at + i] = typeof values === 'string' ? values.charCodeAt(i) : (values as ArrayLike<number>)[i]!;
+  for (let i = 0; i < values.length; i++)
+    out[at + i] = typeof values === 'string' ? values.charCodeAt(i) : (values as ArrayLike<number>)[i]!;
   return out;
 }
 

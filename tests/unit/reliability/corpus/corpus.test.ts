@@ -38,7 +38,14 @@ describe('the failure corpus: one file per breakage, each named by the message i
         await mkdir(out);
         const args = command(file, join(out, 'target'));
         const run = await runCli(args);
-        if (process.env.CORPUS_PRINT) appendFileSync(process.env.CORPUS_PRINT, `${c.file} | ${args.slice(0, 2).join(' ').replace(dir + '/', '')} | ${run.code} | ${run.stderr.trim().replaceAll(dir + '/', '')}\n`);
+        if (process.env.CORPUS_PRINT)
+          appendFileSync(
+            process.env.CORPUS_PRINT,
+            `${c.file} | ${args
+              .slice(0, 2)
+              .join(' ')
+              .replace(dir + '/', '')} | ${run.code} | ${run.stderr.trim().replaceAll(dir + '/', '')}\n`,
+          );
         const what = `${args.join(' ')}\n${run.stderr}${run.stdout.slice(0, 300)}`;
         expect(run.code, what).toBe(1);
         const lines = run.stderr.split('\n').filter((l) => l !== '');

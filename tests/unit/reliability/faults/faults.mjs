@@ -134,7 +134,10 @@ for (const n of ['write', 'writev']) wrapCallback(n, 'write', false);
 for (const n of ['readFile']) wrapCallback(n, 'read', true);
 for (const n of ['writeFile', 'appendFile', 'copyFile']) wrapCallback(n, 'write', true);
 // A readFileSync/writeFileSync given an fd counts too.
-for (const [n, kind] of [['readFileSync', 'read'], ['writeFileSync', 'write']]) {
+for (const [n, kind] of [
+  ['readFileSync', 'read'],
+  ['writeFileSync', 'write'],
+]) {
   const byPath = fs[n];
   fs[n] = function (first, ...rest) {
     if (watchedFd(first)) {

@@ -74,7 +74,9 @@ function expectOneClearLine(run: Run, fault: string) {
   expect(run.code, `${fault}: ${run.stderr}`).toBe(1);
   const lines = run.stderr.split('\n').filter((l) => l !== '');
   expect(lines, fault).toHaveLength(1);
-  expect(lines[0], fault).toMatch(fault.endsWith('EIO') ? /^modpak: \S.*: input\/output error/ : /^modpak: \S.*: no space left on the device$/);
+  expect(lines[0], fault).toMatch(
+    fault.endsWith('EIO') ? /^modpak: \S.*: input\/output error/ : /^modpak: \S.*: no space left on the device$/,
+  );
 }
 
 const sources: Record<string, string | Uint8Array> = {
@@ -124,14 +126,22 @@ describe('I/O faults: the N-th read or write fails, for every N (item F)', () =>
    * A command that writes the archive's files into the folder `out`: one holding a file of one of their
    * names (`previous`), or none (flatten wants a new folder).
    */
-  async function writesIntoFolder(scratch: string, withPrevious: boolean, command: (dir: string) => { setup: (archive: Uint8Array) => Promise<void>; args: string[] }) {
+  async function writesIntoFolder(
+    scratch: string,
+    withPrevious: boolean,
+    command: (dir: string) => { setup: (archive: Uint8Array) => Promise<void>; args: string[] },
+  ) {
     const seed = join(scratch, 'seed');
     await writeSources(join(seed, 'src'));
     const archive = join(scratch, 'mod.ufo');
-    const [built] = await runPlan(scratch, [{ dir: seed, fault: null, args: ['pack', join(seed, 'src'), '--target', archive, '--method', 'zlib'] }]);
+    const [built] = await runPlan(scratch, [
+      { dir: seed, fault: null, args: ['pack', join(seed, 'src'), '--target', archive, '--method', 'zlib'] },
+    ]);
     expect(built!.code, built!.stderr).toBe(0);
     const archiveBytes = await readFile(archive);
-    const whole = Object.fromEntries(Object.entries(sources).map(([p, d]) => [p, sha(typeof d === 'string' ? new TextEncoder().encode(d) : d)]));
+    const whole = Object.fromEntries(
+      Object.entries(sources).map(([p, d]) => [p, sha(typeof d === 'string' ? new TextEncoder().encode(d) : d)]),
+    );
     const previous = 'the file that was there before';
     const prepare = async (fault: string | null): Promise<Planned> => {
       const dir = runDir(scratch, fault);
@@ -156,7 +166,8 @@ describe('I/O faults: the N-th read or write fails, for every N (item F)', () =>
       // Every file left is whole (written before the fault) or the one that was there before; no temporaries.
       const left = await snapshot(join(dir, 'out')).catch(() => ({}));
       for (const [path, hash] of Object.entries(left)) {
-        const was = withPrevious && path === join('units', 'ARMCOM.fbi') ? [whole[path], sha(new TextEncoder().encode(previous))] : [whole[path]];
+        const was =
+          withPrevious && path === join('units', 'ARMCOM.fbi') ? [whole[path], sha(new TextEncoder().encode(previous))] : [whole[path]];
         expect(was, `${fault}: ${path}`).toContain(hash);
       }
       const source = Object.keys(await snapshot(dir)).find((p) => p.endsWith('.ufo'))!;
