@@ -34,13 +34,22 @@ export class FolderWriter {
       mkdirSync(dir, { recursive: true });
       this.made.add(dir);
     }
-    // Written beside under a temporary name (O_EXCL: never through a link) and renamed over the name at the
-    // end: a failure midway leaves the file that was there before, and renaming replaces a link planted at
-    // the name instead of writing through it.
-    const tmp = join(dir, `.${basename(out)}.${process.pid}-${randomBytes(6).toString('hex')}.tmp`);
+    // A new name is created in place (O_EXCL: never through a link, never over a file). A name that is
+    // taken is written beside under a temporary name and renamed over it at the end, so a failure midway
+    // leaves the file that was there before, and a link planted at the name is replaced, not written
+    // through. Either way a file that fails midway is removed.
+    const EXCLUSIVE = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL;
     let written = 0;
     try {
-      const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o666);
+      let tmp: string | null = null;
+      let fd: number;
+      try {
+        fd = openSync(out, EXCLUSIVE, 0o666);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+        tmp = join(dir, `.${basename(out)}.${process.pid}-${randomBytes(6).toString('hex')}.tmp`);
+        fd = openSync(tmp, EXCLUSIVE, 0o666);
+      }
       let ok = false;
       try {
         if (data instanceof Uint8Array) {
@@ -55,13 +64,15 @@ export class FolderWriter {
         ok = true;
       } finally {
         closeSync(fd);
-        if (!ok) rmSync(tmp, { force: true });
+        if (!ok) rmSync(tmp ?? out, { force: true });
       }
-      try {
-        renameSync(tmp, out);
-      } catch (err) {
-        rmSync(tmp, { force: true });
-        throw err;
+      if (tmp !== null) {
+        try {
+          renameSync(tmp, out);
+        } catch (err) {
+          rmSync(tmp, { force: true });
+          throw err;
+        }
       }
     } catch (err) {
       // A write or a rename that fails names the file it was writing, not the archive it came from.
