@@ -131,6 +131,12 @@ export function isTemporaryFileOf(name: string, target: string): boolean {
   return temporaryWriter(name, target) !== null;
 }
 
+/** Whether a base name is a temporary file of an atomic write (`.NAME.PID-HEX.tmp`) of any target NAME. */
+export function isAtomicTemporary(name: string): boolean {
+  const target = /^\.(.+)\.[^.]+\.tmp$/.exec(name)?.[1];
+  return target !== undefined && isTemporaryFileOf(name, target);
+}
+
 /** Temporary files this process is writing right now (never stale, whatever their name says). */
 const liveTemporaries = new Set<string>();
 

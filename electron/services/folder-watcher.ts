@@ -1,6 +1,6 @@
 import { watch, type FSWatcher } from 'chokidar';
 import { basename, relative, sep } from 'node:path';
-import { isTemporaryFileOf } from '../io/byte-sink.js';
+import { isAtomicTemporary } from '../io/byte-sink.js';
 
 /**
  * A folder followed for changes, reported in batches: chokidar's events within `debounceMs` of each other
@@ -18,12 +18,7 @@ export interface FolderWatcherOptions {
   onError?(message: string): void;
 }
 
-/** A temporary file of an atomic write (io/byte-sink's naming, `.NAME.PID-HEX.tmp`) of the file NAME beside it. */
-const isTemporary = (path: string) => {
-  const name = basename(path);
-  const target = /^\.(.+)\.[^.]+\.tmp$/.exec(name)?.[1];
-  return target !== undefined && isTemporaryFileOf(name, target);
-};
+const isTemporary = (path: string) => isAtomicTemporary(basename(path));
 
 export class FolderWatcher {
   private watcher: FSWatcher | null = null;

@@ -39,7 +39,12 @@ describe('workspace files', () => {
     await writeFile(join(dir, 'units', 'ARMCOM.FBI'), '[UNITINFO]{}');
     await writeFile(join(dir, 'units', '.ARMCOM.FBI.swp'), 'swap');
     await writeFile(join(dir, 'units', 'ARMCOM.FBI~'), 'backup');
-    expect((await workspaceFiles(dir)).map((f) => f.path)).toEqual(['units/ARMCOM.FBI']);
+    // A save in flight: its temporary file is renamed over the name a moment later, never part of the mod.
+    await writeFile(join(dir, 'units', `.ARMCOM.FBI.${process.pid}-0123456789ab.tmp`), 'half a save');
+    // A modder's own file that merely looks similar stays.
+    await writeFile(join(dir, 'units', '.notes.tmp'), 'mine');
+    expect((await workspaceFiles(dir)).map((f) => f.path)).toEqual(['units/.notes.tmp', 'units/ARMCOM.FBI']);
+    await rm(join(dir, 'units', '.notes.tmp'));
     expect((await openWorkspace(dir, join(work, 'install'))).files).toEqual(['units/ARMCOM.FBI']);
   });
 
