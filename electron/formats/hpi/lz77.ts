@@ -181,39 +181,41 @@ const MAX_VISITS = 24;
 /** Bits per token: the flag bit plus a byte (literal) or a 16-bit ring index and length (match, whatever its distance). */
 const LITERAL_BITS = 9;
 const MATCH_BITS = 17;
-const NONE = -1;
-const ROOT_BITS = 16;
+/**
+ * Tree roots by a hash of 3 bytes: 16,384 of them (64 KiB) stay in the core's cache, where 65,536 did not;
+ * a window holds at most 4,095 positions, so collisions stay rare.
+ */
+const ROOT_BITS = 14;
+/**
+ * Tree positions are absolute: each input starts 4096 past the end of the last, so an entry left by an
+ * earlier chunk is more than a window away and never followed, and the roots need no clearing per chunk
+ * (filling 256 KiB for a 4 KB file cost more than encoding it). FAR is out of every window too.
+ */
+const FAR = -8192;
 
 /**
  * Per-thread tables, kept between chunks (the encoder is synchronous): a pack encodes thousands of 64 KiB
  * chunks, and allocating them each time cost 7% of the encoder's time and left dead tables in every worker.
+ * HPI v2 writes a file as one chunk, so they grow to the largest input met.
  */
-let tables: {
-  root: Int32Array;
-  son: Int32Array;
-  head2: Int32Array;
-  prev2: Int32Array;
-  len: Uint8Array;
-  dist: Uint16Array;
-  cost: Int32Array;
-  take: Uint8Array;
-} | null = null;
-function tablesFor(n: number) {
-  if (tables === null || tables.len.length < n + 1) {
-    const size = Math.max(n + 1, 65537);
-    tables = {
-      root: new Int32Array(1 << ROOT_BITS),
-      son: new Int32Array(2 * size),
-      head2: new Int32Array(65536),
-      prev2: new Int32Array(size),
-      len: new Uint8Array(size),
-      dist: new Uint16Array(size),
-      cost: new Int32Array(size),
-      take: new Uint8Array(size),
-    };
-  }
-  return tables;
+const rootTable = new Int32Array(1 << ROOT_BITS).fill(FAR);
+/** The latest position of each 2-byte pair, low 16 bits; checked against the bytes before use, so never cleared. */
+const lastPairTable = new Uint16Array(65536);
+let sonTable = new Int32Array(0);
+let lenTable = new Uint8Array(0);
+let distTable = new Uint16Array(0);
+let costTable = new Int32Array(0);
+let takeTable = new Uint8Array(0);
+function growTables(n: number): void {
+  if (lenTable.length > n) return;
+  const size = Math.max(n + 1, 65537);
+  sonTable = new Int32Array(2 * size);
+  lenTable = new Uint8Array(size);
+  distTable = new Uint16Array(size);
+  costTable = new Int32Array(size);
+  takeTable = new Uint8Array(size);
 }
+let base = 0;
 
 /**
  * Optimal parse. Every token has a fixed cost whatever its distance (9 bits a literal, 17 a match), and
@@ -221,11 +223,12 @@ function tablesFor(n: number) {
  * shortest-path search needs: pass 1 finds it at every position, pass 2 walks back from the end choosing,
  * at each position, a literal or the match length that leaves the fewest bits.
  *
- * Pass 1 keeps, for each 2-byte prefix, a binary search tree of the earlier positions in the window ordered
+ * Pass 1 keeps, for each 3-byte hash, a binary search tree of the earlier positions in the window ordered
  * by the bytes that follow (LZMA's "binary tree" match finder): inserting the current position walks down
  * the tree and meets the longest match on the way. A node that matches the full 17 bytes is replaced by the
  * new position, which keeps repetitive data cheap. Hash chains found the same matches only by following
  * hundreds of links in text; with the tree, the parse is 2-4% smaller than lazy matching at its speed.
+ * Where the tree has no match of 2, the latest earlier position of the same 2 bytes gives one.
  */
 export function encodeLz77(data: Uint8Array): Uint8Array {
   return encodeLz77View(data).slice();
@@ -236,78 +239,13 @@ export function encodeLz77View(data: Uint8Array): Uint8Array {
   const n = data.length;
   const w = new TokenWriter(n);
   if (n === 0) return w.finishView();
-  const { root, son, head2, prev2, len, dist, cost, take } = tablesFor(n);
-  root.fill(NONE);
-  head2.fill(NONE);
-  for (let pos = 0; pos < n; pos++) {
-    const remaining = n - pos;
-    len[pos] = 0;
-    if (remaining < 2) break;
-    const limit = remaining < LZ77_MAX_MATCH ? remaining : LZ77_MAX_MATCH;
-    const pair = (data[pos]! << 8) | data[pos + 1]!;
-    let bestLen = 0;
-    let bestDist = 0;
-    if (remaining >= 3) {
-      const key = Math.imul((pair << 8) | data[pos + 2]!, 0x9e3779b1) >>> (32 - ROOT_BITS);
-      let candidate = root[key]!;
-      root[key] = pos;
-      // Where the next smaller / larger node hangs: son[2p] holds p's smaller subtree, son[2p + 1] its larger.
-      let smallerSlot = 2 * pos;
-      let largerSlot = 2 * pos + 1;
-      let smallerLen = 0;
-      let largerLen = 0;
-      let visits = MAX_VISITS;
-      for (;;) {
-        if (candidate === NONE || pos - candidate > 4095 || visits-- === 0) {
-          son[smallerSlot] = NONE;
-          son[largerSlot] = NONE;
-          break;
-        }
-        // Both neighbours agree with this position for min(smallerLen, largerLen) bytes, so this node does too.
-        let l = smallerLen < largerLen ? smallerLen : largerLen;
-        while (l < limit && data[candidate + l] === data[pos + l]) l++;
-        // The byte at ring index 0 is the terminator's: a match may not start there.
-        if (l > bestLen && (candidate & RING_MASK) !== RING_MASK) {
-          bestLen = l;
-          bestDist = pos - candidate;
-        }
-        if (l === limit) {
-          // The new position takes the node's place and its subtrees (it matches everything the node did).
-          son[smallerSlot] = son[2 * candidate]!;
-          son[largerSlot] = son[2 * candidate + 1]!;
-          break;
-        }
-        if (data[candidate + l]! < data[pos + l]!) {
-          son[smallerSlot] = candidate;
-          smallerSlot = 2 * candidate + 1;
-          candidate = son[smallerSlot]!;
-          smallerLen = l;
-        } else {
-          son[largerSlot] = candidate;
-          largerSlot = 2 * candidate;
-          candidate = son[largerSlot]!;
-          largerLen = l;
-        }
-      }
-    }
-    let near = head2[pair]!;
-    prev2[pos] = near;
-    head2[pair] = pos;
-    if (bestLen < 2) {
-      // The nearest 2-byte match whose source is not the terminator's slot (the table is exact: no byte check).
-      bestLen = 0;
-      while (near !== NONE && pos - near <= 4095) {
-        if ((near & RING_MASK) !== RING_MASK) {
-          bestLen = 2;
-          bestDist = pos - near;
-          break;
-        }
-        near = prev2[near]!;
-      }
-    }
-    len[pos] = bestLen;
-    dist[pos] = bestDist;
-  }
+  growTables(n);
+  findLongestMatches(data);
+  // Locals, not module bindings, in the hot loops (each module binding is a load per use).
+  const len = lenTable;
+  const dist = distTable;
+  const cost = costTable;
+  const take = takeTable;
   // The fewest bits from each position to the end. That count never rises from one position to the next
   // (a parse from p gives one from p + 1 no longer: drop a literal, or shorten the first match by a byte),
   // so of a match's lengths the longest always leaves the fewest: the choice is a literal or the longest.
@@ -335,6 +273,97 @@ export function encodeLz77View(data: Uint8Array): Uint8Array {
     }
   }
   return w.finishView();
+}
+
+/** Pass 1: `len[pos]` / `dist[pos]` = the longest match found at each position of `data` (0: none). */
+function findLongestMatches(data: Uint8Array): void {
+  const n = data.length;
+  const root = rootTable;
+  const son = sonTable;
+  const lastPair = lastPairTable;
+  const len = lenTable;
+  const dist = distTable;
+  if (base > (1 << 30) - n - 8192) {
+    root.fill(FAR);
+    base = 0;
+  }
+  const b = base;
+  base += n + 4096;
+  // Four bytes per step while matching: runs and repeated text compare 17 bytes at most positions.
+  const words = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  for (let pos = 0; pos < n; pos++) {
+    const remaining = n - pos;
+    len[pos] = 0;
+    if (remaining < 2) break;
+    const limit = remaining < LZ77_MAX_MATCH ? remaining : LZ77_MAX_MATCH;
+    const pair = (data[pos]! << 8) | data[pos + 1]!;
+    let bestLen = 0;
+    let bestDist = 0;
+    if (remaining >= 3) {
+      const abs = b + pos;
+      const key = Math.imul((pair << 8) | data[pos + 2]!, 0x9e3779b1) >>> (32 - ROOT_BITS);
+      let candidate = root[key]!;
+      root[key] = abs;
+      // Where the next smaller / larger node hangs: son[2p] holds p's smaller subtree, son[2p + 1] its larger.
+      let smallerSlot = 2 * pos;
+      let largerSlot = 2 * pos + 1;
+      let smallerLen = 0;
+      let largerLen = 0;
+      let visits = MAX_VISITS;
+      for (;;) {
+        if (abs - candidate > 4095 || visits-- === 0) {
+          son[smallerSlot] = FAR;
+          son[largerSlot] = FAR;
+          break;
+        }
+        const c = candidate - b;
+        // Both neighbours agree with this position for min(smallerLen, largerLen) bytes, so this node does too.
+        let l = smallerLen < largerLen ? smallerLen : largerLen;
+        while (l + 4 <= limit && words.getUint32(c + l, true) === words.getUint32(pos + l, true)) l += 4;
+        while (l < limit && data[c + l] === data[pos + l]) l++;
+        // The byte at ring index 0 is the terminator's: a match may not start there.
+        if (l > bestLen && (c & RING_MASK) !== RING_MASK) {
+          bestLen = l;
+          bestDist = pos - c;
+        }
+        if (l === limit) {
+          // The new position takes the node's place and its subtrees (it matches everything the node did).
+          son[smallerSlot] = son[2 * c]!;
+          son[largerSlot] = son[2 * c + 1]!;
+          break;
+        }
+        if (data[c + l]! < data[pos + l]!) {
+          son[smallerSlot] = candidate;
+          smallerSlot = 2 * c + 1;
+          candidate = son[smallerSlot]!;
+          smallerLen = l;
+        } else {
+          son[largerSlot] = candidate;
+          largerSlot = 2 * c;
+          candidate = son[largerSlot]!;
+          largerLen = l;
+        }
+      }
+    }
+    if (bestLen < 2) {
+      // The table may hold a position of an earlier chunk: only bytes that match here count.
+      const near = lastPair[pair]!;
+      bestLen = 0;
+      if (
+        near < pos &&
+        pos - near <= 4095 &&
+        (near & RING_MASK) !== RING_MASK &&
+        data[near] === data[pos] &&
+        data[near + 1] === data[pos + 1]
+      ) {
+        bestLen = 2;
+        bestDist = pos - near;
+      }
+    }
+    lastPair[pair] = pos;
+    len[pos] = bestLen;
+    dist[pos] = bestDist;
+  }
 }
 
 /** The reference the lazy encoder is measured against: take the longest match at each step. */

@@ -1,0 +1,125 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { decodeLz77, encodeLz77, encodeLz77Greedy } from '../../../../electron/formats/hpi/lz77.js';
+import { samplesDir } from '../../../helpers/run-cli.js';
+import { sameBytes, sampleBytes } from './fixtures.js';
+
+/**
+ * The encoder keeps its match-finder tables from one input to the next (never cleared). These tests decode its streams with the library's decoder and with one written here
+ * from formats.md (a 4096-byte zeroed ring, write position 1, absolute ring indices), and check that an
+ * input's stream does not depend on what was encoded before it.
+ */
+
+/** formats.md's LZ77, as a ring: returns the output and the distance of every match (terminator excluded). */
+function ringDecode(stream: Uint8Array): { out: number[]; distances: number[] } {
+  const ring = new Uint8Array(4096);
+  const out: number[] = [];
+  const distances: number[] = [];
+  let w = 1;
+  let ip = 0;
+  for (;;) {
+    const flags = stream[ip++]!;
+    for (let bit = 0; bit < 8; bit++) {
+      if ((flags & (1 << bit)) === 0) {
+        const byte = stream[ip++]!;
+        out.push(byte);
+        ring[w] = byte;
+        w = (w + 1) & 0xfff;
+        continue;
+      }
+      const v = stream[ip]! | (stream[ip + 1]! << 8);
+      ip += 2;
+      let off = v >>> 4;
+      if (off === 0) return { out, distances };
+      distances.push((w - off) & 0xfff || 4096);
+      for (let k = 0; k < (v & 0xf) + 2; k++) {
+        const byte = ring[off]!;
+        off = (off + 1) & 0xfff;
+        out.push(byte);
+        ring[w] = byte;
+        w = (w + 1) & 0xfff;
+      }
+    }
+  }
+}
+
+/** All literals: the input, a flag byte per 8 tokens (the terminator is one more token) and the terminator's 2 bytes. */
+const literalBound = (n: number) => n + Math.ceil((n + 1) / 8) + 2;
+
+function sampleFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = join(dir, name);
+    return statSync(full).isDirectory() ? sampleFiles(full) : [full];
+  });
+}
+
+function expectEncodes(input: Uint8Array): Uint8Array {
+  const stream = encodeLz77(input);
+  expect(sameBytes(decodeLz77(stream, input.length), input)).toBe('same');
+  const ring = ringDecode(stream);
+  expect(sameBytes(Uint8Array.from(ring.out), input)).toBe('same');
+  expect(ring.distances.every((d) => d >= 1 && d <= 4095)).toBe(true);
+  expect(stream.length).toBeLessThanOrEqual(literalBound(input.length));
+  return stream;
+}
+
+describe('HPI LZ77 encoder', () => {
+  it('round-trips every sample file, in 64 KiB chunks and whole, never above all-literals or greedy', () => {
+    const files = sampleFiles(samplesDir);
+    expect(files.length).toBeGreaterThan(20);
+    let ours = 0;
+    let greedy = 0;
+    for (const file of files) {
+      const bytes = new Uint8Array(readFileSync(file));
+      for (let at = 0; at < bytes.length; at += 65536) {
+        const chunk = bytes.subarray(at, at + 65536);
+        ours += expectEncodes(chunk).length;
+        greedy += encodeLz77Greedy(chunk).length;
+      }
+      // HPI v2 stores a file as one chunk of any size.
+      if (bytes.length > 65536) expectEncodes(bytes);
+    }
+    expect(ours).toBeLessThanOrEqual(greedy);
+  });
+
+  it('gives an input the same stream whatever was encoded before it (the tables are never cleared)', () => {
+    const text = sampleBytes(21, 30_000, 'text');
+    const runs = sampleBytes(22, 65_536, 'runs');
+    const noise = sampleBytes(23, 9_000, 'noise');
+    const big = sampleBytes(24, 200_000, 'text');
+    const inputs = [text, runs, noise, text.subarray(7), big, new Uint8Array(5000), big.subarray(100_000, 165_536)];
+    const first = inputs.map((input) => encodeLz77(input));
+    // Every order of the same inputs, each before and after the others, and each twice in a row.
+    for (const order of [
+      [...inputs].reverse(),
+      [inputs[4]!, inputs[0]!, inputs[0]!, inputs[2]!, inputs[1]!, inputs[6]!, inputs[3]!, inputs[5]!],
+    ]) {
+      for (const input of order) expect(sameBytes(encodeLz77(input), first[inputs.indexOf(input)]!)).toBe('same');
+    }
+  });
+
+  it('finds matches inside inputs over 64 KiB and across the 16-bit wrap of positions', () => {
+    // A 6-byte marker at 1,000 and again 65,536 later: the 2-byte table keeps positions mod 65,536, so the
+    // second must not be coded against the first (65,536 back), only against what is within 4,095.
+    const data = sampleBytes(25, 140_000, 'noise');
+    const marker = [9, 8, 7, 6, 5, 4];
+    data.set(marker, 1000);
+    data.set(marker, 1000 + 65_536);
+    data.set(marker, 1000 + 65_536 + 3000);
+    const stream = expectEncodes(data);
+    expect(ringDecode(stream).distances).toContain(3000);
+  });
+
+  it('codes long runs and repeats as 17-byte matches through the whole input', () => {
+    const zeros = new Uint8Array(65_536);
+    // The first 17-byte match comes from the ring's zeros; then one 3-byte token per 17 bytes.
+    expect(expectEncodes(zeros).length).toBeLessThanOrEqual(Math.ceil(65_536 / 17) * 2 + Math.ceil(65_536 / 17 / 8) + 3);
+    const unit = sampleBytes(26, 300, 'noise');
+    const repeated = new Uint8Array(60_000);
+    for (let at = 0; at < repeated.length; at += unit.length) repeated.set(unit.subarray(0, repeated.length - at), at);
+    // 300 literals and their flags, then 17-byte matches of 17 bits each, with slack for the few shorter
+    // ones at the terminator's ring slot; a finder that lost the earlier copies would need far more.
+    expect(expectEncodes(repeated).length).toBeLessThan(300 + 38 + Math.ceil(((60_000 - 300) / 17) * (17 / 8) * 1.05));
+  });
+});
