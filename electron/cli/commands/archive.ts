@@ -9,6 +9,8 @@ import { reportLines } from '../../../shared/archive-facts.js';
 
 // The services load when a command runs, not at start (see commands/index.ts).
 const archiveService = () => import('../../services/archive-service.js');
+const archiveExtract = () => import('../../services/archive-extract.js');
+const archiveVerify = () => import('../../services/archive-verify.js');
 
 /** info, list, extract, cat, verify, pack: one archive at a time, any format. */
 export function registerArchiveCommands(program: Command, ctx: CliContext): void {
@@ -63,7 +65,7 @@ export function registerArchiveCommands(program: Command, ctx: CliContext): void
     .action(async (file: string, opts: { target: string; pattern: string[]; threads?: number; keepGoing?: boolean; verbose?: boolean }) => {
       ctx.file = file;
       if (opts.threads !== undefined && opts.threads < 1) throw new UsageError('--threads takes a number from 1 up');
-      const { extractArchive } = await archiveService();
+      const { extractArchive } = await archiveExtract();
       const bar = terminalProgress('extract');
       const tally = new WarningTally(ctx, opts.verbose);
       try {
@@ -125,7 +127,7 @@ export function registerArchiveCommands(program: Command, ctx: CliContext): void
     .option('-v, --verbose', 'list every warning (by default one line per kind, with a count)')
     .action(async (file: string, opts: { json?: boolean; verbose?: boolean }) => {
       ctx.file = file;
-      const { verifyArchive, namedOnce } = await archiveService();
+      const [{ verifyArchive }, { namedOnce }] = await Promise.all([archiveVerify(), archiveExtract()]);
       const bar = terminalProgress('verify');
       const result = await verifyArchive(file, (d, t) => bar.update(d, t));
       bar.done();
