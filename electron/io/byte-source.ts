@@ -13,6 +13,12 @@ export interface ByteSource {
   readonly size: number;
   /** Exactly `length` bytes at `offset`, or a FormatError('truncated') if the file is shorter. */
   read(offset: number, length: number): Promise<Uint8Array>;
+  /**
+   * The same bytes, for a caller done with them before its next read on this source: they may be a view
+   * of memory that a later read overwrites. Lets a sequential decoder read a whole archive through one
+   * buffer instead of a new one per block. Sources without it are read with `read`.
+   */
+  readTransient?(offset: number, length: number): Promise<Uint8Array>;
   close(): Promise<void>;
 }
 
