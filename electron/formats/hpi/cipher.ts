@@ -19,14 +19,18 @@ export function deriveKey(headerKey: number): number {
  * own inverse, and the input may be a view of someone else's buffer, so it is never changed).
  */
 export function positionCipher(bytes: Uint8Array, filePos: number, key: number): Uint8Array {
-  const out = new Uint8Array(bytes.length);
+  return positionCipherInto(bytes, filePos, key, new Uint8Array(bytes.length));
+}
+
+/** The same into `out` (at least as long as `bytes`), returned as a view of `bytes.length`. */
+export function positionCipherInto(bytes: Uint8Array, filePos: number, key: number, out: Uint8Array): Uint8Array {
   // The key stream is (pos & 0xFF) ^ K: keep the low byte of the position in a local and wrap it.
   let low = filePos & 0xff;
   for (let i = 0; i < bytes.length; i++) {
     out[i] = bytes[i]! ^ low ^ key;
     low = (low + 1) & 0xff;
   }
-  return out;
+  return out.length === bytes.length ? out : out.subarray(0, bytes.length);
 }
 
 /** In-place variant for buffers the caller owns (the writer's freshly encoded chunks). */
