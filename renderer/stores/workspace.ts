@@ -14,6 +14,8 @@ import { bytesToBase64, formatBytes } from '../lib/bytes';
 export const useWorkspaceStore = defineStore('workspace', () => {
   const dir = ref<string | null>(null);
   const files = ref<string[]>([]);
+  /** Bumped by each listing and each adopt, so a listing answered late never overwrites a newer one. */
+  let listing = 0;
   const opening = ref(false);
   /** The export name the host proposes for a workspace opened from an archive (one that wins). */
   const proposedName = ref<string | null>(null);
@@ -60,6 +62,7 @@ export const useWorkspaceStore = defineStore('workspace', () => {
   }
 
   function adopt(folder: string | null, list: string[], name: string | null): void {
+    listing++;
     dir.value = folder;
     files.value = list;
     proposedName.value = name;
@@ -76,9 +79,13 @@ export const useWorkspaceStore = defineStore('workspace', () => {
     return () => adoptListeners.delete(listener);
   }
 
+  /** Re-read the list. Calls overlap (a save's refresh and a change event's): only the newest lands. */
   async function refreshFiles(): Promise<void> {
-    if (!dir.value) return;
-    files.value = await api.call('workspace.files', { dir: dir.value });
+    const folder = dir.value;
+    if (!folder) return;
+    const ticket = ++listing;
+    const list = await api.call('workspace.files', { dir: folder });
+    if (ticket === listing && dir.value === folder) files.value = list;
   }
 
   /** Copy the install's winning file at `path` into the workspace; resolves with its path there. */

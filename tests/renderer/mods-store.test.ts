@@ -71,6 +71,27 @@ async function openWorkspace(handlers: Partial<Record<CallName, Handler>>) {
 }
 
 describe('mods store', () => {
+  it('keeps the newer file list when an older listing answers late', async () => {
+    const answers: Array<(files: string[]) => void> = [];
+    await openWorkspace({
+      'workspace.files': () => new Promise((resolve) => answers.push(resolve as (files: string[]) => void)),
+    });
+    const workspace = useWorkspaceStore();
+    const older = workspace.refreshFiles();
+    const newer = workspace.refreshFiles();
+    answers[1]!(['units/A.FBI', 'weapons/ZAP.TDF']);
+    await newer;
+    answers[0]!(['units/A.FBI']);
+    await older;
+    expect(workspace.files).toEqual(['units/A.FBI', 'weapons/ZAP.TDF']);
+    // A listing of a workspace that was closed meanwhile never lands in the next one.
+    const late = workspace.refreshFiles();
+    workspace.close();
+    answers[2]!(['units/A.FBI']);
+    await late;
+    expect(workspace.files).toEqual([]);
+  });
+
   it('keeps the newer watch status when the start answer arrives after the build events', async () => {
     let emit: (s: WatchStatus) => void = () => {};
     const { stop, emit: e } = await openWorkspace({
