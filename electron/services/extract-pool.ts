@@ -51,9 +51,10 @@ const BATCH_FILES = 32;
 const BATCH_BYTES = 4 << 20;
 /**
  * Batches sent to a worker before it answers. This thread decodes batches of its own between replies, so
- * with one batch at a time a worker sat idle until this thread finished its batch (a quarter of its time).
+ * with one batch at a time a worker sat idle until this thread finished its batch (a quarter of its time);
+ * with two, still 5-10 % on a busy machine, where this thread answers late.
  */
-const BATCHES_HELD = 2;
+const BATCHES_HELD = 3;
 /**
  * A small young generation makes each worker collect often, which frees the buffers of files already
  * written (their memory lives outside the JavaScript heap and is only released by a collection); with the
