@@ -57,7 +57,7 @@ export async function createMcpServer(options: McpOptions): Promise<ModpakMcp> {
     checkWritable: (path) => writable.require(path, '--allow-write folder'),
   };
   // Every other call needs the install open in the host first, with the command line's game and mod.
-  await toolHost.call('install.open', { root });
+  toolHost.game = (await toolHost.call('install.open', { root })).game;
 
   const server = new McpServer({ name: 'modpak', version: options.version });
   for (const tool of tools) {

@@ -6,6 +6,7 @@ import { decompileCob } from '../../shared/assets/ta/cob/index.js';
 import { decodeAssetView } from '../../shared/assets/wire.js';
 import { encodePng } from '../../shared/assets/png.js';
 import type { AssetView, ImagesView } from '../../shared/assets/view.js';
+import type { GameId } from '../../shared/vfs-types.js';
 
 /** The picture views of an asset, sections included, in the order the studio shows them. */
 function imagesOf(view: AssetView): ImagesView[] {
@@ -24,6 +25,8 @@ function imagesOf(view: AssetView): ImagesView[] {
 export interface ToolHost {
   /** The opened install (absolute). */
   root: string;
+  /** The opened install's game (--game, else the one detected): what `mod_export` writes for when not told. */
+  game?: GameId;
   /** Run a contract call; throws an Error with the contract's message when the call is refused or fails. */
   call<K extends CallName>(name: K, request: Record<string, unknown>): Promise<ResponseOf<K>>;
   /** Throws unless `path` lies inside the install or a folder named by --allow-write. */
@@ -260,14 +263,16 @@ export const tools: ToolDefinition[] = [
   {
     name: 'mod_export',
     description:
-      'Pack a mod folder into an archive (written to a temporary file, then renamed into place); both must lie in folders named by --allow-write.',
+      "Pack a mod folder into an archive (written to a temporary file, then renamed into place); both must lie in folders named by --allow-write. `game` (default: the install's) decides a .pak's layout: Daikatana's own, else Quake's.",
     input: withoutRoot('mods.export'),
     writes: true,
     run: async (host, args) => {
       await host.checkWritable(String(args.dir));
       await host.checkWritable(String(args.target));
       await host.call('workspace.open', { dir: args.dir, root: host.root });
-      return { json: await host.call('mods.export', args) };
+      // As the studio's export does: the open install's game unless the caller names one.
+      const game = args.game ?? host.game;
+      return { json: await host.call('mods.export', { ...args, ...(game ? { game } : {}) }) };
     },
   },
 ];

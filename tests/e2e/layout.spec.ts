@@ -170,3 +170,47 @@ test('a long path in a narrow pane loses its middle, and its file name stays who
   expect(fit).toEqual({ headCut: true, tailWhole: true, tail: 'cars2.tdf' });
   await studioPage.screenshot('layout-elided-1024');
 });
+
+test("the Mods screen's workspace | editor split resizes by keyboard and by drag, and keeps its size across a reload", async ({
+  studioPage,
+  studio,
+}) => {
+  const page = await open(studioPage);
+  const workspaceDir = join(studio.scratch, 'e2e-split-mod');
+  const openWorkspace = async () => {
+    await screensNav(page).getByRole('button', { name: 'Mods', exact: true }).click();
+    await page.getByRole('textbox', { name: 'Workspace folder' }).fill(workspaceDir);
+    await page.getByRole('button', { name: 'Open workspace' }).click();
+    await expect(page.getByRole('region', { name: 'Workspace', exact: true })).toBeVisible();
+  };
+  await openWorkspace();
+  const separator = page.getByRole('separator', { name: 'Resize the workspace files and the editor' });
+  const files = page.getByRole('region', { name: 'Workspace', exact: true });
+  const editor = page.getByRole('region', { name: 'Editor', exact: true });
+  const start = await valueOf(separator);
+  const filesWidth = (await files.boundingBox())!.width;
+  const editorWidth = (await editor.boundingBox())!.width;
+  await separator.focus();
+  for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowRight');
+  await expect(separator).toHaveAttribute('aria-valuenow', String(start + 10));
+  expect((await files.boundingBox())!.width).toBeGreaterThan(filesWidth + 50);
+  expect((await editor.boundingBox())!.width).toBeLessThan(editorWidth - 50);
+
+  // Drag it 100 px to the left: the files pane shrinks by that much.
+  const before = (await files.boundingBox())!.width;
+  const box = (await separator.boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width / 2 - 50, box.y + box.height / 2, { steps: 4 });
+  await page.mouse.move(box.x + box.width / 2 - 100, box.y + box.height / 2, { steps: 4 });
+  await page.mouse.up();
+  const after = (await files.boundingBox())!.width;
+  expect(Math.abs(before - after - 100)).toBeLessThan(6);
+  const dragged = await valueOf(separator);
+
+  await page.reload();
+  await expect(page.locator('.install-chip')).toBeVisible();
+  await openWorkspace();
+  await expect(separator).toHaveAttribute('aria-valuenow', String(dragged));
+  expect(Math.abs((await files.boundingBox())!.width - after)).toBeLessThan(3);
+});

@@ -70,6 +70,25 @@ describe('Mods screen', () => {
     expect((wrapper.find('input[aria-label="Export target"]').element as HTMLInputElement).value).toBe(join(fx.root, 'mymod.ufo'));
   });
 
+  it('splits the workspace files and the editor with a separator the keys move, its size remembered', async () => {
+    const separator = wrapper.get('[role="separator"][aria-label="Resize the workspace files and the editor"]');
+    const split = separator.element.parentElement!;
+    // The workspace section is the first pane, the editor the second.
+    const panes = [...split.children].map((e) => e.getAttribute('role') ?? e.getAttribute('aria-label'));
+    expect(panes).toEqual(['Workspace', 'separator', 'Editor']);
+    expect(separator.attributes('aria-valuenow')).toBe('33');
+    expect(separator.attributes('tabindex')).toBe('0');
+    for (let i = 0; i < 3; i++) await separator.trigger('keydown', { key: 'ArrowRight' });
+    expect(separator.attributes('aria-valuenow')).toBe('39');
+    expect(split.style.gridTemplateColumns).toBe('minmax(0, 39fr) auto minmax(0, 61fr)');
+    expect(localStorage.getItem('modpak.split.mods')).toBe('39');
+    await separator.trigger('keydown', { key: 'End' });
+    expect(separator.attributes('aria-valuenow')).toBe('70');
+    await separator.trigger('keydown', { key: 'Home' });
+    expect(separator.attributes('aria-valuenow')).toBe('20');
+    localStorage.removeItem('modpak.split.mods');
+  });
+
   it('overrides the path selected on the Files screen and opens it in the editor with its TDF check', async () => {
     const files = useFilesStore();
     await files.load(fx.root);

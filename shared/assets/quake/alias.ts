@@ -98,6 +98,33 @@ export function checkSoupSize(what: string, triangles: number, frames: number, f
   }
 }
 
+/** The counts of an alias model's header (MDL has no texture-coordinate count or frame size). */
+export interface AliasCounts {
+  skins: number;
+  vertices: number;
+  stCount?: number;
+  triangles: number;
+  frames: number;
+  frameSize?: number;
+}
+
+const COUNT_NAMES: readonly (readonly [keyof AliasCounts, string])[] = [
+  ['skins', 'skin'],
+  ['vertices', 'vertex'],
+  ['stCount', 'texture coordinate'],
+  ['triangles', 'triangle'],
+  ['frames', 'frame'],
+  ['frameSize', 'frame size'],
+];
+
+/** The header's counts are signed: a negative one is refused, by name, before anything is sized by it. */
+export function checkCounts(what: string, counts: AliasCounts): void {
+  for (const [key, field] of COUNT_NAMES) {
+    const n = counts[key];
+    if (n !== undefined && n < 0) fail('bad-count', `${what}: ${field} count ${n} is negative`, { actual: n });
+  }
+}
+
 /** The NUL-padded 64-byte skin paths of MD2 and DKM. */
 export function readSkinNames(reader: ByteReader, offset: number, count: number): AliasSkin[] {
   reader.checkTable('skin names', offset, count, 64);

@@ -1,6 +1,14 @@
 import { ByteReader } from '../../bytes/reader.js';
 import { fail } from '../../errors.js';
-import { checkSoupSize, readIndexedTriangles, readScaledFrames, readSkinNames, readStPairs, type AliasModel } from './alias.js';
+import {
+  checkCounts,
+  checkSoupSize,
+  readIndexedTriangles,
+  readScaledFrames,
+  readSkinNames,
+  readStPairs,
+  type AliasModel,
+} from './alias.js';
 
 /**
  * Daikatana's DKM (DKMD, versions 1 and 2): MD2's design with a model origin and surfaces. Header of i32
@@ -33,16 +41,7 @@ export function parseDkm(bytes: Uint8Array, what = 'DKM', skinSize: [number, num
   const [frameSize, skins, vertices, stCount, triangles, , frames, , skinsAt, stAt, trisAt, framesAt] = Array.from({ length: 12 }, (_, i) =>
     r.i32(20 + i * 4),
   ) as [number, number, number, number, number, number, number, number, number, number, number, number];
-  for (const [field, n] of [
-    ['skin', skins],
-    ['vertex', vertices],
-    ['texture coordinate', stCount],
-    ['triangle', triangles],
-    ['frame', frames],
-    ['frame size', frameSize],
-  ] as const) {
-    if (n < 0) fail('bad-count', `${what}: ${field} count ${n} is negative`, { actual: n });
-  }
+  checkCounts(what, { skins, vertices, stCount, triangles, frames, frameSize });
   const skinList = readSkinNames(r, skinsAt, skins);
   const st = readStPairs(r, stAt, stCount);
   checkSoupSize(what, triangles, frames, bytes.length);

@@ -1,6 +1,14 @@
 import { ByteReader } from '../../bytes/reader.js';
 import { fail } from '../../errors.js';
-import { checkSoupSize, readIndexedTriangles, readScaledFrames, readSkinNames, readStPairs, type AliasModel } from './alias.js';
+import {
+  checkCounts,
+  checkSoupSize,
+  readIndexedTriangles,
+  readScaledFrames,
+  readSkinNames,
+  readStPairs,
+  type AliasModel,
+} from './alias.js';
 
 /**
  * Quake 2's MD2 (IDP2, version 8). Header, 68 bytes of i32:
@@ -30,16 +38,7 @@ export function parseMd2(bytes: Uint8Array, what = 'MD2'): AliasModel {
     { length: 13 },
     (_, i) => r.i32(8 + i * 4),
   ) as number[] as [number, number, number, number, number, number, number, number, number, number, number, number, number];
-  for (const [field, n] of [
-    ['skin', skins],
-    ['vertex', vertices],
-    ['texture coordinate', stCount],
-    ['triangle', triangles],
-    ['frame', frames],
-    ['frame size', frameSize],
-  ] as const) {
-    if (n < 0) fail('bad-count', `${what}: ${field} count ${n} is negative`, { actual: n });
-  }
+  checkCounts(what, { skins, vertices, stCount, triangles, frames, frameSize });
   const skinList = readSkinNames(r, skinsAt, skins);
   const st = readStPairs(r, stAt, stCount);
   checkSoupSize(what, triangles, frames, bytes.length);

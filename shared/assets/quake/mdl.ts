@@ -1,7 +1,7 @@
 import { ByteReader } from '../../bytes/reader.js';
 import { fail } from '../../errors.js';
 import { checkImageSize, indexedToRgba, type Palette } from '../image.js';
-import { checkSoupSize, type AliasFrame, type AliasModel, type AliasSkin } from './alias.js';
+import { checkCounts, checkSoupSize, type AliasFrame, type AliasModel, type AliasSkin } from './alias.js';
 
 /**
  * Quake's MDL (IDPO, version 6). Header, 84 bytes:
@@ -41,14 +41,7 @@ export function parseMdl(bytes: Uint8Array, palette?: Palette, what = 'MDL'): Al
   const vertexCount = r.i32(60);
   const triangleCount = r.i32(64);
   const frameCount = r.i32(68);
-  for (const [field, n] of [
-    ['skin', skinCount],
-    ['vertex', vertexCount],
-    ['triangle', triangleCount],
-    ['frame', frameCount],
-  ] as const) {
-    if (n < 0) fail('bad-count', `${what}: ${field} count ${n} is negative`, { actual: n });
-  }
+  checkCounts(what, { skins: skinCount, vertices: vertexCount, triangles: triangleCount, frames: frameCount });
   checkImageSize(`${what}: skin`, width, height);
 
   let at = HEADER_SIZE;

@@ -135,3 +135,43 @@ describe('Quake 2 MD2 and Daikatana DKM', () => {
     expect(() => parseMd2(bad)).toThrow(/triangle 0 uses vertex 3, but the model has 3/);
   });
 });
+
+describe('negative header counts (MDL, MD2, DKM share one check)', () => {
+  // Offsets of each signed count in the headers as the formats lay them out: MDL from 48, MD2 from 16, DKM from 20.
+  const cases = [
+    {
+      kind: 'mdl',
+      decode: (b: Uint8Array) => parseMdl(b, quakePalette),
+      bytes: () => makeMdl(),
+      fields: { skin: 48, vertex: 60, triangle: 64, frame: 68 },
+    },
+    {
+      kind: 'md2',
+      decode: (b: Uint8Array) => parseMd2(b),
+      bytes: () => read(md2Path),
+      fields: { 'frame size': 16, skin: 20, vertex: 24, 'texture coordinate': 28, triangle: 32, frame: 40 },
+    },
+    {
+      kind: 'dkm',
+      decode: (b: Uint8Array) => parseDkm(b),
+      bytes: () => read(dkmPath),
+      fields: { 'frame size': 20, skin: 24, vertex: 28, 'texture coordinate': 32, triangle: 36, frame: 44 },
+    },
+  ];
+  it.each(cases)('$kind: each count set to -2 is refused by name', ({ kind, decode, bytes, fields }) => {
+    const what = kind.toUpperCase();
+    for (const [field, offset] of Object.entries(fields)) {
+      const bad = bytes().slice();
+      new DataView(bad.buffer).setInt32(offset, -2, true);
+      let caught: unknown;
+      try {
+        decode(bad);
+      } catch (err) {
+        caught = err;
+      }
+      expect(caught, field).toBeInstanceOf(FormatError);
+      expect((caught as FormatError).code).toBe('bad-count');
+      expect((caught as FormatError).message).toBe(`${what}: ${field} count -2 is negative`);
+    }
+  });
+});

@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyFile, mkdtemp, mkdir, readFile, readdir, rm } from 'node:fs/promises';
+import { copyFile, mkdtemp, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { decodePng } from '../../../shared/assets/png.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { generateDemoInstall } from '../../../electron/demo/demo-install.js';
+import { packFolder } from '../../../electron/mods/pack.js';
 import { modpakBin, runCli, samplesDir } from '../../helpers/run-cli.js';
 
 /**
@@ -169,6 +170,46 @@ describe('modpak mcp', () => {
     const exported = await json(writer, 'mod_export', { dir: modDir, target: inside });
     expect(exported.files).toBeGreaterThan(0);
     expect((await runCli(['list', inside])).stdout).toMatch(/ARMCOM/i);
+  });
+
+  it("mod_export writes for the install's game unless told: a Daikatana install gets a Daikatana PAK", async () => {
+    // A Daikatana install (detected by daikatana.exe) whose data/pak0.pak is Daikatana's own.
+    const dkRoot = join(base, 'Daikatana');
+    const dkBase = join(base, 'dk-base');
+    await mkdir(join(dkBase, 'scripts'), { recursive: true });
+    await writeFile(join(dkBase, 'scripts', 'base.txt'), 'base');
+    await mkdir(join(dkRoot, 'data'), { recursive: true });
+    await writeFile(join(dkRoot, 'daikatana.exe'), 'MZ');
+    await packFolder({ dir: dkBase, target: join(dkRoot, 'data', 'pak0.pak'), format: 'daikatana' });
+    const dkMod = join(base, 'dk-mod');
+    const dkOut = join(base, 'dk-out');
+    await mkdir(dkMod);
+    await mkdir(dkOut);
+    const dk = await connect([dkRoot, '--allow-write', dkMod, '--allow-write', dkOut]);
+    try {
+      expect((await json(dk, 'install_open')).game).toBe('daikatana');
+      await json(dk, 'mod_write_text', { dir: dkMod, path: 'scripts/mine.txt', text: 'my mod\n' });
+      // formats.md: a PAK's header is 'PACK', directory offset, directory length; Daikatana's entries are
+      // 72 bytes (name[56], offset, length, packed length, compressed), Quake's 64 (name[56], offset, length).
+      const directory = async (target: string) => {
+        const file = await readFile(target);
+        expect(file.subarray(0, 4).toString('latin1')).toBe('PACK');
+        return { offset: file.readInt32LE(4), length: file.readInt32LE(8), file };
+      };
+      const byDefault = join(dkOut, 'pak1.pak');
+      expect((await json(dk, 'mod_export', { dir: dkMod, target: byDefault })).files).toBe(1);
+      const dir = await directory(byDefault);
+      expect(dir.length).toBe(72);
+      expect(dir.file.subarray(dir.offset, dir.offset + 16).toString('latin1')).toBe('scripts/mine.txt');
+      expect((await cliJson(['info', byDefault, '--json'])).format).toBe('daikatana');
+      // A game the caller names still decides.
+      const asQuake = join(dkOut, 'pak2.pak');
+      await json(dk, 'mod_export', { dir: dkMod, target: asQuake, game: 'quake' });
+      expect((await directory(asQuake)).length).toBe(64);
+      expect((await cliJson(['info', asQuake, '--json'])).format).toBe('pak');
+    } finally {
+      await dk.close();
+    }
   });
 
   it('serves the mount order and winning text files as resources', async () => {

@@ -1,17 +1,15 @@
 import { fail } from '../../../errors.js';
 import { Op } from './opcodes.js';
-import { BINARY_OPCODES } from './codegen.js';
+import { BINARY_BY_OPCODE, PIECE_FLAGS, PIECE_QUERY, endsWithReturn, isZero, markPieceAnswers, num, withForm } from './decompile-forms.js';
 import { decodeInstructions, type CobFile, type Instruction } from './reader.js';
 import {
   MAX_NESTING,
   composite,
   depthOf,
   type Axis,
-  type BinaryOp,
   type BosProgram,
   type Expr,
   type NumberForm,
-  type PieceFlagOp,
   type ScriptNode,
   type Stmt,
 } from './ast.js';
@@ -23,21 +21,6 @@ import {
  * to the test. Whatever does not fit those shapes fails with a FormatError naming the script and word,
  * rather than printing source that would compile to other bytes.
  */
-
-const BINARY_BY_OPCODE = new Map<number, BinaryOp>(Object.entries(BINARY_OPCODES).map(([op, code]) => [code, op as BinaryOp]));
-
-const PIECE_FLAGS = new Map<number, PieceFlagOp>([
-  [Op.SHOW, 'show'],
-  [Op.HIDE, 'hide'],
-  [Op.CACHE, 'cache'],
-  [Op.DONT_CACHE, 'dont-cache'],
-  [Op.SHADE, 'shade'],
-  [Op.DONT_SHADE, 'dont-shade'],
-  [Op.DONT_SHADOW, 'dont-shadow'],
-]);
-
-/** Scripts that answer a piece number in their first argument: constants assigned there print as piece names. */
-const PIECE_QUERY = /^(query|aimfrom|sweetspot)/i;
 
 export function decompileProgram(cob: CobFile): BosProgram {
   const statics = Array.from({ length: cob.staticVars }, (_, i) => `Static_Var_${i + 1}`);
@@ -367,50 +350,5 @@ class ScriptDecompiler {
   private static(ins: Instruction, index: number): number {
     if (index < 0 || index >= this.cob.staticVars) this.bad(ins.at, `${ins.info.name} names static ${index} of ${this.cob.staticVars}`);
     return index;
-  }
-}
-
-function num(value: number): Expr {
-  return { kind: 'number', value, form: 'plain' };
-}
-
-/** Whether the last instruction these statements compile to is a return (the code generator's rule). */
-function endsWithReturn(stmts: Stmt[]): boolean {
-  const last = stmts[stmts.length - 1];
-  if (!last) return false;
-  if (last.kind === 'return') return true;
-  if (last.kind !== 'if') return false;
-  return last.else === null ? endsWithReturn(last.then) : endsWithReturn(last.else);
-}
-
-function isZero(e: Expr): boolean {
-  return e.kind === 'number' && e.value === 0;
-}
-
-/** Constants of a motion's target or speed (through + and -) written in the motion's unit. */
-function withForm(e: Expr, form: NumberForm): Expr {
-  if (e.kind === 'number') return { ...e, form };
-  if (e.kind === 'binary' && (e.op === 'add' || e.op === 'sub'))
-    return { ...e, left: withForm(e.left, form), right: withForm(e.right, form) };
-  return e;
-}
-
-function markPieceAnswers(body: Stmt[], pieceCount: number): void {
-  for (const s of body) {
-    if (
-      s.kind === 'assign' &&
-      s.target.kind === 'local' &&
-      s.target.index === 0 &&
-      s.value.kind === 'number' &&
-      s.value.value >= 0 &&
-      s.value.value < pieceCount
-    ) {
-      s.value = { ...s.value, form: 'piece' };
-    } else if (s.kind === 'if') {
-      markPieceAnswers(s.then, pieceCount);
-      if (s.else) markPieceAnswers(s.else, pieceCount);
-    } else if (s.kind === 'while') {
-      markPieceAnswers(s.body, pieceCount);
-    }
   }
 }

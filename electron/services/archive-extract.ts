@@ -1,0 +1,210 @@
+import { join, resolve } from 'node:path';
+import { FolderWriter, firstMissingFolder, refusalReason, removeEmptyFolders } from '../io/folder-writer.js';
+import { withArchive } from '../formats/index.js';
+import type { Archive, ArchiveEntry } from '../formats/index.js';
+import { ChunkScratch, entryChunks } from '../formats/archive.js';
+import { FormatError, fail } from '../../shared/errors.js';
+import { safeRelativePath } from '../../shared/paths.js';
+import { pathMatcher } from './globs.js';
+import { EntryFailure, extractWithWorkers, WorkerStartError, type EntryOutcome } from './extract-pool.js';
+import { workersBesideThisThread } from '../io/worker-bundle.js';
+import type { ProgressFn } from './archive-service.js';
+
+/** An archive's files written under a folder (the CLI's `extract`, the studio's Extract…, a mod opened from an archive). */
+
+export interface ExtractOptions {
+  globs?: readonly string[];
+  onProgress?: ProgressFn;
+  onWarning?: (message: string) => void;
+  signal?: AbortSignal;
+  /**
+   * Worker threads decoding beside this one (each opens the archive by path): 0 = this thread alone. By
+   * default, extractions of at least 16 MiB or 1000 files use one worker per other core (up to 3).
+   */
+  workers?: number;
+  /** An entry that does not decode is listed in `failed` and the rest goes on (else the first one stops). */
+  keepGoing?: boolean;
+}
+
+export interface ExtractResult {
+  files: number;
+  bytes: number;
+  refused: string[];
+  /** Entries that did not decode (with keepGoing), with why. */
+  failed: { path: string; message: string }[];
+  /** Worker threads that decoded beside this one (0 = all in this thread). */
+  threads?: number;
+}
+
+export const PARALLEL_BYTES = 16 << 20;
+export const PARALLEL_FILES = 1000;
+
+interface ExtractPlan {
+  /** The entries to write, by index in stored order. */
+  indices: number[];
+  bytes: number;
+  root: string;
+}
+
+/** Where an entry the plan kept is written (its name already found safe); made when needed, not held for the whole plan. */
+function outPath(plan: ExtractPlan, entry: ArchiveEntry): string {
+  return join(plan.root, safeRelativePath(entry.path)!);
+}
+
+/** `PATH: message`, unless the reader already named the entry. */
+export function namedOnce(path: string, message: string): string {
+  return message.startsWith(`${path}: `) ? message : `${path}: ${message}`;
+}
+
+/** A stopped extraction's one line: the entry that failed, and what was written before it. */
+export function stoppedMessage(path: string, message: string, written: number): string {
+  return `${namedOnce(path, message)} (stopped after ${written} file${written === 1 ? '' : 's'} written; --keep-going extracts every good entry)`;
+}
+
+/** What to extract where; names that would climb out are refused (with a warning) here, once. */
+function planExtraction(entries: readonly ArchiveEntry[], target: string, options: ExtractOptions, result: ExtractResult): ExtractPlan {
+  const match = pathMatcher(options.globs);
+  const root = resolve(target);
+  const plan: ExtractPlan = { indices: [], bytes: 0, root };
+  entries.forEach((entry, index) => {
+    if (entry.dir || !match(entry.path)) return;
+    if (safeRelativePath(entry.path) === null) {
+      result.refused.push(entry.path);
+      options.onWarning?.(`refused to extract ${JSON.stringify(entry.path)}: it would land outside the target folder`);
+      return;
+    }
+    plan.indices.push(index);
+    plan.bytes += entry.size;
+  });
+  return plan;
+}
+
+/** Decode one entry into its file, chunk by chunk; a refusal or (with keepGoing) a decoding failure is an outcome, not an error. */
+async function extractEntry(
+  archive: Archive,
+  entry: ArchiveEntry,
+  out: string,
+  writer: FolderWriter,
+  options: ExtractOptions,
+  scratch: ChunkScratch,
+): Promise<EntryOutcome> {
+  try {
+    // The writer writes each piece before asking for the next, so pieces may live in the scratch.
+    const bytes = await writer.write(
+      out,
+      entryChunks(archive, entry, (m) => options.onWarning?.(`${entry.path}: ${m}`), scratch),
+    );
+    return { kind: 'file', bytes };
+  } catch (err) {
+    const reason = refusalReason(err);
+    if (reason !== null) return { kind: 'refused', reason };
+    if (err instanceof FormatError) {
+      if (options.keepGoing) return { kind: 'failed', message: err.message };
+      throw new EntryFailure(entry.path, err);
+    }
+    throw err;
+  }
+}
+
+/** Count one outcome into the result (and say so, for refusals and failures). */
+function record(result: ExtractResult, path: string, outcome: EntryOutcome, options: ExtractOptions): void {
+  if (outcome.kind === 'file') {
+    result.files++;
+    result.bytes += outcome.bytes;
+  } else if (outcome.kind === 'refused') {
+    result.refused.push(path);
+    options.onWarning?.(`refused to extract ${JSON.stringify(path)}: ${outcome.reason}`);
+  } else {
+    result.failed.push({ path, message: outcome.message });
+    options.onWarning?.(`failed to extract ${JSON.stringify(path)}: ${outcome.message}`);
+  }
+}
+
+/**
+ * Extract the archive's files under `target`. Names that would climb out (`..`, absolute, drive letters),
+ * that a file and a folder share, or that meet a symbolic link already in the target are refused with a
+ * warning and the rest goes on. An entry that does not decode stops the extraction (its message says how
+ * many files were written) or, with keepGoing, is listed and skipped. Large extractions run on worker
+ * threads (both cores decode), small ones in this thread; either way entries are decoded and written a
+ * chunk at a time, so memory stays bounded by the chunks in flight, not by the entries or the archive.
+ */
+export async function extractArchive(path: string, target: string, options: ExtractOptions = {}): Promise<ExtractResult> {
+  return withArchive(path, async (archive) => {
+    const result: ExtractResult = { files: 0, bytes: 0, refused: [], failed: [] };
+    const plan = planExtraction(archive.entries, target, options, result);
+    const refusedCount = result.refused.length;
+    const total = plan.indices.length + refusedCount;
+    const workers =
+      options.workers ?? (plan.bytes >= PARALLEL_BYTES || plan.indices.length >= PARALLEL_FILES ? workersBesideThisThread() : 0);
+    const created = await firstMissingFolder(plan.root);
+    try {
+      if (workers > 0 && plan.indices.length > 1) {
+        const writer = new FolderWriter(plan.root);
+        const scratch = new ChunkScratch();
+        let done = refusedCount;
+        try {
+          await extractWithWorkers({
+            archivePath: path,
+            root: plan.root,
+            keepGoing: options.keepGoing === true,
+            indices: plan.indices,
+            sizeOf: (index) => archive.entries[index]!.size,
+            outOf: (index) => outPath(plan, archive.entries[index]!),
+            workers,
+            signal: options.signal,
+            onWarning: options.onWarning,
+            local: async (batch) => {
+              const outcomes: [number, EntryOutcome][] = [];
+              for (const { index, out } of batch) {
+                options.signal?.throwIfAborted();
+                outcomes.push([index, await extractEntry(archive, archive.entries[index]!, out, writer, options, scratch)]);
+              }
+              return outcomes;
+            },
+            onFile: (index, outcome) => {
+              const entry = archive.entries[index]!;
+              record(result, entry.path, outcome, options);
+              options.onProgress?.(++done, total, entry.path);
+            },
+          });
+          options.signal?.throwIfAborted();
+          result.threads = Math.min(workers, plan.indices.length);
+          return result;
+        } catch (err) {
+          // Without worker threads (no bundle for them and no esbuild to make one) extract here instead.
+          if (!(err instanceof WorkerStartError)) throw err;
+        }
+      }
+      await extractInProcess(archive, plan, total, refusedCount, options, result);
+      result.threads = 0;
+      return result;
+    } catch (err) {
+      // A failed extraction into a new folder leaves no empty folders behind (the files it wrote stay).
+      if (created !== null) await removeEmptyFolders(created);
+      // The stopping entry's message says how many files were written before it.
+      if (err instanceof EntryFailure)
+        fail(err.failure.code, stoppedMessage(err.path, err.failure.message, result.files), err.failure.details);
+      throw err;
+    }
+  });
+}
+
+/** One entry after another: reads come from the block read ahead and writes are synchronous, so more lanes would only interleave them. */
+async function extractInProcess(
+  archive: Archive,
+  plan: ExtractPlan,
+  total: number,
+  alreadyDone: number,
+  options: ExtractOptions,
+  result: ExtractResult,
+): Promise<void> {
+  const writer = new FolderWriter(plan.root);
+  const scratch = new ChunkScratch();
+  let done = alreadyDone;
+  for (const index of plan.indices) {
+    options.signal?.throwIfAborted();
+    const entry = archive.entries[index]!;
+    record(result, entry.path, await extractEntry(archive, entry, outPath(plan, entry), writer, options, scratch), options);
+    options.onProgress?.(++done, total, entry.path);
+  }
+}
