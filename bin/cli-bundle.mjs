@@ -1,7 +1,10 @@
 /**
  * The CLI runs from a bundle of its TypeScript sources (out/cli/modpak.mjs). A bundle starts in ~0.1 s and
  * ~40 MB, where running the sources through the TypeScript loader costs ~0.5 s and a loader thread (~40 MB
- * more). Dependencies stay external (resolved from node_modules as usual).
+ * more). Dependencies stay external (resolved from node_modules as usual), except the small CommonJS
+ * packages on every start's path (INLINED): loaded by Node they cost its CommonJS loader and an export
+ * scan of each file, and commander would load child_process (and with it net and streams) for the
+ * executable subcommands modpak never uses.
  *
  * It is built once, not checked at every start: `npm install` runs this file (`prepare`), as do the test
  * runs (vitest's and Playwright's global setup) and `npm run bench`, and each rebuilds only when a source
@@ -20,6 +23,8 @@ const bundlePath = join(repo, 'out', 'cli', 'modpak.mjs');
 /** Worker bundles kept beside the CLI bundle, made on first use from the same sources. */
 export const workerBundleDir = pathToFileURL(join(repo, 'out', 'cli', 'workers', '/'));
 const SOURCE_DIRS = ['electron', 'shared'];
+/** Packages bundled in (see above); every other package is imported from node_modules. */
+const INLINED = new Set(['commander', 'picomatch']);
 
 /** The newest modification time of any .ts source the CLI may import (a few hundred stats). */
 async function newestSource() {
@@ -49,6 +54,29 @@ const ownUrl = {
       const url = JSON.stringify(pathToFileURL(args.path).href);
       return { contents: text.replace(/(?<!['"`])\bimport\.meta\.url\b(?!['"`])/g, url), loader: 'ts' };
     });
+  },
+};
+
+/**
+ * Every package external but the INLINED ones; inside those, child_process is required only when used
+ * (commander's executable subcommands), through a stand-in that loads it on first property access.
+ */
+const packagesOutside = {
+  name: 'packages-outside',
+  setup(build) {
+    build.onResolve({ filter: /^[^./]/ }, (args) => {
+      if (args.path.startsWith('node:') || args.path.startsWith('file:')) {
+        const inlined = args.importer.includes('/node_modules/');
+        if (inlined && /^node:child_process$/.test(args.path)) return { path: 'lazy-child-process', namespace: 'modpak' };
+        return { path: args.path, external: true };
+      }
+      const name = args.path.startsWith('@') ? args.path.split('/').slice(0, 2).join('/') : args.path.split('/')[0];
+      return INLINED.has(name) ? undefined : { path: args.path, external: true };
+    });
+    build.onLoad({ filter: /^lazy-child-process$/, namespace: 'modpak' }, () => ({
+      contents: `module.exports = new Proxy({}, { get: (_, key) => require('node:child_process')[key] });`,
+      loader: 'js',
+    }));
   },
 };
 
@@ -82,8 +110,9 @@ export async function freshCliBundle() {
       platform: 'node',
       format: 'esm',
       target: 'node20',
-      packages: 'external',
-      plugins: [ownUrl],
+      plugins: [ownUrl, packagesOutside],
+      // The inlined CommonJS packages call require() for Node's own modules.
+      banner: { js: `import { createRequire as __modpakRequire } from 'node:module'; const require = __modpakRequire(import.meta.url);` },
       logLevel: 'silent',
     });
     await mkdir(join(outDir, 'chunks'), { recursive: true });

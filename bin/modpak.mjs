@@ -1,4 +1,4 @@
-import { cliBundle, freshCliBundle, workerBundleDir } from './cli-bundle.mjs';
+import { existsSync } from 'node:fs';
 
 // A reader that stops early (`modpak list X | head`) closes the pipe: that is a normal end, not an error.
 for (const stream of [process.stdout, process.stderr]) {
@@ -18,12 +18,18 @@ process.on('unhandledRejection', lastWord);
 
 // The bundle (fast start, small footprint): as built by `npm install` (see cli-bundle.mjs), made when
 // missing, checked against the sources only with MODPAK_FRESH=1; the sources through tsx otherwise.
-const bundle = process.env.MODPAK_FRESH ? await freshCliBundle() : await cliBundle();
+// A start with the bundle in place does not load cli-bundle.mjs (its builder and source walk) at all.
+const built = new URL('../out/cli/modpak.mjs', import.meta.url);
+const builder = () => import('./cli-bundle.mjs');
+const bundle =
+  !process.env.MODPAK_FRESH && existsSync(built)
+    ? built
+    : await builder().then((b) => (process.env.MODPAK_FRESH ? b.freshCliBundle() : b.cliBundle()));
 let main;
 if (bundle) {
   const cli = await import(bundle.href);
   main = cli.main;
-  cli.keepWorkerBundlesIn?.(workerBundleDir);
+  cli.keepWorkerBundlesIn?.(new URL('../out/cli/workers/', import.meta.url));
 } else {
   const { register } = await import('tsx/esm/api');
   register();

@@ -2,7 +2,6 @@ import { Command, CommanderError } from 'commander';
 import { makeContext, type CliContext } from './context.js';
 import { describeError, UsageError } from './errors.js';
 import { escapeControls } from '../../shared/escape.js';
-import { registerArchiveCommands } from './commands/archive.js';
 import { registerCommandModules } from './commands/index.js';
 import { studioVersion } from '../services/locations.js';
 
@@ -25,8 +24,7 @@ export async function main(argv: string[], io?: Partial<Pick<CliContext, 'stdout
       writeErr: (s) => ctx.stderr.write(s),
     })
     .showSuggestionAfterError();
-  registerArchiveCommands(program, ctx);
-  const release = registerCommandModules(program, ctx);
+  const release = await registerCommandModules(program, ctx, argv);
   for (const sub of program.commands) sub.exitOverride();
 
   try {

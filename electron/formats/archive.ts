@@ -205,6 +205,23 @@ export function entryChunks(
 /** Bytes of a stored entry read in slices of this size when streamed. */
 export const STREAM_SLICE = 1 << 20;
 
+/**
+ * Slices of a consumer that uses each before asking for the next (it lent a ChunkScratch): small enough
+ * to be served from a FileSource's read-ahead block (no array and no thread-pool round trip per slice).
+ */
+const SCRATCH_SLICE = 128 << 10;
+
+/**
+ * The `length` bytes at `offset` as slices. With a scratch (the consumer is done with a slice before the
+ * next, see ChunkScratch) the slices are small and may be transient views of the source's own buffer;
+ * without, each slice is the source's ordinary read, STREAM_SLICE at most.
+ */
+export async function* readSlices(source: ByteSource, offset: number, length: number, scratch?: ChunkScratch): AsyncIterable<Uint8Array> {
+  const slice = scratch ? SCRATCH_SLICE : STREAM_SLICE;
+  const read = scratch && source.readTransient ? source.readTransient.bind(source) : source.read.bind(source);
+  for (let at = 0; at < length; at += slice) yield await read(offset + at, Math.min(slice, length - at));
+}
+
 /** The `files`, `dirs` and `bytes` of an `info()`, counted over the entries. */
 export function countEntries(entries: readonly ArchiveEntry[]): { files: number; dirs: number; bytes: number } {
   const counts = { files: 0, dirs: 0, bytes: 0 };

@@ -11,13 +11,13 @@ import { pathMatcher } from './globs.js';
 /**
  * Single-archive operations shared by the CLI (`modpak info/list/extract/cat/verify`) and the studio's
  * Archive screen. Everything goes through the Archive interface, so every format gets them for free.
+ * Extraction and verification are in archive-extract.ts and archive-verify.ts, imported from there (not
+ * re-exported here): `modpak info` then loads no worker pool, folder writer or crypto.
  */
 
 export type ProgressFn = (done: number, total: number, label?: string) => void;
 
 export { withArchive };
-export { extractArchive, namedOnce, stoppedMessage, type ExtractOptions, type ExtractResult } from './archive-extract.js';
-export { verifyArchive, type VerifyOptions, type VerifyResult } from './archive-verify.js';
 
 /** An open archive with what recognising it said (other formats that fit the bytes, a note). */
 export interface OpenedArchive {

@@ -5,7 +5,8 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { FormatError } from '../../shared/errors.js';
-import { archiveInfo, listArchive, verifyArchive } from './archive-service.js';
+import { archiveInfo, listArchive } from './archive-service.js';
+import { verifyArchive } from './archive-verify.js';
 import type { ArchiveTask, ArchiveTaskReply } from './isolated-archive.js';
 
 const port = parentPort!;

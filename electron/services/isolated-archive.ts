@@ -9,7 +9,8 @@ import { Worker } from 'node:worker_threads';
 import type { ArchiveListing } from '../../shared/contract.js';
 import { FormatError, type FormatErrorCode, type FormatErrorDetails } from '../../shared/errors.js';
 import { bundledWorker } from '../io/worker-bundle.js';
-import { archiveInfo, listArchive, verifyArchive, type ProgressFn, type VerifyResult } from './archive-service.js';
+import { archiveInfo, listArchive, type ProgressFn } from './archive-service.js';
+import { verifyArchive, type VerifyResult } from './archive-verify.js';
 
 export type ArchiveTask = { kind: 'open'; path: string } | { kind: 'verify'; path: string };
 export type ArchiveTaskReply =

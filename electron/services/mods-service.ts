@@ -24,7 +24,7 @@ import {
   writeWorkspaceText,
 } from '../mods/workspace.js';
 import { storedOrder } from '../mods/pack.js';
-import { extractArchive } from './archive-service.js';
+import { extractArchive } from './archive-extract.js';
 import { forEachInFlight } from '../io/folder-writer.js';
 
 /**

@@ -77,8 +77,13 @@ export class MergedIndex {
   private readonly paths: PathNumbers;
   /** Per layer, per entry, its path number. */
   private readonly numbered: Int32Array[];
-  /** By path number; undefined for numbers of paths this index does not hold. */
-  private readonly lists: (Hit[] | undefined)[];
+  /**
+   * By path number: the one provider of a path nothing shadows (nearly all of them), else its list; an
+   * array per path is made only when asked for (60,000 one-element arrays were a tenth of a mount's GC).
+   * Undefined for numbers of paths this index does not hold.
+   */
+  private readonly lists: (Hit | Hit[] | undefined)[];
+  /** Per path number: 0 one provider (`lists` holds the Hit), 1 shadowed, 2 one provider whose list was made. */
   private readonly shadowedFlags: Uint8Array;
   /** The path numbers in first-seen order (see `all`). */
   private readonly order: Int32Array;
@@ -91,7 +96,7 @@ export class MergedIndex {
   ) {
     const paths = (this.paths = previous?.paths ?? new PathNumbers());
     const numbered = (this.numbered = layers.map((l) => paths.of(l.entries)));
-    const lists = (this.lists = new Array<Hit[] | undefined>(paths.keys.length));
+    const lists = (this.lists = new Array<Hit | Hit[] | undefined>(paths.keys.length));
     const shadowed = (this.shadowedFlags = new Uint8Array(paths.keys.length));
     const order = new Int32Array(numbered.reduce((sum, numbers) => sum + numbers.length, 0));
     for (let layer = 0; layer < layers.length; layer++) {
@@ -102,10 +107,11 @@ export class MergedIndex {
         if (n < 0) continue;
         const list = lists[n];
         if (list === undefined) {
-          lists[n] = [hits[i]!];
+          lists[n] = hits[i]!;
           order[this.pathCount++] = n;
         } else {
-          list.push(hits[i]!);
+          if (shadowed[n] === 1) (list as Hit[]).push(hits[i]!);
+          else lists[n] = [list as Hit, hits[i]!];
           shadowed[n] = 1;
         }
         this.entryCount++;
@@ -122,12 +128,33 @@ export class MergedIndex {
 
   /** The providers of path number `n` (one numberOf answered), winner first. */
   hitsOf(n: number): readonly Hit[] {
-    return this.lists[n]!;
+    const list = this.lists[n]!;
+    if (this.shadowedFlags[n] !== 0) return list as Hit[];
+    const one = [list as Hit];
+    this.lists[n] = one;
+    this.shadowedFlags[n] = 2;
+    return one;
+  }
+
+  /** The winner of path number `n` (one numberOf answered), without making its list. */
+  winnerOf(n: number): Hit {
+    const list = this.lists[n]!;
+    return this.shadowedFlags[n] === 0 ? (list as Hit) : (list as Hit[])[0]!;
+  }
+
+  /** How many providers path number `n` has. */
+  countOf(n: number): number {
+    return this.shadowedFlags[n] === 0 ? 1 : (this.lists[n] as Hit[]).length;
   }
 
   /** Whether path number `n` has more than one provider. */
   isShadowed(n: number): boolean {
     return this.shadowedFlags[n] === 1;
+  }
+
+  /** The path numbers in first-seen order (highest layer first, stored order); do not mutate. */
+  numbers(): Int32Array {
+    return this.order;
   }
 
   /** Providers of a path (any case, either separator), winner first; undefined when nothing has it. */
@@ -138,7 +165,7 @@ export class MergedIndex {
   /** Providers by an already computed key. */
   lookupKey(key: string): readonly Hit[] | undefined {
     const n = this.numberOf(key);
-    return n < 0 ? undefined : this.lists[n];
+    return n < 0 ? undefined : this.hitsOf(n);
   }
 
   /** Distinct paths. */
@@ -153,21 +180,25 @@ export class MergedIndex {
 
   /** Every path key with its providers, in first-seen order (highest layer first, stored order). */
   *all(): IterableIterator<[string, readonly Hit[]]> {
-    const { lists, order } = this;
+    const { order } = this;
     const keys = this.paths.keys;
     for (let i = 0; i < order.length; i++) {
       const n = order[i]!;
-      yield [keys[n]!, lists[n]!];
+      yield [keys[n]!, this.hitsOf(n)];
     }
   }
 
   /** The path numbers, sorted by key (code unit order). */
   sorted(): Int32Array {
-    const keys = this.paths.keys;
-    return Int32Array.from(this.order).sort((a, b) => {
-      const ka = keys[a]!;
-      const kb = keys[b]!;
-      return ka < kb ? -1 : ka > kb ? 1 : 0;
-    });
+    const { keys, numbers } = this.paths;
+    const { order } = this;
+    // The keys themselves, sorted natively (no comparator called from the sort), then numbered again:
+    // half the time of sorting the numbers with a comparator, on 60,000 paths.
+    const sortedKeys = new Array<string>(order.length);
+    for (let i = 0; i < order.length; i++) sortedKeys[i] = keys[order[i]!]!;
+    sortedKeys.sort();
+    const out = new Int32Array(sortedKeys.length);
+    for (let i = 0; i < sortedKeys.length; i++) out[i] = numbers.get(sortedKeys[i]!)!;
+    return out;
   }
 }

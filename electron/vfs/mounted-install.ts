@@ -40,6 +40,7 @@ export interface GameChoice {
 export class MountedInstall {
   private readonly defsCache = new Map<DefinitionKind, Promise<DefinitionWinner[]>>();
   private treeCache: MergedTree | null = null;
+  private statsCache: MountStats | null = null;
   /** Per shadowed path number, the frozen rows its winner hides, made on first use. */
   private readonly shadowedLists = new Map<number, readonly Provider[]>();
   /** Soft problems met while answering (an unreadable definition file, ...), for the CLI to print. */
@@ -104,8 +105,11 @@ export class MountedInstall {
     const n = index.numberOf(canonical ? path.toUpperCase() : pathKey(path));
     const shown = canonical ? path : normalizeArchivePath(path);
     if (n < 0) return { path: shown, winner: null, shadowed: NOTHING_SHADOWED };
-    const hits = index.hitsOf(n);
-    return { path: shown, winner: this.provider(hits[0]!), shadowed: index.isShadowed(n) ? this.shadowedOf(n, hits) : NOTHING_SHADOWED };
+    return {
+      path: shown,
+      winner: this.provider(index.winnerOf(n)),
+      shadowed: index.isShadowed(n) ? this.shadowedOf(n, index.hitsOf(n)) : NOTHING_SHADOWED,
+    };
   }
 
   private shadowedOf(n: number, hits: readonly Hit[]): readonly Provider[] {
@@ -114,12 +118,20 @@ export class MountedInstall {
     return rows;
   }
 
+  /** Counted once per mount (the studio asks at every open). */
   stats(): MountStats {
+    return { ...(this.statsCache ??= this.countStats()) };
+  }
+
+  private countStats(): MountStats {
     let shadowedPaths = 0;
     let bytes = 0;
-    for (const [, hits] of this.index.all()) {
-      if (hits.length > 1) shadowedPaths++;
-      bytes += hits[0]!.entry.size;
+    const index = this.index;
+    const numbers = index.numbers();
+    for (let i = 0; i < numbers.length; i++) {
+      const n = numbers[i]!;
+      if (index.isShadowed(n)) shadowedPaths++;
+      bytes += index.winnerOf(n).entry.size;
     }
     const loose = this.layers.find((l) => l.archive === null);
     return {
@@ -157,12 +169,12 @@ export class MountedInstall {
       archives,
     };
     for (let i = 0; i < count; i++) {
-      const hits = this.index.hitsOf(numbers[i]!);
-      const win = hits[0]!;
+      const n = numbers[i]!;
+      const win = this.index.winnerOf(n);
       tree.paths[i] = win.entry.path;
       tree.winners[i] = layerToArchive.get(win.layer) ?? -1;
       tree.sizes[i] = win.entry.size;
-      tree.layers[i] = hits.length;
+      tree.layers[i] = this.index.countOf(n);
     }
     return tree;
   }

@@ -15,14 +15,18 @@ export interface PathIndex {
   order: Int32Array;
 }
 
-export function indexPaths(paths: readonly string[]): PathIndex {
+/** Each path lower-cased, once per tree (the index and the folder model share them). */
+export function lowerPaths(paths: readonly string[]): string[] {
   const lower = new Array<string>(paths.length);
-  for (let i = 0; i < paths.length; i++) {
-    lower[i] = paths[i]!.toLowerCase();
-  }
-  const order = Int32Array.from(paths.keys());
-  order.sort((a, b) => (lower[a]! < lower[b]! ? -1 : lower[a]! > lower[b]! ? 1 : 0));
-  return { paths, lower, order };
+  for (let i = 0; i < paths.length; i++) lower[i] = paths[i]!.toLowerCase();
+  return lower;
+}
+
+export function indexPaths(paths: readonly string[], lower: string[] = lowerPaths(paths)): PathIndex {
+  // A plain array's sort (TimSort) takes the host's nearly sorted order in a few passes; a typed array's
+  // sort with a comparator is a full merge sort, four times slower on 60,000 paths.
+  const sorted = Array.from(paths.keys()).sort((a, b) => (lower[a]! < lower[b]! ? -1 : lower[a]! > lower[b]! ? 1 : 0));
+  return { paths, lower, order: Int32Array.from(sorted) };
 }
 
 /** Indices of the paths the query matches, in their order; null for an empty query (everything). */

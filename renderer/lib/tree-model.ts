@@ -41,7 +41,8 @@ function byName(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-export function buildTreeModel(paths: readonly string[]): TreeModel {
+/** `lower`: the paths lower-cased (as the filter's index holds them), made here when not given. */
+export function buildTreeModel(paths: readonly string[], lower?: readonly string[]): TreeModel {
   const root: DirNode = { key: '', path: '', name: '', dirs: [], files: [], total: 0 };
   const dirs = new Map<string, DirNode>([['', root]]);
   const ensureDir = (path: string): DirNode => {
@@ -55,16 +56,26 @@ export function buildTreeModel(paths: readonly string[]): TreeModel {
     parent.dirs.push(node);
     return node;
   };
+  // The host sends paths sorted, so a run of files shares one folder: it is looked up once per run.
+  let lastDir = root;
+  let lastPrefix = '';
   for (let i = 0; i < paths.length; i++) {
     const p = paths[i]!;
     const slash = p.lastIndexOf('/');
-    const dir = slash < 0 ? root : ensureDir(p.slice(0, slash));
+    let dir: DirNode;
+    if (slash < 0) dir = root;
+    else if (slash === lastPrefix.length && p.startsWith(lastPrefix)) dir = lastDir;
+    else {
+      lastPrefix = p.slice(0, slash);
+      dir = lastDir = ensureDir(lastPrefix);
+    }
     dir.files.push(i);
   }
-  const lowerNames = paths.map((p) => p.slice(p.lastIndexOf('/') + 1).toLowerCase());
+  // Files of one folder share its lower-cased prefix, so their lower-cased paths sort as their names do.
+  const keys = lower ?? paths.map((p) => p.toLowerCase());
   const finish = (node: DirNode): number => {
     node.dirs.sort((a, b) => byName(a.key, b.key));
-    node.files.sort((a, b) => byName(lowerNames[a]!, lowerNames[b]!));
+    node.files.sort((a, b) => byName(keys[a]!, keys[b]!));
     let total = node.files.length;
     for (const child of node.dirs) total += finish(child);
     node.total = total;

@@ -2,7 +2,7 @@ import { defineStore } from 'pinia';
 import { computed, markRaw, ref, shallowRef, toRaw, watch } from 'vue';
 import type { MergedTree } from '../../shared/vfs-types';
 import { api } from '../api';
-import { filterPaths, indexPaths, type PathIndex } from '../lib/glob';
+import { filterPaths, indexPaths, lowerPaths, type PathIndex } from '../lib/glob';
 import { ancestorKeys, buildTreeModel, filesUnder, matchRows, visibleRows, type TreeModel, type TreeRow } from '../lib/tree-model';
 import { formatCount } from '../lib/bytes';
 import { useErrorsStore } from './errors';
@@ -54,26 +54,48 @@ export const useFilesStore = defineStore('files', () => {
   const activeIndex = computed(() => rows.value.findIndex((r) => r.id === activeId.value));
   const totalPaths = computed(() => tree.value?.paths.length ?? 0);
 
-  async function load(root: string): Promise<void> {
+  /** The tree being read: one request per install, whoever asks for it while it is on its way. */
+  interface TreeRead {
+    root: string;
+    done: Promise<void>;
+  }
+  let pending: TreeRead | null = null;
+
+  function load(root: string): Promise<void> {
+    if (pending?.root === root) return pending.done;
+    const read: TreeRead = { root, done: Promise.resolve() };
+    pending = read;
+    read.done = readTree(read);
+    return read.done;
+  }
+
+  async function readTree(read: TreeRead): Promise<void> {
+    const { root } = read;
     loading.value = true;
     try {
       const result = await api.call('install.tree', { root });
+      // Another install was opened meanwhile: its own read is on its way.
+      if (pending !== read) return;
       adoptTree(root, result);
       expanded.value = [];
       activeId.value = null;
       useLayeringStore().clear();
       useFilesPreviewStore().clear();
     } catch (error) {
-      useErrorsStore().report(error, 'Reading the install tree');
+      if (pending === read) useErrorsStore().report(error, 'Reading the install tree');
     } finally {
-      loading.value = false;
+      if (pending === read) {
+        pending = null;
+        loading.value = false;
+      }
     }
   }
 
   function adoptTree(root: string, result: MergedTree): void {
     tree.value = markRaw(result);
-    model.value = markRaw(buildTreeModel(result.paths));
-    pathIndex.value = markRaw(indexPaths(result.paths));
+    const lower = lowerPaths(result.paths);
+    model.value = markRaw(buildTreeModel(result.paths, lower));
+    pathIndex.value = markRaw(indexPaths(result.paths, lower));
     treeRoot.value = root;
     performance.mark('modpak:tree-loaded');
   }
@@ -112,7 +134,7 @@ export const useFilesStore = defineStore('files', () => {
   /** Load the tree for the open install if it is not loaded yet (or the install changed). */
   async function ensureLoaded(): Promise<void> {
     const install = useInstallStore();
-    if (install.root && (treeRoot.value !== install.root || !tree.value) && !loading.value) await load(install.root);
+    if (install.root && (treeRoot.value !== install.root || !tree.value)) await load(install.root);
   }
 
   function toggle(row: TreeRow, open?: boolean): void {
@@ -184,7 +206,8 @@ export const useFilesStore = defineStore('files', () => {
     () => void refresh(),
   );
 
-  // A newly opened install replaces the tree the next time the screen asks for it.
+  // A newly opened install replaces the tree, which is read at once: by the time the user turns to the
+  // Files screen (or a deep link shows a path there) it is on its way or there.
   watch(
     () => useInstallStore().generation,
     () => {
@@ -192,6 +215,10 @@ export const useFilesStore = defineStore('files', () => {
       model.value = null;
       pathIndex.value = null;
       treeRoot.value = null;
+      pending = null;
+      loading.value = false;
+      const root = useInstallStore().root;
+      if (root) void load(root);
     },
   );
 
@@ -219,3 +246,11 @@ export const useFilesStore = defineStore('files', () => {
     extract,
   };
 });
+
+/**
+ * Made at start-up, so the store follows the open install from the first open (and reads its tree at once,
+ * while the Home screen shows the summary) instead of from the first visit to the Files screen.
+ */
+export function initFilesStore(): void {
+  useFilesStore();
+}

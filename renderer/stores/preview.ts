@@ -4,6 +4,7 @@ import type { FilePreview } from '../../shared/contract';
 import { api } from '../api';
 import { latestRequest } from './latest-request';
 import { previewKindOf } from '../lib/file-kinds';
+import { preloadModelSceneFor } from '../lib/model-scene-loader';
 
 /** Text and hex previews read the first MiB; images and sounds need the whole file (up to the contract's cap). */
 const TEXT_BYTES = 1 << 20;
@@ -34,6 +35,7 @@ function definePreviewStore(id: string) {
     async function load(next: PreviewSource, size?: number): Promise<void> {
       source.value = next;
       file.value = null;
+      preloadModelSceneFor(next.kind === 'install' ? next.path : next.entry);
       await run(
         () =>
           next.kind === 'install'

@@ -155,12 +155,19 @@ describe('files store', () => {
     expect(useErrorsStore().notices[0]!.message).toMatch(/Choose a folder/);
   });
 
-  it('drops the tree when another install is opened', async () => {
+  it('drops the tree when another install is opened, and reads the new one at once', async () => {
     const files = useFilesStore();
     expect(files.tree).not.toBeNull();
+    const release = api.hold('install.tree');
     await useInstallStore().open(DEMO_ROOT);
+    await settle();
     expect(files.tree).toBeNull();
-    await files.ensureLoaded();
+    expect(files.loading).toBe(true);
+    // The Files screen asking meanwhile waits for the same read.
+    const shown = files.ensureLoaded();
+    release();
+    await shown;
+    expect(files.tree).not.toBeNull();
     expect(api.callsOf('install.tree')).toHaveLength(2);
   });
 });

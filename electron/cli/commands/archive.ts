@@ -4,10 +4,13 @@ import { terminalProgress } from '../progress.js';
 import { collect, oneOf, parseInteger } from '../options.js';
 import { CliFailure, UsageError } from '../errors.js';
 import { WarningTally } from '../warnings.js';
-import { archiveInfo, catEntryTo, extractArchive, listArchive, verifyArchive, namedOnce } from '../../services/archive-service.js';
-import { packFolder } from '../../mods/pack.js';
-import { foreignPackOptions, packFormatFromExtension, packFormatLabel, type PackFormatId, type PackOptions } from '../../formats/index.js';
+import type { PackFormatId, PackOptions } from '../../formats/index.js';
 import { reportLines } from '../../../shared/archive-facts.js';
+
+// The services load when a command runs, not at start (see commands/index.ts).
+const archiveService = () => import('../../services/archive-service.js');
+const archiveExtract = () => import('../../services/archive-extract.js');
+const archiveVerify = () => import('../../services/archive-verify.js');
 
 /** info, list, extract, cat, verify, pack: one archive at a time, any format. */
 export function registerArchiveCommands(program: Command, ctx: CliContext): void {
@@ -19,6 +22,7 @@ export function registerArchiveCommands(program: Command, ctx: CliContext): void
     .option('-v, --verbose', 'list every warning (by default one line per kind, with a count)')
     .action(async (file: string, opts: { json?: boolean; verbose?: boolean }) => {
       ctx.file = file;
+      const { archiveInfo } = await archiveService();
       const info = await archiveInfo(file);
       if (opts.json) return ctx.printJson(info);
       // A flood of one warning (kbot-io's zero checksums) is one line with a count; -v lists each.
@@ -37,6 +41,7 @@ export function registerArchiveCommands(program: Command, ctx: CliContext): void
     .option('--json', 'print JSON')
     .action(async (file: string, opts: { verbose?: boolean; pattern: string[]; json?: boolean }) => {
       ctx.file = file;
+      const { listArchive } = await archiveService();
       const entries = await listArchive(file, opts.pattern);
       if (opts.json) return ctx.printJson(entries);
       for (const e of entries) {
@@ -60,6 +65,7 @@ export function registerArchiveCommands(program: Command, ctx: CliContext): void
     .action(async (file: string, opts: { target: string; pattern: string[]; threads?: number; keepGoing?: boolean; verbose?: boolean }) => {
       ctx.file = file;
       if (opts.threads !== undefined && opts.threads < 1) throw new UsageError('--threads takes a number from 1 up');
+      const { extractArchive } = await archiveExtract();
       const bar = terminalProgress('extract');
       const tally = new WarningTally(ctx, opts.verbose);
       try {
@@ -104,6 +110,7 @@ export function registerArchiveCommands(program: Command, ctx: CliContext): void
     .argument('<path>')
     .action(async (file: string, path: string) => {
       ctx.file = file;
+      const { catEntryTo } = await archiveService();
       // Piece by piece, each written before the next is decoded: memory stays at one chunk.
       await catEntryTo(
         file,
@@ -120,6 +127,7 @@ export function registerArchiveCommands(program: Command, ctx: CliContext): void
     .option('-v, --verbose', 'list every warning (by default one line per kind, with a count)')
     .action(async (file: string, opts: { json?: boolean; verbose?: boolean }) => {
       ctx.file = file;
+      const [{ verifyArchive }, { namedOnce }] = await Promise.all([archiveVerify(), archiveExtract()]);
       const bar = terminalProgress('verify');
       const result = await verifyArchive(file, (d, t) => bar.update(d, t));
       bar.done();
@@ -183,6 +191,10 @@ export function registerArchiveCommands(program: Command, ctx: CliContext): void
         },
       ) => {
         ctx.file = opts.target;
+        const [{ foreignPackOptions, packFormatFromExtension, packFormatLabel }, { packFolder }] = await Promise.all([
+          import('../../formats/index.js'),
+          import('../../mods/pack.js'),
+        ]);
         const format = opts.format ?? packFormatFromExtension(opts.target);
         const foreign = format
           ? foreignPackOptions(format, {

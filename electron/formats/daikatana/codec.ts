@@ -30,49 +30,122 @@ function overrun(op: number, n: number, length: number, x: number, at: number): 
   streamError(`opcode 0x${x.toString(16)} at ${at} writes ${n} bytes at ${op}, past the declared length ${length}`, at);
 }
 
-/** Decode `src` (one entry's compressed bytes) into exactly `length` bytes. */
-export function dkDecompress(src: Uint8Array, length: number): Uint8Array {
-  const out = new Uint8Array(length);
+/**
+ * The most one stream byte can yield (a zero run, 0x40–0x7F): a declared length above 65 × the stream's
+ * bytes cannot be honest, and is refused before anything is allocated for it.
+ */
+const MAX_RATIO = RUN_MAX;
+/** The furthest a back-reference reaches: what a piecewise decode keeps of the output before its piece. */
+const HISTORY = DISTANCE_MAX + 1;
+
+/** Where a decode stands: in the stream, in its output buffer, and how much output came before that buffer's start. */
+interface DkCursor {
+  ip: number;
+  op: number;
+  before: number;
+  ended: boolean;
+}
+
+function checkRatio(src: Uint8Array, length: number): void {
+  if (!Number.isSafeInteger(length) || length < 0) throw new Error(`invalid output size ${length}`);
+  if (length > src.length * MAX_RATIO)
+    fail('size-mismatch', `Daikatana stream: ${length} bytes cannot come from ${src.length} stored bytes (at most ${MAX_RATIO}×)`, {
+      expected: src.length * MAX_RATIO,
+      actual: length,
+    });
+}
+
+/**
+ * Decode whole opcodes of `src` into `out` from `c.op` until the output reaches `stop` or the stream ends.
+ * `length` is the entry's whole declared length (output positions are checked as `c.before + op`), and
+ * `out` has room for `stop` plus one opcode's output (RUN_MAX), or is exactly `length` long.
+ */
+function dkDecodeInto(src: Uint8Array, out: Uint8Array, c: DkCursor, stop: number, length: number): void {
   const end = src.length;
-  let ip = 0;
-  let op = 0;
-  for (;;) {
-    if (ip >= end) streamError(`the data ends without the 0xFF end marker after ${op} of ${length} bytes`, ip);
+  const base = c.before;
+  let ip = c.ip;
+  let op = c.op;
+  while (op < stop) {
+    if (ip >= end) streamError(`the data ends without the 0xFF end marker after ${base + op} of ${length} bytes`, ip);
     const at = ip;
     const x = src[ip++]!;
     if (x < 0x40) {
       const n = x + 1;
-      if (op + n > length) overrun(op, n, length, x, at);
+      if (base + op + n > length) overrun(base + op, n, length, x, at);
       if (ip + n > end) streamError(`literal of ${n} bytes at ${at} is cut off: only ${end - ip} bytes follow`, at);
       for (let i = 0; i < n; i++) out[op + i] = src[ip + i]!;
       ip += n;
       op += n;
     } else if (x < 0x80) {
       const n = x - 62;
-      if (op + n > length) overrun(op, n, length, x, at);
-      // The output starts zero-filled, so a zero run only moves the write position.
+      if (base + op + n > length) overrun(base + op, n, length, x, at);
+      out.fill(0, op, op + n);
       op += n;
     } else if (x < 0xc0) {
       const n = x - 126;
-      if (op + n > length) overrun(op, n, length, x, at);
+      if (base + op + n > length) overrun(base + op, n, length, x, at);
       if (ip >= end) streamError(`run at ${at} is cut off before its byte`, at);
       out.fill(src[ip++]!, op, op + n);
       op += n;
     } else if (x < NOOP) {
       const n = x - 190;
-      if (op + n > length) overrun(op, n, length, x, at);
+      if (base + op + n > length) overrun(base + op, n, length, x, at);
       if (ip >= end) streamError(`back-reference at ${at} is cut off before its distance`, at);
       const from = op - (src[ip++]! + DISTANCE_MIN);
-      if (from < 0) streamError(`back-reference at ${at} reaches ${-from} bytes before the start of the output`, at);
+      if (base + from < 0) streamError(`back-reference at ${at} reaches ${-(base + from)} bytes before the start of the output`, at);
       // Byte by byte, as the engine does: a source that overlaps the output repeats a pattern.
       for (let i = 0; i < n; i++) out[op + i] = out[from + i]!;
       op += n;
     } else if (x === END) {
-      if (op !== length)
-        fail('size-mismatch', `Daikatana stream: ends after ${op} bytes, the entry declares ${length}`, { expected: length, actual: op });
-      return out;
+      if (base + op !== length)
+        fail('size-mismatch', `Daikatana stream: ends after ${base + op} bytes, the entry declares ${length}`, {
+          expected: length,
+          actual: base + op,
+        });
+      c.ended = true;
+      break;
     }
     // NOOP (0xFE): nothing to do.
+  }
+  c.ip = ip;
+  c.op = op;
+}
+
+/** Decode `src` (one entry's compressed bytes) into exactly `length` bytes. */
+export function dkDecompress(src: Uint8Array, length: number): Uint8Array {
+  checkRatio(src, length);
+  const out = new Uint8Array(length);
+  const c: DkCursor = { ip: 0, op: 0, before: 0, ended: false };
+  // Stops at the end marker; past `length` only a missing marker is left, which the next opcode reports.
+  while (!c.ended) dkDecodeInto(src, out, c, c.op < length ? length : length + 1, length);
+  return out;
+}
+
+/** Output bytes per piece of `dkDecompressPieces`. */
+export const DK_PIECE = 256 << 10;
+/** The buffer `dkDecompressPieces` decodes in: kept history, one piece, one opcode's overshoot. */
+export const DK_WINDOW = HISTORY + DK_PIECE + RUN_MAX;
+
+/**
+ * The same bytes as `dkDecompress`, a piece of up to DK_PIECE (plus one opcode) at a time, decoded in
+ * `lent` (at least DK_WINDOW bytes): memory stays at the window whatever the entry declares. Each piece
+ * is then a view of it, valid until the next is asked for (without `lent`, a copy). The same errors, raised when reached.
+ */
+export function* dkDecompressPieces(src: Uint8Array, length: number, lent?: Uint8Array): Generator<Uint8Array> {
+  checkRatio(src, length);
+  if (lent && lent.length < DK_WINDOW) throw new Error(`a window of ${lent.length} bytes is smaller than ${DK_WINDOW}`);
+  const window = lent ?? new Uint8Array(DK_WINDOW);
+  const c: DkCursor = { ip: 0, op: 0, before: 0, ended: false };
+  let from = 0;
+  while (!c.ended) {
+    dkDecodeInto(src, window, c, from + DK_PIECE, length);
+    // A window of its own is reused too: the caller gets copies, which stay valid.
+    if (c.op > from) yield lent ? window.subarray(from, c.op) : window.slice(from, c.op);
+    // Keep what a back-reference can still reach, at the front.
+    const keep = Math.min(HISTORY, c.op);
+    window.copyWithin(0, c.op - keep, c.op);
+    c.before += c.op - keep;
+    c.op = from = keep;
   }
 }
 

@@ -3,7 +3,7 @@ import { DAIKATANA_LAYOUT, type PackRecord } from '../pak/layout.js';
 import { detectLayout } from '../pak/recognition.js';
 import { openPack } from '../pak/archive.js';
 import { writePack } from '../pak/writer.js';
-import { dkCompress, dkDecompress } from './codec.js';
+import { DK_WINDOW, dkCompress, dkDecompress, dkDecompressPieces } from './codec.js';
 
 /**
  * Daikatana PAK: the Quake header with 72-byte entries (name[56], offset, length, compressedLength,
@@ -33,6 +33,15 @@ export const daikatanaEngine: FormatEngine = {
   id: 'daikatana',
   label: DAIKATANA_LAYOUT.label,
   detect: (source) => detectLayout(source, DAIKATANA_LAYOUT),
-  open: (source) => openPack(source, DAIKATANA_LAYOUT, (stored, record) => dkDecompress(stored, record.length), storedLengthWarning),
+  open: (source) =>
+    openPack(
+      source,
+      DAIKATANA_LAYOUT,
+      {
+        whole: (stored, record) => dkDecompress(stored, record.length),
+        pieces: (stored, record, scratch) => dkDecompressPieces(stored, record.length, scratch?.take(DK_WINDOW)),
+      },
+      storedLengthWarning,
+    ),
   pack: (files, sink, options) => writePack(files, sink, options, DAIKATANA_LAYOUT, encode),
 };

@@ -13,25 +13,31 @@ export const MAX_NAME_BYTES = 255;
 /** Longest full path built from the names of nested folders. */
 export const MAX_PATH_LENGTH = 4096;
 
-/** The NUL-terminated name at `at` in `bytes` (a decoded block), bounded by `end` and by MAX_NAME_BYTES. */
-export function readName(bytes: Uint8Array, at: number, end: number, where: string): string {
+const label = (where: string, whereAt?: number) => (whereAt === undefined ? where : `${where} ${whereAt}`);
+
+/**
+ * The NUL-terminated name at `at` in `bytes` (a decoded block), bounded by `end` and by MAX_NAME_BYTES.
+ * `where` says whose name it is in an error, followed by `whereAt` when given (so a directory walk builds
+ * no label string per entry). Decoded byte by byte from a table of one-character strings: no view or
+ * array is made per name.
+ */
+export function readName(bytes: Uint8Array, at: number, end: number, where: string, whereAt?: number): string {
   if (!Number.isSafeInteger(at) || at < 0 || at >= end)
-    fail('out-of-bounds', `${where}: name at ${at} lies outside [0, ${end})`, { offset: at, expected: end });
+    fail('out-of-bounds', `${label(where, whereAt)}: name at ${at} lies outside [0, ${end})`, { offset: at, expected: end });
   // The NUL is looked for within the longest allowed name only, so a name block without NULs costs little.
   const window = Math.min(end, at + MAX_NAME_BYTES + 1);
-  const found = bytes.subarray(at, window).indexOf(0);
-  if (found < 0 && window < end)
-    fail('bad-name', `${where}: name at ${at} is longer than ${MAX_NAME_BYTES} bytes`, { offset: at, expected: MAX_NAME_BYTES });
-  const stop = found < 0 ? -1 : at + found;
-  if (stop < 0 || stop >= end) fail('bad-name', `${where}: name at ${at} is not NUL-terminated before ${end}`, { offset: at });
-  const raw = bytes.subarray(at, stop);
-  let high = false;
-  for (let i = 0; i < raw.length; i++) if (raw[i]! >= 0x80) high = true;
-  // Plain ASCII (nearly every name) converts in one native call; the table only for 8-bit names.
-  if (!high) return String.fromCharCode.apply(null, raw as unknown as number[]);
-  let s = '';
-  for (let i = 0; i < raw.length; i++) s += DECODE[raw[i]!]!;
-  return s;
+  let name = '';
+  for (let i = at; i < window; i++) {
+    const b = bytes[i]!;
+    if (b === 0) return name;
+    name += DECODE[b]!;
+  }
+  if (window < end)
+    fail('bad-name', `${label(where, whereAt)}: name at ${at} is longer than ${MAX_NAME_BYTES} bytes`, {
+      offset: at,
+      expected: MAX_NAME_BYTES,
+    });
+  fail('bad-name', `${label(where, whereAt)}: name at ${at} is not NUL-terminated before ${end}`, { offset: at });
 }
 
 /** A path joined from a folder's prefix and a name, refused past MAX_PATH_LENGTH (a chain of long folder names). */

@@ -1,6 +1,6 @@
 import type { ByteSource } from '../../io/byte-source.js';
-import type { Archive, ArchiveEntry, ArchiveInfo } from '../archive.js';
-import { STREAM_SLICE } from '../archive.js';
+import type { Archive, ArchiveEntry, ArchiveInfo, ChunkScratch } from '../archive.js';
+import { readSlices } from '../archive.js';
 import { fail } from '../../../shared/errors.js';
 import { pathKey } from '../../../shared/paths.js';
 import type { PackLayout, PackRecord } from './layout.js';
@@ -13,7 +13,11 @@ import { recordsFor } from './recognition.js';
  */
 
 /** Turns an entry's stored bytes into its content; Quake and SiN have none (everything is stored). */
-export type PackDecoder = (stored: Uint8Array, record: PackRecord) => Uint8Array;
+export interface PackDecoder {
+  whole(stored: Uint8Array, record: PackRecord): Uint8Array;
+  /** The same bytes a piece at a time, decoded in memory lent by `scratch` (then valid until the next piece). */
+  pieces(stored: Uint8Array, record: PackRecord, scratch?: ChunkScratch): Iterable<Uint8Array>;
+}
 
 class PackArchive implements Archive {
   readonly entries: readonly ArchiveEntry[];
@@ -55,26 +59,36 @@ class PackArchive implements Archive {
     return id === 'daikatana' ? { format: id, ...counts, compressed } : { format: id, ...counts };
   }
 
-  async read(entry: ArchiveEntry): Promise<Uint8Array> {
+  private recordOf(entry: ArchiveEntry): PackRecord {
     const record = this.records.get(entry);
     if (!record) fail('not-found', `${entry.path} is not an entry of this archive`);
-    const stored = await this.source.read(record.offset, record.storedLength);
-    if (!record.compressed) return stored;
-    if (!this.decode) fail('unsupported', `${entry.path}: ${this.layout.label} entries cannot be compressed`);
-    return this.decode(stored, record);
+    return record;
   }
 
-  /** Stored entries a slice at a time; compressed (Daikatana) ones whole, their sizes bounded by the format. */
-  async *stream(entry: ArchiveEntry): AsyncIterable<Uint8Array> {
-    const record = this.records.get(entry);
-    if (!record) fail('not-found', `${entry.path} is not an entry of this archive`);
-    if (record.compressed) {
-      yield await this.read(entry);
+  private decoder(entry: ArchiveEntry): PackDecoder {
+    if (!this.decode) fail('unsupported', `${entry.path}: ${this.layout.label} entries cannot be compressed`);
+    return this.decode;
+  }
+
+  async read(entry: ArchiveEntry): Promise<Uint8Array> {
+    const record = this.recordOf(entry);
+    const stored = await this.source.read(record.offset, record.storedLength);
+    if (!record.compressed) return stored;
+    return this.decoder(entry).whole(stored, record);
+  }
+
+  /**
+   * Stored entries a slice at a time (see readSlices); compressed (Daikatana) ones decoded a piece at a
+   * time from their stored bytes, so a declared length, however large, costs one window of memory.
+   */
+  async *stream(entry: ArchiveEntry, _onWarning?: (message: string) => void, scratch?: ChunkScratch): AsyncIterable<Uint8Array> {
+    const record = this.recordOf(entry);
+    if (!record.compressed) {
+      yield* readSlices(this.source, record.offset, record.storedLength, scratch);
       return;
     }
-    for (let at = 0; at < record.storedLength; at += STREAM_SLICE) {
-      yield await this.source.read(record.offset + at, Math.min(STREAM_SLICE, record.storedLength - at));
-    }
+    const decoder = this.decoder(entry);
+    yield* decoder.pieces(await this.source.read(record.offset, record.storedLength), record, scratch);
   }
 
   async close(): Promise<void> {

@@ -30,12 +30,19 @@ function streamError(message: string, at: number): never {
   fail('bad-stream', `LZ77 stream: ${message}`, { offset: at });
 }
 
-/**
- * Decode `input` (type 1 or 3) into exactly `size` bytes. Matches are copied byte by byte, as the game
- * does, so an overlapping match (length > distance) repeats its bytes. Throws FormatError('bad-stream')
- * on a reference before the start, a truncated match, or output that does not come to `size`.
- */
-export function lz77Decode(input: Uint8Array, size: number, type: PangyaLzType): Uint8Array {
+/** The most one flag group writes (eight longest matches). */
+const GROUP_MAX = 8 * LZ_MAX_MATCH;
+/** What a piecewise decode keeps of the output before its piece: the furthest a match reaches. */
+const HISTORY = LZ_MAX_DISTANCE + 1;
+
+/** Where a decode stands: in the stream, in its output buffer, and how much output came before that buffer's start. */
+interface LzCursor {
+  ip: number;
+  op: number;
+  before: number;
+}
+
+function checkSize(input: Uint8Array, size: number): void {
   if (!Number.isSafeInteger(size) || size < 0) throw new Error(`invalid output size ${size}`);
   if (size > input.length * LZ_MAX_RATIO) {
     fail('size-mismatch', `LZ77 stream: ${size} bytes cannot come from ${input.length} packed bytes (at most ${LZ_MAX_RATIO}×)`, {
@@ -43,17 +50,28 @@ export function lz77Decode(input: Uint8Array, size: number, type: PangyaLzType):
       actual: size,
     });
   }
-  const out = new Uint8Array(size);
+}
+
+/**
+ * Decode whole flag groups of `input` into `out` from `c.op` until the output reaches `stop` or the input
+ * ends. `size` is the entry's whole declared size (positions are checked as `c.before + op`); `out` has
+ * room for `stop` plus one group (GROUP_MAX), or is exactly `size` long.
+ */
+function lzDecodeInto(input: Uint8Array, out: Uint8Array, c: LzCursor, stop: number, size: number, type: PangyaLzType): void {
   const inEnd = input.length;
   const obfuscated = type === 3;
-  let ip = 0;
-  let op = 0;
-  while (ip < inEnd) {
+  const base = c.before;
+  // Output positions in `out` this entry may still fill, and those a whole group may go to unchecked.
+  const room = size - base;
+  const fastEnd = Math.min(room, out.length) - GROUP_MAX;
+  let ip = c.ip;
+  let op = c.op;
+  while (ip < inEnd && op < stop) {
     const raw = input[ip++]!;
     // Type 3: flip the flag bits and pick the pad once per group; type 1 uses the byte and a zero pad.
     const flags = obfuscated ? raw ^ LZ77X_FLAG_MASK : raw;
     const pad = obfuscated ? LZ77X_PAD[(raw >> 3) & 7]! : 0;
-    if (ip + 16 <= inEnd && op + 8 * LZ_MAX_MATCH <= size) {
+    if (ip + 16 <= inEnd && op <= fastEnd) {
       // Fast path: a whole group (at most 16 bytes in, 136 out) fits both buffers, so only the
       // distances need checking per token.
       for (let bit = 1; bit < 256; bit <<= 1) {
@@ -64,14 +82,15 @@ export function lz77Decode(input: Uint8Array, size: number, type: PangyaLzType):
         const v = (input[ip]! | (input[ip + 1]! << 8)) ^ pad;
         ip += 2;
         const distance = v & 0x0fff;
-        if (distance === 0 || distance > op) streamError(`match at output ${op} reaches back ${distance} bytes, before the start`, ip - 2);
+        if (distance === 0 || distance > base + op)
+          streamError(`match at output ${base + op} reaches back ${distance} bytes, before the start`, ip - 2);
         for (let from = op - distance, end = op + (v >> 12) + LZ_MIN_MATCH; op < end;) out[op++] = out[from++]!;
       }
       continue;
     }
     for (let bit = 0; bit < 8 && ip < inEnd; bit++) {
       if ((flags & (1 << bit)) === 0) {
-        if (op >= size) streamError(`more data than the declared ${size} bytes`, ip);
+        if (op >= room) streamError(`more data than the declared ${size} bytes`, ip);
         out[op++] = input[ip++]!;
         continue;
       }
@@ -80,14 +99,63 @@ export function lz77Decode(input: Uint8Array, size: number, type: PangyaLzType):
       ip += 2;
       const distance = v & 0x0fff;
       const length = (v >> 12) + LZ_MIN_MATCH;
-      if (distance === 0 || distance > op) streamError(`match at output ${op} reaches back ${distance} bytes, before the start`, ip - 2);
-      if (op + length > size) streamError(`match at output ${op} of ${length} bytes runs past the declared ${size} bytes`, ip - 2);
+      if (distance === 0 || distance > base + op)
+        streamError(`match at output ${base + op} reaches back ${distance} bytes, before the start`, ip - 2);
+      if (op + length > room) streamError(`match at output ${base + op} of ${length} bytes runs past the declared ${size} bytes`, ip - 2);
       // Byte by byte on purpose: an overlapping match must see the bytes it has just written.
       for (let from = op - distance, end = op + length; op < end;) out[op++] = out[from++]!;
     }
   }
-  if (op !== size) {
-    fail('size-mismatch', `LZ77 stream decodes to ${op} bytes, the entry declares ${size}`, { expected: size, actual: op });
+  c.ip = ip;
+  c.op = op;
+}
+
+function checkEnd(produced: number, size: number): void {
+  if (produced !== size) {
+    fail('size-mismatch', `LZ77 stream decodes to ${produced} bytes, the entry declares ${size}`, { expected: size, actual: produced });
   }
+}
+
+/**
+ * Decode `input` (type 1 or 3) into exactly `size` bytes. Matches are copied byte by byte, as the game
+ * does, so an overlapping match (length > distance) repeats its bytes. Throws FormatError('bad-stream')
+ * on a reference before the start, a truncated match, or output that does not come to `size`.
+ */
+export function lz77Decode(input: Uint8Array, size: number, type: PangyaLzType): Uint8Array {
+  checkSize(input, size);
+  const out = new Uint8Array(size);
+  const c: LzCursor = { ip: 0, op: 0, before: 0 };
+  lzDecodeInto(input, out, c, Infinity, size, type);
+  checkEnd(c.op, size);
   return out;
+}
+
+/** Output bytes per piece of `lz77DecodePieces`. */
+export const LZ_PIECE = 256 << 10;
+/** The buffer `lz77DecodePieces` decodes in: kept history, one piece, one group's overshoot. */
+export const LZ_WINDOW = HISTORY + LZ_PIECE + GROUP_MAX;
+
+/**
+ * The same bytes as `lz77Decode`, a piece of up to LZ_PIECE (plus one group) at a time, decoded in
+ * `lent` (at least LZ_WINDOW bytes): memory stays at the window whatever the entry declares. Each piece
+ * is then a view of it, valid until the next is asked for (without `lent`, a copy). The same errors, raised when reached.
+ */
+export function* lz77DecodePieces(input: Uint8Array, size: number, type: PangyaLzType, lent?: Uint8Array): Generator<Uint8Array> {
+  checkSize(input, size);
+  if (lent && lent.length < LZ_WINDOW) throw new Error(`a window of ${lent.length} bytes is smaller than ${LZ_WINDOW}`);
+  const window = lent ?? new Uint8Array(LZ_WINDOW);
+  const c: LzCursor = { ip: 0, op: 0, before: 0 };
+  let from = 0;
+  for (;;) {
+    lzDecodeInto(input, window, c, from + LZ_PIECE, size, type);
+    // A window of its own is reused too: the caller gets copies, which stay valid.
+    if (c.op > from) yield lent ? window.subarray(from, c.op) : window.slice(from, c.op);
+    if (c.ip >= input.length) break;
+    // Keep what a match can still reach, at the front.
+    const keep = Math.min(HISTORY, c.op);
+    window.copyWithin(0, c.op - keep, c.op);
+    c.before += c.op - keep;
+    c.op = from = keep;
+  }
+  checkEnd(c.before + c.op, size);
 }

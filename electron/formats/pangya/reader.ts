@@ -1,6 +1,6 @@
-import type { Archive, ArchiveEntry } from '../archive.js';
+import type { Archive, ArchiveEntry, ChunkScratch } from '../archive.js';
 import type { PangyaInfo } from '../../../shared/archive-info.js';
-import { countEntries } from '../archive.js';
+import { countEntries, readSlices } from '../archive.js';
 import type { ByteSource } from '../../io/byte-source.js';
 import { FormatError, checkRange, fail } from '../../../shared/errors.js';
 import {
@@ -15,7 +15,7 @@ import {
   type RawEntry,
   type Trailer,
 } from './layout.js';
-import { lz77Decode } from './lz77.js';
+import { LZ_WINDOW, lz77Decode, lz77DecodePieces } from './lz77.js';
 import { decodeTable, type DecodedTable, type PangyaEntry } from './table.js';
 
 /** The largest an entry can be on disk: header, a 255-byte name, the XOR extra byte. */
@@ -67,32 +67,65 @@ export class PangyaArchive implements Archive {
     return info;
   }
 
-  async read(entry: ArchiveEntry): Promise<Uint8Array> {
+  private fileOf(entry: ArchiveEntry): PangyaEntry {
     if (!this.known.has(entry)) throw new Error(`${entry.path} is not an entry of this archive`);
     const e = entry as PangyaEntry;
     if (e.kind === KIND_DIR) fail('unsupported', `${e.path} is a directory, not a file`);
+    return e;
+  }
+
+  /** The entry's data range, checked: it lies before the table, and a stored entry holds exactly its size. */
+  private checkData(e: PangyaEntry): void {
+    // The data lies before the table; check the range before reading a byte of it.
+    checkRange('entry data', e.offset, e.packedSize, this.trailer.tableOffset);
+    if (e.kind === KIND_STORED && e.size !== e.packedSize) {
+      fail('size-mismatch', `stored entry declares ${e.size} bytes but holds ${e.packedSize}`, {
+        expected: e.size,
+        actual: e.packedSize,
+      });
+    }
+  }
+
+  async read(entry: ArchiveEntry): Promise<Uint8Array> {
+    const e = this.fileOf(entry);
     try {
-      // The data lies before the table; check the range before reading a byte of it.
-      checkRange('entry data', e.offset, e.packedSize, this.trailer.tableOffset);
-      if (e.kind === KIND_STORED && e.size !== e.packedSize) {
-        fail('size-mismatch', `stored entry declares ${e.size} bytes but holds ${e.packedSize}`, {
-          expected: e.size,
-          actual: e.packedSize,
-        });
-      }
+      this.checkData(e);
       const packed = await this.source.read(e.offset, e.packedSize);
       if (e.kind === KIND_STORED) return packed;
       return lz77Decode(packed, e.size, e.kind === KIND_LZ77X ? 3 : 1);
     } catch (err) {
-      // Name the entry: an extract that stops on it should say which file is corrupt.
-      if (err instanceof FormatError) throw new FormatError(err.code, `${e.path}: ${err.message}`, err.details);
-      throw err;
+      throw named(entry, err);
+    }
+  }
+
+  /**
+   * The same bytes a piece at a time: stored entries in slices (see readSlices), compressed ones decoded
+   * in a window lent by `scratch`, so a declared size costs no more memory than the window.
+   */
+  async *stream(entry: ArchiveEntry, _onWarning?: (message: string) => void, scratch?: ChunkScratch): AsyncIterable<Uint8Array> {
+    const e = this.fileOf(entry);
+    try {
+      this.checkData(e);
+      if (e.kind === KIND_STORED) {
+        yield* readSlices(this.source, e.offset, e.packedSize, scratch);
+        return;
+      }
+      const packed = await this.source.read(e.offset, e.packedSize);
+      yield* lz77DecodePieces(packed, e.size, e.kind === KIND_LZ77X ? 3 : 1, scratch?.take(LZ_WINDOW));
+    } catch (err) {
+      throw named(entry, err);
     }
   }
 
   async close(): Promise<void> {
     await this.source.close();
   }
+}
+
+/** Name the entry: an extract that stops on it should say which file is corrupt. */
+function named(entry: ArchiveEntry, err: unknown): unknown {
+  if (err instanceof FormatError) return new FormatError(err.code, `${entry.path}: ${err.message}`, err.details);
+  return err;
 }
 
 export async function openPangya(source: ByteSource): Promise<PangyaArchive> {

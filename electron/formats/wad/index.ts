@@ -2,7 +2,6 @@ import type { FormatEngine } from '../archive.js';
 import { wadMagicVersion } from './layout.js';
 import { openWad } from './archive.js';
 import { writeWad } from './writer.js';
-import { pngToMiptex } from './png-lumps.js';
 
 /** WAD2 (Quake) and WAD3 (Half-Life) texture and picture archives: one engine, the version from the magic. */
 export const wadEngine: FormatEngine = {
@@ -13,5 +12,6 @@ export const wadEngine: FormatEngine = {
     return { match: wadMagicVersion(await source.read(0, 4)) !== null };
   },
   open: openWad,
-  pack: (files, sink, options) => writeWad(files, sink, options, pngToMiptex),
+  // The PNG decoder (and pako with it) loads only when a WAD is packed, not with every archive read.
+  pack: async (files, sink, options) => writeWad(files, sink, options, (await import('./png-lumps.js')).pngToMiptex),
 };

@@ -1,4 +1,5 @@
-import { entryHead, extractArchive } from '../archive-service.js';
+import { entryHead } from '../archive-service.js';
+import { extractArchive } from '../archive-extract.js';
 import { OpenArchiveCache } from '../open-archives.js';
 import { DEFAULT_ISOLATION, openArchiveIsolated, verifyArchiveIsolated, type IsolationLimits } from '../isolated-archive.js';
 import type { ArchiveListing } from '../../../shared/contract.js';

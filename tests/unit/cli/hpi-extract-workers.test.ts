@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { extractArchive } from '../../../electron/services/archive-service.js';
+import { extractArchive } from '../../../electron/services/archive-extract.js';
 import { packFile, packToBytes, sampleBytes } from '../formats/hpi/fixtures.js';
 
 let work: string;

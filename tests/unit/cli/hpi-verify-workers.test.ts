@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { listArchive, verifyArchive } from '../../../electron/services/archive-service.js';
+import { listArchive } from '../../../electron/services/archive-service.js';
+import { verifyArchive } from '../../../electron/services/archive-verify.js';
 import { packFile, packToBytes, sampleBytes } from '../formats/hpi/fixtures.js';
 
 let work: string;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { extractArchive } from '../../../electron/services/archive-service.js';
+import { extractArchive } from '../../../electron/services/archive-extract.js';
 import { staticFile } from '../../../electron/services/host/static.js';
 import { runCli } from '../../helpers/run-cli.js';
 import { put, quakePak, withScratch } from './build.js';

@@ -73,6 +73,27 @@ describe('merged index', () => {
     expect(vfs.resolve('nothing/here')).toEqual({ path: 'nothing/here', winner: null, shadowed: [] });
   });
 
+  it('winner, provider count and provider list agree for every path, however often and in whatever order asked', () => {
+    const index = sample().index;
+    const seen = new Map<number, readonly unknown[]>();
+    for (const pass of [0, 1]) {
+      for (const n of index.numbers()) {
+        // The list of a path nothing shadows is made on first use: asked before it and after it alike.
+        if (pass === 0) expect(index.winnerOf(n)).toBe(index.hitsOf(n)[0]);
+        const hits = index.hitsOf(n);
+        expect(hits.every((h) => h && typeof h.layer === 'number')).toBe(true);
+        expect(index.winnerOf(n)).toBe(hits[0]);
+        expect(index.countOf(n)).toBe(hits.length);
+        expect(index.isShadowed(n)).toBe(hits.length > 1);
+        if (pass === 1) expect(hits).toBe(seen.get(n));
+        seen.set(n, hits);
+      }
+    }
+    const all = [...index.all()];
+    expect(all.map(([, hits]) => hits)).toEqual([...index.numbers()].map((n) => seen.get(n)));
+    expect(all.find(([key]) => key === 'UNITS/CORAK.FBI')?.[1].map((h) => h.layer)).toEqual([1, 3]);
+  });
+
   it('inside one archive the first stored entry wins', () => {
     const r = sample().resolve('gamedata/x.tdf');
     expect(r.winner?.entry).toBe('gamedata/x.tdf');

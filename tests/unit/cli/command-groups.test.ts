@@ -1,0 +1,56 @@
+import { Command } from 'commander';
+import { describe, expect, it } from 'vitest';
+import { COMMAND_GROUPS, commandOf, registerCommandModules } from '../../../electron/cli/commands/index.js';
+import { makeContext } from '../../../electron/cli/context.js';
+import { PassThrough } from 'node:stream';
+
+/**
+ * A start registers only the command groups of the command it runs (commands/index.ts): the table that
+ * says which group registers which top-level command must be exact, or a command would go missing.
+ */
+
+const ctx = () => makeContext(new PassThrough(), new PassThrough());
+const names = (program: Command) => program.commands.map((c) => c.name());
+
+/** The program with what `argv` loads; its subcommands' names, by top-level command. */
+async function loaded(argv: string[]): Promise<Map<string, string[]>> {
+  const program = new Command('modpak');
+  const release = await registerCommandModules(program, ctx(), argv);
+  await release();
+  return new Map(program.commands.map((c) => [c.name(), names(c)]));
+}
+
+describe('command groups', () => {
+  it('each group registers exactly the top-level commands the table gives it', async () => {
+    for (const group of COMMAND_GROUPS) {
+      const program = new Command('modpak');
+      (await group.register({}))(program, ctx());
+      expect(names(program).sort(), group.commands.join(',')).toEqual([...new Set(group.commands)].sort());
+    }
+  });
+
+  it('a command line loads every subcommand its command has with all groups loaded', async () => {
+    const all = await loaded([]);
+    const tops = [...all.keys()];
+    expect(tops).toEqual(expect.arrayContaining(['info', 'extract', 'pack', 'mount', 'diff', 'serve', 'tnt', 'image', 'mcp']));
+    for (const top of tops) {
+      const some = await loaded([top, 'x']);
+      expect(some.get(top), top).toEqual(all.get(top));
+      // Only its groups: `info` does not load the mount, mods or MCP commands.
+      if (top === 'info') expect([...some.keys()]).toEqual(['info', 'list', 'extract', 'cat', 'verify', 'pack']);
+    }
+  });
+
+  it('help, no command and an unknown word load every group (for the list and the suggestions)', async () => {
+    const all = [...(await loaded([])).keys()];
+    expect([...(await loaded(['help'])).keys()]).toEqual(all);
+    expect([...(await loaded(['--help'])).keys()]).toEqual(all);
+    expect([...(await loaded(['inf', 'x.hpi'])).keys()]).toEqual(all);
+  });
+
+  it('the command is the first word that is not an option', () => {
+    expect(commandOf(['--json', 'info', 'x'])).toBe('info');
+    expect(commandOf(['-V'])).toBeUndefined();
+    expect(commandOf([])).toBeUndefined();
+  });
+});
