@@ -48,13 +48,16 @@ const readAsync = (fd: number, into: Uint8Array, at: number, length: number, pos
  * asynchronous and exact. Once reads follow each other (a read starts where the last ended, or inside the
  * block read ahead), the next 256 KiB are read in one synchronous call and small reads are views of it:
  * decoding every entry in order (verify, extract) then costs a system call per 256 KiB, not a thread-pool
- * round trip per entry, which left the decoding thread idle almost half the time. Each block is a new
- * array (never overwritten), so a view stays valid for as long as it is held.
+ * round trip per entry, which left the decoding thread idle almost half the time. A block a `read` has
+ * lent a view of is never overwritten (the next block is a new array), so such a view stays valid for as
+ * long as it is held; a block only `readTransient` has used is refilled in place.
  */
 export class FileSource implements ByteSource {
   private block: Uint8Array | null = null;
   private blockAt = 0;
   private lastEnd = -1;
+  /** Whether `read` handed out a view of the block (then it must not be refilled in place). */
+  private blockLent = false;
 
   private constructor(
     readonly name: string,
@@ -88,26 +91,42 @@ export class FileSource implements ByteSource {
     }
   }
 
-  async read(offset: number, length: number): Promise<Uint8Array> {
+  read(offset: number, length: number): Promise<Uint8Array> {
+    return this.readAt(offset, length, false);
+  }
+
+  readTransient(offset: number, length: number): Promise<Uint8Array> {
+    return this.readAt(offset, length, true);
+  }
+
+  private async readAt(offset: number, length: number, transient: boolean): Promise<Uint8Array> {
     checkRead(this, offset, length);
     const end = offset + length;
     const block = this.block;
     const inBlock = block !== null && offset >= this.blockAt && offset <= this.blockAt + block.length;
     const sequential = offset === this.lastEnd || inBlock;
     this.lastEnd = end;
-    if (inBlock && end <= this.blockAt + block.length) return block.subarray(offset - this.blockAt, end - this.blockAt);
+    if (inBlock && end <= this.blockAt + block.length) {
+      if (!transient) this.blockLent = true;
+      return block.subarray(offset - this.blockAt, end - this.blockAt);
+    }
     if (!sequential || length > AHEAD_MAX_READ) return this.readExact(offset, length);
     const want = Math.min(READ_AHEAD, this.size - offset);
-    const next = new Uint8Array(want);
+    const reuse = block !== null && !this.blockLent && block.buffer.byteLength >= want;
+    const next = reuse ? new Uint8Array(block.buffer, 0, want) : new Uint8Array(want);
     let got = 0;
     while (got < want) {
       const n = readSync(this.fd, next, got, want - got, offset + got);
       if (n === 0) break;
       got += n;
     }
-    if (got < length) fail('truncated', `unexpected end of file at ${offset + got}`, { offset: offset + got });
+    if (got < length) {
+      this.block = null;
+      fail('truncated', `unexpected end of file at ${offset + got}`, { offset: offset + got });
+    }
     this.block = got === want ? next : next.subarray(0, got);
     this.blockAt = offset;
+    this.blockLent = !transient;
     return next.subarray(0, length);
   }
 

@@ -1,9 +1,9 @@
-import { closeSync, constants, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, constants, lstatSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { readdir, rmdir, stat } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import type { Dirent } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { refuseLinksBelowSync } from './real-path.js';
+import { LinkRefusal, refuseLinksBelowSync } from './real-path.js';
 
 /** What a file's bytes may arrive as: whole, or chunk by chunk (a large entry decoded as it is written). */
 export type FileBytes = Uint8Array | AsyncIterable<Uint8Array>;
@@ -28,60 +28,86 @@ export class FolderWriter {
 
   /** Write the file; resolves to the number of bytes written. */
   async write(out: string, data: FileBytes): Promise<number> {
-    const dir = dirname(out);
-    if (this.root !== undefined) refuseLinksBelowSync(this.root, out, this.plain);
-    if (!this.made.has(dir)) {
-      mkdirSync(dir, { recursive: true });
-      this.made.add(dir);
-    }
-    // A new name is created in place (O_EXCL: never through a link, never over a file). A name that is
-    // taken is written beside under a temporary name and renamed over it at the end, so a failure midway
-    // leaves the file that was there before, and a link planted at the name is replaced, not written
-    // through. Either way a file that fails midway is removed.
-    const EXCLUSIVE = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL;
+    const opened = this.open(out);
     let written = 0;
     try {
-      let tmp: string | null = null;
-      let fd: number;
-      try {
-        fd = openSync(out, EXCLUSIVE, 0o666);
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-        tmp = join(dir, `.${basename(out)}.${process.pid}-${randomBytes(6).toString('hex')}.tmp`);
-        fd = openSync(tmp, EXCLUSIVE, 0o666);
-      }
       let ok = false;
       try {
         if (data instanceof Uint8Array) {
-          writeAll(fd, data, 0);
+          writeAll(opened.fd, data, 0);
           written = data.length;
         } else {
           for await (const chunk of data) {
-            writeAll(fd, chunk, written);
+            writeAll(opened.fd, chunk, written);
             written += chunk.length;
           }
         }
         ok = true;
       } finally {
-        closeSync(fd);
-        if (!ok) rmSync(tmp ?? out, { force: true });
-      }
-      if (tmp !== null) {
-        try {
-          renameSync(tmp, out);
-        } catch (err) {
-          rmSync(tmp, { force: true });
-          throw err;
-        }
+        this.finish(opened, out, ok);
       }
     } catch (err) {
-      // A write or a rename that fails names the file it was writing, not the archive it came from.
-      const e = err as NodeJS.ErrnoException;
-      if (e && typeof e === 'object' && typeof e.code === 'string' && !e.path) e.path = out;
-      throw err;
+      throw named(err, out);
     }
     return written;
   }
+
+  /**
+   * The folder made (once) and the file opened. A new name is created in place (O_EXCL: never through a
+   * link, never over a file), which also tells a link or a file at the name apart from a free name without
+   * a look of its own. A name that is taken is written beside under a temporary name and renamed over it
+   * at the end, so a failure midway leaves the file that was there before; a link at the name is refused.
+   */
+  private open(out: string): OpenFile {
+    const dir = dirname(out);
+    try {
+      if (!this.made.has(dir)) {
+        // The folders on the way are checked before mkdir, which would follow a planted link.
+        if (this.root !== undefined) refuseLinksBelowSync(this.root, dir, this.plain);
+        mkdirSync(dir, { recursive: true });
+        this.made.add(dir);
+      }
+      try {
+        return { fd: openSync(out, EXCLUSIVE, 0o666), tmp: null };
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      }
+      if (this.root !== undefined && lstatSync(out, { throwIfNoEntry: false })?.isSymbolicLink()) throw new LinkRefusal(out);
+      const tmp = join(dir, `.${basename(out)}.${process.pid}-${randomBytes(6).toString('hex')}.tmp`);
+      return { fd: openSync(tmp, EXCLUSIVE, 0o666), tmp };
+    } catch (err) {
+      throw named(err, out);
+    }
+  }
+
+  /** Close; a file whose bytes failed is removed, a temporary one that succeeded renamed into place. */
+  private finish(opened: OpenFile, out: string, ok: boolean): void {
+    closeSync(opened.fd);
+    if (!ok) rmSync(opened.tmp ?? out, { force: true });
+    else if (opened.tmp !== null) {
+      try {
+        renameSync(opened.tmp, out);
+      } catch (err) {
+        rmSync(opened.tmp, { force: true });
+        throw err;
+      }
+    }
+  }
+}
+
+interface OpenFile {
+  fd: number;
+  /** The temporary name written when the file's own name was taken. */
+  tmp: string | null;
+}
+
+const EXCLUSIVE = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL;
+
+/** A write or a rename that fails names the file it was writing, not the archive it came from. */
+function named(err: unknown, out: string): unknown {
+  const e = err as NodeJS.ErrnoException;
+  if (e && typeof e === 'object' && typeof e.code === 'string' && !e.path) e.path = out;
+  return err;
 }
 
 function writeAll(fd: number, bytes: Uint8Array, position: number): void {

@@ -40,9 +40,15 @@ export const PARALLEL_BYTES = 16 << 20;
 export const PARALLEL_FILES = 1000;
 
 interface ExtractPlan {
-  items: { entry: ArchiveEntry; out: string }[];
+  /** The entries to write, by index in stored order. */
+  indices: number[];
   bytes: number;
   root: string;
+}
+
+/** Where an entry the plan kept is written (its name already found safe); made when needed, not held for the whole plan. */
+function outPath(plan: ExtractPlan, entry: ArchiveEntry): string {
+  return join(plan.root, safeRelativePath(entry.path)!);
 }
 
 /** `PATH: message`, unless the reader already named the entry. */
@@ -59,18 +65,17 @@ export function stoppedMessage(path: string, message: string, written: number): 
 function planExtraction(entries: readonly ArchiveEntry[], target: string, options: ExtractOptions, result: ExtractResult): ExtractPlan {
   const match = pathMatcher(options.globs);
   const root = resolve(target);
-  const plan: ExtractPlan = { items: [], bytes: 0, root };
-  for (const entry of entries) {
-    if (entry.dir || !match(entry.path)) continue;
-    const rel = safeRelativePath(entry.path);
-    if (rel === null) {
+  const plan: ExtractPlan = { indices: [], bytes: 0, root };
+  entries.forEach((entry, index) => {
+    if (entry.dir || !match(entry.path)) return;
+    if (safeRelativePath(entry.path) === null) {
       result.refused.push(entry.path);
       options.onWarning?.(`refused to extract ${JSON.stringify(entry.path)}: it would land outside the target folder`);
-      continue;
+      return;
     }
-    plan.items.push({ entry, out: join(root, rel) });
+    plan.indices.push(index);
     plan.bytes += entry.size;
-  }
+  });
   return plan;
 }
 
@@ -128,13 +133,12 @@ export async function extractArchive(path: string, target: string, options: Extr
     const result: ExtractResult = { files: 0, bytes: 0, refused: [], failed: [] };
     const plan = planExtraction(archive.entries, target, options, result);
     const refusedCount = result.refused.length;
-    const total = plan.items.length + refusedCount;
+    const total = plan.indices.length + refusedCount;
     const workers =
-      options.workers ?? (plan.bytes >= PARALLEL_BYTES || plan.items.length >= PARALLEL_FILES ? workersBesideThisThread() : 0);
+      options.workers ?? (plan.bytes >= PARALLEL_BYTES || plan.indices.length >= PARALLEL_FILES ? workersBesideThisThread() : 0);
     const created = await firstMissingFolder(plan.root);
     try {
-      if (workers > 0 && plan.items.length > 1) {
-        const indexOf = new Map(archive.entries.map((e, i) => [e, i] as const));
+      if (workers > 0 && plan.indices.length > 1) {
         const writer = new FolderWriter(plan.root);
         const scratch = new ChunkScratch();
         let done = refusedCount;
@@ -143,7 +147,9 @@ export async function extractArchive(path: string, target: string, options: Extr
             archivePath: path,
             root: plan.root,
             keepGoing: options.keepGoing === true,
-            items: plan.items.map((it) => ({ index: indexOf.get(it.entry)!, out: it.out, size: it.entry.size })),
+            indices: plan.indices,
+            sizeOf: (index) => archive.entries[index]!.size,
+            outOf: (index) => outPath(plan, archive.entries[index]!),
             workers,
             signal: options.signal,
             onWarning: options.onWarning,
@@ -162,7 +168,7 @@ export async function extractArchive(path: string, target: string, options: Extr
             },
           });
           options.signal?.throwIfAborted();
-          result.threads = Math.min(workers, plan.items.length);
+          result.threads = Math.min(workers, plan.indices.length);
           return result;
         } catch (err) {
           // Without worker threads (no bundle for them and no esbuild to make one) extract here instead.
@@ -195,9 +201,10 @@ async function extractInProcess(
   const writer = new FolderWriter(plan.root);
   const scratch = new ChunkScratch();
   let done = alreadyDone;
-  for (const { entry, out } of plan.items) {
+  for (const index of plan.indices) {
     options.signal?.throwIfAborted();
-    record(result, entry.path, await extractEntry(archive, entry, out, writer, options, scratch), options);
+    const entry = archive.entries[index]!;
+    record(result, entry.path, await extractEntry(archive, entry, outPath(plan, entry), writer, options, scratch), options);
     options.onProgress?.(++done, total, entry.path);
   }
 }

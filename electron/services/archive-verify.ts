@@ -79,7 +79,8 @@ export async function verifyArchive(path: string, options: VerifyOptions | Progr
           root: '',
           keepGoing: true,
           verify: true,
-          items: files.map((index) => ({ index, out: '', size: archive.entries[index]!.size })),
+          indices: files,
+          sizeOf: (index) => archive.entries[index]!.size,
           workers,
           onWarning: (message, index) => warnings.push({ index: index ?? -1, message }),
           local: async (batch) => {

@@ -50,6 +50,12 @@ const workerScript = () => bundledWorker(new URL('./extract-worker.ts', import.m
 const BATCH_FILES = 32;
 const BATCH_BYTES = 4 << 20;
 /**
+ * Batches sent to a worker before it answers. This thread decodes batches of its own between replies, so
+ * with one batch at a time a worker sat idle until this thread finished its batch (a quarter of its time);
+ * with two, still 5-10 % on a busy machine, where this thread answers late.
+ */
+const BATCHES_HELD = 3;
+/**
  * A small young generation makes each worker collect often, which frees the buffers of files already
  * written (their memory lives outside the JavaScript heap and is only released by a collection); with the
  * default the extracting process peaked about 60 MB higher on the bench corpus.
@@ -61,7 +67,15 @@ export interface PoolJob {
   root: string;
   keepGoing: boolean;
   verify?: boolean;
-  items: { index: number; out: string; size: number }[];
+  /** The entries to decode, by index, in the order to hand them out. */
+  indices: readonly number[];
+  /** An entry's decoded size (to size the batches). */
+  sizeOf: (index: number) => number;
+  /**
+   * Where an entry is written (verify: nowhere). Asked for as each batch is handed out, so a 30,000-file
+   * plan holds no 30,000 path strings.
+   */
+  outOf?: (index: number) => string;
   workers?: number;
   onFile: (index: number, outcome: EntryOutcome) => void;
   /** A warning, with the entry it is about when the worker knows it (verify). */
@@ -90,20 +104,27 @@ function toError(reply: Extract<WorkerReply, { type: 'error' }>): Error {
  * stopping every worker. Throws `WorkerStartError` when no worker could start (the caller falls back).
  */
 export async function extractWithWorkers(job: PoolJob): Promise<void> {
-  const count = Math.max(1, Math.min(job.workers ?? workersBesideThisThread(), job.items.length));
-  const batches: { index: number; out: string }[][] = [];
-  let current: { index: number; out: string }[] = [];
+  const { indices } = job;
+  const count = Math.max(1, Math.min(job.workers ?? workersBesideThisThread(), indices.length));
+  // Batches as where each ends in `indices`; their items are made as each is handed out.
+  const ends: number[] = [];
+  let files = 0;
   let bytes = 0;
-  for (const item of job.items) {
-    current.push({ index: item.index, out: item.out });
-    bytes += item.size;
-    if (current.length >= BATCH_FILES || bytes >= BATCH_BYTES) {
-      batches.push(current);
-      current = [];
+  for (let i = 0; i < indices.length; i++) {
+    files++;
+    bytes += job.sizeOf(indices[i]!);
+    if (files >= BATCH_FILES || bytes >= BATCH_BYTES || i === indices.length - 1) {
+      ends.push(i + 1);
+      files = 0;
       bytes = 0;
     }
   }
-  if (current.length > 0) batches.push(current);
+  const outOf = job.outOf ?? (() => '');
+  const batch = (n: number): { index: number; out: string }[] => {
+    const items: { index: number; out: string }[] = [];
+    for (let i = n === 0 ? 0 : ends[n - 1]!; i < ends[n]!; i++) items.push({ index: indices[i]!, out: outOf(indices[i]!) });
+    return items;
+  };
 
   // With a participant in this thread, work starts at once: the workers join when their bundle is made
   // and they have opened the archive, and if they cannot start at all this thread does everything.
@@ -124,12 +145,12 @@ export async function extractWithWorkers(job: PoolJob): Promise<void> {
     let busy = 0;
     let localDone = !job.local;
     const maybeDone = () => {
-      if (next >= batches.length && busy === 0 && localDone) stop();
+      if (next >= ends.length && busy === 0 && localDone) stop();
     };
     const runLocal = async () => {
       try {
-        while (!finished && next < batches.length) {
-          const done = await job.local!(batches[next++]!);
+        while (!finished && next < ends.length) {
+          const done = await job.local!(batch(next++));
           if (finished) return;
           for (const [index, outcome] of done) job.onFile(index, outcome);
           // Reads served from the read-ahead block and synchronous writes never leave the microtask
@@ -153,12 +174,19 @@ export async function extractWithWorkers(job: PoolJob): Promise<void> {
     };
     const onAbort = () => stop(job.signal?.reason instanceof Error ? job.signal.reason : new Error('cancelled'));
     job.signal?.addEventListener('abort', onAbort, { once: true });
+    /** Batches each worker holds: its next one is queued while it works on the current, so it never waits on this thread. */
+    const held = new Map<Worker, number>();
     const feed = (w: Worker) => {
       if (finished) return;
-      if (next < batches.length) {
-        w.postMessage({ type: 'batch', items: batches[next++]! } satisfies WorkerRequest);
+      let holds = held.get(w) ?? 0;
+      while (holds < BATCHES_HELD && next < ends.length) {
+        w.postMessage({ type: 'batch', items: batch(next++) } satisfies WorkerRequest);
         busy++;
-      } else {
+        holds++;
+      }
+      held.set(w, holds);
+      if (holds === 0) {
+        held.delete(w);
         w.postMessage({ type: 'close' } satisfies WorkerRequest);
         maybeDone();
       }
@@ -185,6 +213,7 @@ export async function extractWithWorkers(job: PoolJob): Promise<void> {
           } else if (m.type === 'warning') job.onWarning?.(m.message, m.index);
           else if (m.type === 'batch-done') {
             busy--;
+            held.set(w, (held.get(w) ?? 1) - 1);
             for (const [index, outcome] of m.files) job.onFile(index, outcome);
             feed(w);
           } else stop(toError(m));

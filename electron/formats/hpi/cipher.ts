@@ -19,14 +19,18 @@ export function deriveKey(headerKey: number): number {
  * own inverse, and the input may be a view of someone else's buffer, so it is never changed).
  */
 export function positionCipher(bytes: Uint8Array, filePos: number, key: number): Uint8Array {
-  const out = new Uint8Array(bytes.length);
+  return positionCipherInto(bytes, filePos, key, new Uint8Array(bytes.length));
+}
+
+/** The same into `out` (at least as long as `bytes`), returned as a view of `bytes.length`. */
+export function positionCipherInto(bytes: Uint8Array, filePos: number, key: number, out: Uint8Array): Uint8Array {
   // The key stream is (pos & 0xFF) ^ K: keep the low byte of the position in a local and wrap it.
   let low = filePos & 0xff;
   for (let i = 0; i < bytes.length; i++) {
     out[i] = bytes[i]! ^ low ^ key;
     low = (low + 1) & 0xff;
   }
-  return out;
+  return out.length === bytes.length ? out : out.subarray(0, bytes.length);
 }
 
 /** In-place variant for buffers the caller owns (the writer's freshly encoded chunks). */
@@ -66,6 +70,61 @@ export function scrambleInPlace(payload: Uint8Array): void {
  * u32 sum. One pass over the bytes instead of three, and no array of its own.
  */
 export function decipherPayload(raw: Uint8Array, filePos: number, key: number, scrambled: boolean, out: Uint8Array): number {
+  if (LITTLE_ENDIAN && raw.length >= WORDS_FROM && (out.byteOffset & 3) === 0) return decipherWords(raw, filePos, key, scrambled, out);
+  return decipherBytes(raw, filePos, key, scrambled, out, 0);
+}
+
+const LITTLE_ENDIAN = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1;
+/** Shorter payloads (chunk headers) are not worth the key-stream table. */
+const WORDS_FROM = 256;
+const HIGH = 0x80808080 | 0;
+/** Word j's four scramble bytes, (4j + t) & 0xFF: the scramble repeats every 64 words. */
+const SCRAMBLE_WORDS = Uint32Array.from({ length: 64 }, (_, j) => (4 * j) | ((4 * j + 1) << 8) | ((4 * j + 2) << 16) | ((4 * j + 3) << 24));
+const keyWords = new Uint32Array(64);
+
+/**
+ * decipherPayload four bytes at a time (little-endian words over `out`): the payload is copied into `out`
+ * natively, then each word is XORed with its 4 key-stream bytes (a 64-word table, as the position repeats
+ * every 256 bytes), summed in two 16-bit lanes, and unscrambled with a byte-wise subtraction without
+ * borrows between bytes. A third of the byte loop's time; the bytes it gives are the same.
+ */
+function decipherWords(raw: Uint8Array, filePos: number, key: number, scrambled: boolean, out: Uint8Array): number {
+  const n = raw.length;
+  const start = filePos & 0xff;
+  const mask = key === 0 ? 0 : 0xff;
+  for (let j = 0; j < 64; j++) {
+    let w = 0;
+    for (let t = 3; t >= 0; t--) w = (w << 8) | (((start + 4 * j + t) & mask) ^ key);
+    keyWords[j] = w;
+  }
+  out.set(raw);
+  const count = n >>> 2;
+  const words = new Uint32Array(out.buffer, out.byteOffset, count);
+  let sum = 0;
+  // Each lane takes at most 255 per word: flushed every 256 words, it never carries into its neighbour.
+  let even = 0;
+  let odd = 0;
+  for (let j = 0; j < count; j++) {
+    const b = words[j]! ^ keyWords[j & 63]!;
+    even = (even + (b & 0x00ff00ff)) | 0;
+    odd = (odd + ((b >>> 8) & 0x00ff00ff)) | 0;
+    if ((j & 255) === 255) {
+      sum += (even & 0xffff) + (even >>> 16) + (odd & 0xffff) + (odd >>> 16);
+      even = 0;
+      odd = 0;
+    }
+    if (scrambled) {
+      const k = SCRAMBLE_WORDS[j & 63]!;
+      // Byte-wise b - k: the high bits are taken out so no byte borrows from the next, then put back.
+      words[j] = ((b | HIGH) - (k & ~HIGH)) ^ ((b ^ ~k) & HIGH) ^ k;
+    } else words[j] = b;
+  }
+  sum += (even & 0xffff) + (even >>> 16) + (odd & 0xffff) + (odd >>> 16);
+  return (sum + decipherBytes(raw, filePos, key, scrambled, out, count * 4)) >>> 0;
+}
+
+/** The byte loop, from payload byte `from` on; returns the sum of those bytes. */
+function decipherBytes(raw: Uint8Array, filePos: number, key: number, scrambled: boolean, out: Uint8Array, from: number): number {
   const n = raw.length;
   let sum = 0;
   // The key stream's low byte starts at the position's and wraps every 256 bytes, as does the scramble's.
@@ -73,14 +132,14 @@ export function decipherPayload(raw: Uint8Array, filePos: number, key: number, s
   const start = filePos & 0xff;
   const mask = key === 0 ? 0 : 0xff;
   if (scrambled) {
-    for (let i = 0; i < n; i++) {
+    for (let i = from; i < n; i++) {
       const b = raw[i]! ^ ((start + i) & mask) ^ key;
       sum += b;
       const k = i & 0xff;
       out[i] = ((b - k) ^ k) & 0xff;
     }
   } else {
-    for (let i = 0; i < n; i++) {
+    for (let i = from; i < n; i++) {
       const b = raw[i]! ^ ((start + i) & mask) ^ key;
       sum += b;
       out[i] = b;

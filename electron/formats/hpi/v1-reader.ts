@@ -7,7 +7,7 @@ import type { HpiV1Info } from '../../../shared/archive-info.js';
 import { countEntries, STREAM_SLICE, type ChunkScratch } from '../archive.js';
 import type { ByteSource } from '../../io/byte-source.js';
 import { checkRange, fail, FormatError } from '../../../shared/errors.js';
-import { positionCipher, deriveKey } from './cipher.js';
+import { positionCipher, positionCipherInto, deriveKey } from './cipher.js';
 import { readV1Header, type V1Header } from './header.js';
 import { chunkCount, readV1Directory, type RawV1Entry, type V1Entry } from './v1-directory.js';
 import { CHUNK_SIZE, decodeStoredChunk, joinParts, SQSH_HEADER_SIZE } from './sqsh.js';
@@ -144,16 +144,26 @@ export class HpiV1Archive implements Archive {
     const e = entry as V1Entry;
     if (this.entries[e.index] !== entry) throw new Error(`entry ${entry.path} does not belong to this archive`);
     if (e.dir) fail('unsupported', `${e.path} is a folder`);
+    // Every read here is used (deciphered, copied or decoded) before the next one: transient reads let the
+    // source refill one buffer instead of allocating a block per 256 KiB.
+    const source = this.source;
+    const read = source.readTransient ? source.readTransient.bind(source) : source.read.bind(source);
     if (e.flag === 0) {
       for (let at = 0; at < e.size; at += STREAM_SLICE) {
-        const data = await readPlain(this.source, e.dataOffset + at, Math.min(STREAM_SLICE, e.size - at), this.key);
-        yield this.key === 0 ? data.slice() : data;
+        const length = Math.min(STREAM_SLICE, e.size - at);
+        const raw = await read(e.dataOffset + at, length);
+        const into = scratch?.take(length).subarray(0, length);
+        if (this.key === 0) {
+          if (into) into.set(raw);
+          yield into ?? raw.slice();
+        } else yield into ? positionCipherInto(raw, e.dataOffset + at, this.key, into) : positionCipher(raw, e.dataOffset + at, this.key);
       }
       return;
     }
     const count = chunkCount(e.size);
     const tableAt = e.dataOffset;
-    const table = await readPlain(this.source, tableAt, count * 4, this.key);
+    const rawTable = await read(tableAt, count * 4);
+    const table = this.key === 0 ? rawTable.slice() : positionCipher(rawTable, tableAt, this.key);
     const tableView = new DataView(table.buffer, table.byteOffset, table.byteLength);
     let at = tableAt + count * 4;
     let done = 0;
@@ -166,7 +176,7 @@ export class HpiV1Archive implements Archive {
         });
       checkRange(`${e.path}: chunk ${i}`, at, size, this.source.size);
       const expected = Math.min(CHUNK_SIZE, e.size - done);
-      const data = decodeStoredChunk(await this.source.read(at, size), at, this.key, expected, onWarning, scratch?.take(expected));
+      const data = decodeStoredChunk(await read(at, size), at, this.key, expected, onWarning, scratch?.take(expected));
       if (data.length !== expected) {
         fail('size-mismatch', `${e.path}: chunk ${i} holds ${data.length} bytes, expected ${expected}`, {
           offset: at,

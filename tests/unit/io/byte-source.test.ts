@@ -41,5 +41,34 @@ describe('FileSource', () => {
       await expect(source.read(bytes.length - 2, 3)).rejects.toBeInstanceOf(FormatError);
       await source.close();
     });
+
+    it(`${label}: transient reads give the file's bytes, and never overwrite a piece a plain read lent`, async () => {
+      const source = await open();
+      const held: [number, Uint8Array][] = [];
+      let at = 7;
+      for (let i = 0; at < bytes.length; i++) {
+        const length = Math.min([19, 65_555, 4, 131_072, 3000][i % 5]!, bytes.length - at);
+        // Every seventh piece is a plain read, held to the end; the transient ones are checked at once.
+        const plain = i % 7 === 3;
+        const piece = plain ? await source.read(at, length) : await source.readTransient(at, length);
+        expect(Buffer.from(piece).equals(Buffer.from(bytes.subarray(at, at + length))), `at ${at}`).toBe(true);
+        if (plain) held.push([at, piece]);
+        at += length;
+      }
+      for (const [offset, piece] of held)
+        expect(Buffer.from(piece).equals(Buffer.from(bytes.subarray(offset, offset + piece.length))), `held at ${offset}`).toBe(true);
+      await expect(source.readTransient(bytes.length - 2, 3)).rejects.toBeInstanceOf(FormatError);
+      await source.close();
+    });
   }
+
+  it('a long run of transient reads refills one buffer instead of allocating a block each time', async () => {
+    const source = await FileSource.open(path);
+    const buffers = new Set<ArrayBufferLike>();
+    // The first read is a random one (exact, its own array); the run reads ahead from the second on.
+    await source.readTransient(0, 4096);
+    for (let at = 4096; at + 4096 <= bytes.length; at += 4096) buffers.add((await source.readTransient(at, 4096)).buffer);
+    expect(buffers.size).toBe(1);
+    await source.close();
+  });
 });
