@@ -11,7 +11,7 @@ import { useNavigationStore } from '../../renderer/stores/navigation';
 import { createStudioHost } from '../../electron/services/handlers/index.js';
 import type { StudioHost } from '../../electron/services/host/host.js';
 import { makeInstall, packTree, type FixtureInstall } from '../unit/mods/fixture.js';
-import { giveElementsSize } from './harness';
+import { giveElementsSize, until } from './harness';
 
 /**
  * The Files tree as the studio reads it since issue 15 (the tree read as soon as an install opens, not at
@@ -28,15 +28,6 @@ const answered: string[] = [];
 /** Calls to hold until released, by name (to catch a read on its way). */
 const gates = new Map<string, Promise<void>>();
 const treeCalls = () => calls.filter((c) => c.name === 'install.tree').map((c) => (c.request as { root: string }).root);
-
-async function until(check: () => boolean, timeoutMs = 15_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timed out waiting for the store');
-    await flushPromises();
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 function hold(name: string): () => void {
   let release!: () => void;

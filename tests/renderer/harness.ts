@@ -30,3 +30,14 @@ export async function settle(rounds = 5): Promise<void> {
     await new Promise((r) => setTimeout(r, 0));
   }
 }
+
+/** Wait (letting promises and Vue run) until `check` holds, failing after `timeoutMs`. */
+export async function until(check: () => boolean, timeoutMs = 15_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('timed out waiting for the studio');
+    await flushPromises();
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  await flushPromises();
+}

@@ -18,6 +18,7 @@ import { createStudioHost } from '../../electron/services/handlers/index.js';
 import type { StudioHost } from '../../electron/services/host/host.js';
 import { makeInstall, type FixtureInstall } from '../unit/mods/fixture.js';
 import type { ResponseOf } from '../../shared/contract.js';
+import { until } from './harness';
 
 /**
  * The Mods screen against the real studio host in-process (zod validation, allowlist, ModsService, the
@@ -28,16 +29,6 @@ import type { ResponseOf } from '../../shared/contract.js';
 let fx: FixtureInstall;
 let host: StudioHost;
 let wrapper: VueWrapper;
-
-async function until(check: () => boolean, timeoutMs = 15_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timed out waiting for the screen');
-    await flushPromises();
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  await flushPromises();
-}
 
 beforeAll(async () => {
   fx = await makeInstall();
