@@ -96,6 +96,7 @@ export const useEditorStore = defineStore('editor', () => {
       });
       savedText.value = mine;
       hash.value = written.hash;
+      useWorkspaceStore().noteOwnWrite(file, written.hash);
       conflict.value = null;
       for (const l of savedListeners) l();
       return true;

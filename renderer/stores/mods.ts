@@ -52,7 +52,9 @@ export function initModsStore(): () => void {
       if (event.dir !== workspace.dir) return;
       void workspace.refreshFiles().catch(() => {});
       void editor.onDiskChange(event.files);
-      exporting.invalidate();
+      // The echo of the studio's own save is no news: the save itself already invalidated the impact, and
+      // one arriving late would wipe an impact worked out since.
+      if (!workspace.isOwnWriteEcho(event.files)) exporting.invalidate();
     }),
     watch(
       () => install.root,

@@ -16,6 +16,8 @@ export const useWorkspaceStore = defineStore('workspace', () => {
   const files = ref<string[]>([]);
   /** Bumped by each listing and each adopt, so a listing answered late never overwrites a newer one. */
   let listing = 0;
+  /** The content hash of each file the studio itself last wrote (lower-cased path), to know its change events. */
+  const ownWrites = new Map<string, string>();
   const opening = ref(false);
   /** The export name the host proposes for a workspace opened from an archive (one that wins). */
   const proposedName = ref<string | null>(null);
@@ -63,6 +65,7 @@ export const useWorkspaceStore = defineStore('workspace', () => {
 
   function adopt(folder: string | null, list: string[], name: string | null): void {
     listing++;
+    ownWrites.clear();
     dir.value = folder;
     files.value = list;
     proposedName.value = name;
@@ -77,6 +80,16 @@ export const useWorkspaceStore = defineStore('workspace', () => {
   function onAdopt(listener: (folder: string | null) => void): () => void {
     adoptListeners.add(listener);
     return () => adoptListeners.delete(listener);
+  }
+
+  /** Remember a write of the studio's own (a save, a new file), whose change event follows it. */
+  function noteOwnWrite(path: string, hash: string): void {
+    ownWrites.set(path.toLowerCase(), hash);
+  }
+
+  /** Whether a change event only reports the studio's own writes (the files hold what it wrote). */
+  function isOwnWriteEcho(changed: { path: string; hash: string | null }[]): boolean {
+    return changed.length > 0 && changed.every((c) => c.hash !== null && ownWrites.get(c.path.toLowerCase()) === c.hash);
   }
 
   /** Re-read the list. Calls overlap (a save's refresh and a change event's): only the newest lands. */
@@ -118,6 +131,7 @@ export const useWorkspaceStore = defineStore('workspace', () => {
     try {
       // expectedHash null: a file that appeared meanwhile is not overwritten.
       const written = await api.call('workspace.writeText', { dir: dir.value, path: clean, text: '', expectedHash: null });
+      noteOwnWrite(written.path, written.hash);
       await refreshFiles();
       return written.path;
     } catch (error) {
@@ -164,5 +178,20 @@ export const useWorkspaceStore = defineStore('workspace', () => {
     }
   }
 
-  return { dir, files, opening, proposedName, open, openArchive, close, onAdopt, refreshFiles, override, createFile, addDropped };
+  return {
+    dir,
+    files,
+    opening,
+    proposedName,
+    open,
+    openArchive,
+    close,
+    onAdopt,
+    refreshFiles,
+    override,
+    createFile,
+    addDropped,
+    noteOwnWrite,
+    isOwnWriteEcho,
+  };
 });

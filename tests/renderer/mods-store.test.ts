@@ -18,6 +18,7 @@ import type { WatchStatus } from '../../shared/mods-types';
 type Handler = (request: unknown) => Promise<unknown>;
 function scriptedApi(handlers: Partial<Record<CallName, Handler>>) {
   const listeners = new Set<(p: WatchStatus) => void>();
+  const changeListeners = new Set<(p: Events['workspace.changed']) => void>();
   const api: StudioApi = {
     call<K extends CallName>(name: K, request: RequestOf<K>): Promise<ResponseOf<K>> {
       const h = handlers[name];
@@ -25,13 +26,22 @@ function scriptedApi(handlers: Partial<Record<CallName, Handler>>) {
       return h(request) as Promise<ResponseOf<K>>;
     },
     on<E extends keyof Events>(event: E, listener: (payload: Events[E]) => void) {
+      if (event === 'workspace.changed') {
+        const l = listener as unknown as (p: Events['workspace.changed']) => void;
+        changeListeners.add(l);
+        return () => changeListeners.delete(l);
+      }
       if (event !== 'watch') return () => {};
       const l = listener as unknown as (p: WatchStatus) => void;
       listeners.add(l);
       return () => listeners.delete(l);
     },
   };
-  return { api, emit: (s: WatchStatus) => listeners.forEach((l) => l(s)) };
+  return {
+    api,
+    emit: (s: WatchStatus) => listeners.forEach((l) => l(s)),
+    changed: (p: Events['workspace.changed']) => changeListeners.forEach((l) => l(p)),
+  };
 }
 
 const status = (revision: number, state: WatchStatus['state'], lastBuild: WatchStatus['lastBuild'] = null): WatchStatus => ({
@@ -71,6 +81,29 @@ async function openWorkspace(handlers: Partial<Record<CallName, Handler>>) {
 }
 
 describe('mods store', () => {
+  it("keeps the impact when a change event only echoes the studio's own save; drops it for anyone else's", async () => {
+    const { changed, stop } = await openWorkspace({
+      'workspace.readText': async () => ({ path: 'units/A.FBI', text: '[A]{x=1;}', hash: 'h1' }),
+      'workspace.writeText': async () => ({ path: 'units/A.FBI', bytes: 9, hash: 'h2' }),
+      'workspace.files': async () => ['units/A.FBI'],
+      'mods.impact': async () => impactOf(null),
+    });
+    const editor = useEditorStore();
+    const exporting = useExportStore();
+    await editor.openFile('units/A.FBI');
+    editor.edit('[A]{x=2;}');
+    expect(await editor.save()).toBe(true);
+    await exporting.previewImpact();
+    expect(exporting.impact).not.toBeNull();
+    // The watcher's event for that save arrives after the impact was worked out: the file holds what was saved.
+    changed({ dir: '/ws/mod', files: [{ path: 'units/a.fbi', hash: 'h2' }] });
+    expect(exporting.impact).not.toBeNull();
+    // Another editor changed the file: the impact no longer describes the workspace.
+    changed({ dir: '/ws/mod', files: [{ path: 'units/A.FBI', hash: 'h3' }] });
+    expect(exporting.impact).toBeNull();
+    stop();
+  });
+
   it('keeps the newer file list when an older listing answers late', async () => {
     const answers: Array<(files: string[]) => void> = [];
     await openWorkspace({
