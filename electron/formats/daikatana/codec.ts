@@ -1,5 +1,6 @@
 import { fail } from '../../../shared/errors.js';
 import { MatchFinder, type MatchFinderOptions } from '../common/match-finder.js';
+import { decodeInWindow, type WindowCursor } from '../common/windowed-decode.js';
 
 /**
  * Daikatana's PAK compression, as the engine reads it. One opcode byte x at a time:
@@ -39,10 +40,7 @@ const MAX_RATIO = RUN_MAX;
 const HISTORY = DISTANCE_MAX + 1;
 
 /** Where a decode stands: in the stream, in its output buffer, and how much output came before that buffer's start. */
-interface DkCursor {
-  ip: number;
-  op: number;
-  before: number;
+interface DkCursor extends WindowCursor {
   ended: boolean;
 }
 
@@ -133,20 +131,11 @@ export const DK_WINDOW = HISTORY + DK_PIECE + RUN_MAX;
  */
 export function* dkDecompressPieces(src: Uint8Array, length: number, lent?: Uint8Array): Generator<Uint8Array> {
   checkRatio(src, length);
-  if (lent && lent.length < DK_WINDOW) throw new Error(`a window of ${lent.length} bytes is smaller than ${DK_WINDOW}`);
-  const window = lent ?? new Uint8Array(DK_WINDOW);
   const c: DkCursor = { ip: 0, op: 0, before: 0, ended: false };
-  let from = 0;
-  while (!c.ended) {
-    dkDecodeInto(src, window, c, from + DK_PIECE, length);
-    // A window of its own is reused too: the caller gets copies, which stay valid.
-    if (c.op > from) yield lent ? window.subarray(from, c.op) : window.slice(from, c.op);
-    // Keep what a back-reference can still reach, at the front.
-    const keep = Math.min(HISTORY, c.op);
-    window.copyWithin(0, c.op - keep, c.op);
-    c.before += c.op - keep;
-    c.op = from = keep;
-  }
+  yield* decodeInWindow({ size: DK_WINDOW, piece: DK_PIECE, history: HISTORY, lent }, c, (window, stop) => {
+    dkDecodeInto(src, window, c, stop, length);
+    return !c.ended;
+  });
 }
 
 const NO_MATCH = { length: 0, distance: 0 } as const;

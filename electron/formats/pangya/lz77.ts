@@ -1,4 +1,5 @@
 import { fail } from '../../../shared/errors.js';
+import { decodeInWindow, type WindowCursor } from '../common/windowed-decode.js';
 
 /**
  * Pangya's LZ77, types 1 and 3. A stream is groups of one flag byte and up to eight tokens; flag bits are
@@ -35,13 +36,6 @@ const GROUP_MAX = 8 * LZ_MAX_MATCH;
 /** What a piecewise decode keeps of the output before its piece: the furthest a match reaches. */
 const HISTORY = LZ_MAX_DISTANCE + 1;
 
-/** Where a decode stands: in the stream, in its output buffer, and how much output came before that buffer's start. */
-interface LzCursor {
-  ip: number;
-  op: number;
-  before: number;
-}
-
 function checkSize(input: Uint8Array, size: number): void {
   if (!Number.isSafeInteger(size) || size < 0) throw new Error(`invalid output size ${size}`);
   if (size > input.length * LZ_MAX_RATIO) {
@@ -57,7 +51,7 @@ function checkSize(input: Uint8Array, size: number): void {
  * ends. `size` is the entry's whole declared size (positions are checked as `c.before + op`); `out` has
  * room for `stop` plus one group (GROUP_MAX), or is exactly `size` long.
  */
-function lzDecodeInto(input: Uint8Array, out: Uint8Array, c: LzCursor, stop: number, size: number, type: PangyaLzType): void {
+function lzDecodeInto(input: Uint8Array, out: Uint8Array, c: WindowCursor, stop: number, size: number, type: PangyaLzType): void {
   const inEnd = input.length;
   const obfuscated = type === 3;
   const base = c.before;
@@ -124,7 +118,7 @@ function checkEnd(produced: number, size: number): void {
 export function lz77Decode(input: Uint8Array, size: number, type: PangyaLzType): Uint8Array {
   checkSize(input, size);
   const out = new Uint8Array(size);
-  const c: LzCursor = { ip: 0, op: 0, before: 0 };
+  const c: WindowCursor = { ip: 0, op: 0, before: 0 };
   lzDecodeInto(input, out, c, Infinity, size, type);
   checkEnd(c.op, size);
   return out;
@@ -142,20 +136,10 @@ export const LZ_WINDOW = HISTORY + LZ_PIECE + GROUP_MAX;
  */
 export function* lz77DecodePieces(input: Uint8Array, size: number, type: PangyaLzType, lent?: Uint8Array): Generator<Uint8Array> {
   checkSize(input, size);
-  if (lent && lent.length < LZ_WINDOW) throw new Error(`a window of ${lent.length} bytes is smaller than ${LZ_WINDOW}`);
-  const window = lent ?? new Uint8Array(LZ_WINDOW);
-  const c: LzCursor = { ip: 0, op: 0, before: 0 };
-  let from = 0;
-  for (;;) {
-    lzDecodeInto(input, window, c, from + LZ_PIECE, size, type);
-    // A window of its own is reused too: the caller gets copies, which stay valid.
-    if (c.op > from) yield lent ? window.subarray(from, c.op) : window.slice(from, c.op);
-    if (c.ip >= input.length) break;
-    // Keep what a match can still reach, at the front.
-    const keep = Math.min(HISTORY, c.op);
-    window.copyWithin(0, c.op - keep, c.op);
-    c.before += c.op - keep;
-    c.op = from = keep;
-  }
+  const c: WindowCursor = { ip: 0, op: 0, before: 0 };
+  yield* decodeInWindow({ size: LZ_WINDOW, piece: LZ_PIECE, history: HISTORY, lent }, c, (window, stop) => {
+    lzDecodeInto(input, window, c, stop, size, type);
+    return c.ip < input.length;
+  });
   checkEnd(c.before + c.op, size);
 }
