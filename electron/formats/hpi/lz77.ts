@@ -33,60 +33,71 @@ export const HPI_MATCH_OPTIONS: MatchFinderOptions = {
 
 /**
  * Decode one LZ77 chunk that must produce exactly `size` bytes, into `into` (its first `size` bytes) when
- * given, else a new array. While a whole flag group's input (17 bytes) and output (8 × 17) are in bounds,
- * tokens run without per-token checks; the last group of a chunk takes the checked path.
+ * given, else a new array.
+ *
+ * While a whole flag group's input (8 tokens, read 8 bytes past the last literal) and output (8 × 17 bytes,
+ * written up to 20 bytes past the last match) are in bounds, a group runs without per-token checks and in
+ * words: each run of literals is one 8-byte copy, and a match 4 or more bytes back is five 4-byte copies (a
+ * byte repeated, one word filled five times); the bytes written past a token's end are overwritten by the
+ * tokens after it. The last group of a chunk takes the checked path, byte by byte.
  */
 export function decodeLz77(src: Uint8Array, size: number, into?: Uint8Array): Uint8Array {
   const out = into && into.length >= size ? into.subarray(0, size) : new Uint8Array(size);
   const n = src.length;
-  const fastInput = n - 16;
-  const fastOutput = size - 8 * LZ77_MAX_MATCH;
+  const input = new DataView(src.buffer, src.byteOffset, n);
+  const output = new DataView(out.buffer, out.byteOffset, size);
+  const fastInput = n - 24;
+  const fastOutput = size - 8 * LZ77_MAX_MATCH - 8;
   let ip = 0;
   let q = 0;
   outer: while (ip < n) {
-    // A sentinel bit above the 8 flags: the group ends when only it is left.
+    // A sentinel bit above the 8 flags: the group ends when it is shifted out.
     let flags = src[ip++]! | 0x100;
     if (ip <= fastInput && q <= fastOutput) {
-      if (flags === 0x100) {
-        // Eight literals (text is full of them): one step instead of eight.
-        out[q] = src[ip]!;
-        out[q + 1] = src[ip + 1]!;
-        out[q + 2] = src[ip + 2]!;
-        out[q + 3] = src[ip + 3]!;
-        out[q + 4] = src[ip + 4]!;
-        out[q + 5] = src[ip + 5]!;
-        out[q + 6] = src[ip + 6]!;
-        out[q + 7] = src[ip + 7]!;
-        q += 8;
-        ip += 8;
-        continue;
-      }
-      for (; flags !== 1; flags >>>= 1) {
-        if ((flags & 1) === 0) {
-          out[q++] = src[ip++]!;
-          continue;
-        }
-        const v = src[ip]! | (src[ip + 1]! << 8);
+      for (;;) {
+        // The literals up to the next match (the lowest set bit): 8 bytes copied, as many kept.
+        output.setUint32(q, input.getUint32(ip, true), true);
+        output.setUint32(q + 4, input.getUint32(ip + 4, true), true);
+        const literals = 31 - Math.clz32(flags & -flags);
+        q += literals;
+        ip += literals;
+        flags >>>= literals + 1;
+        if (flags === 0) break;
+        const v = input.getUint16(ip, true);
         ip += 2;
         if (v < 16) break outer;
         // An absolute ring index becomes a distance; 0 means the slot about to be overwritten (4096 back).
-        let s = q - ((q + 1 - (v >>> 4)) & RING_MASK || 4096);
-        const end = q + (v & 0xf) + 2;
-        // Before the chunk's start the ring holds zeros.
+        const distance = (q + 1 - (v >>> 4)) & RING_MASK || 4096;
+        const s = q - distance;
+        const len = (v & 0xf) + 2;
         if (s < 0) {
-          const zeros = Math.min(-s, end - q);
+          // Before the chunk's start the ring holds zeros.
+          const end = q + len;
+          const zeros = Math.min(-s, len);
           out.fill(0, q, q + zeros);
           q += zeros;
-          s += zeros;
+          for (let t = 0; q < end;) out[q++] = out[t++]!;
+        } else if (distance >= 4) {
+          // Each word's source lies wholly before it, so word copies repeat an overlap as the ring does.
+          output.setUint32(q, output.getUint32(s, true), true);
+          output.setUint32(q + 4, output.getUint32(s + 4, true), true);
+          output.setUint32(q + 8, output.getUint32(s + 8, true), true);
+          output.setUint32(q + 12, output.getUint32(s + 12, true), true);
+          output.setUint32(q + 16, output.getUint32(s + 16, true), true);
+          q += len;
+        } else if (distance === 1) {
+          const w = Math.imul(out[s]!, 0x01010101);
+          output.setUint32(q, w, true);
+          output.setUint32(q + 4, w, true);
+          output.setUint32(q + 8, w, true);
+          output.setUint32(q + 12, w, true);
+          output.setUint32(q + 16, w, true);
+          q += len;
         } else {
-          // Every match is at least 2 bytes: the first two need no loop test.
-          out[q] = out[s]!;
-          out[q + 1] = out[s + 1]!;
-          q += 2;
-          s += 2;
+          // 2 or 3 back: byte by byte, in order.
+          const end = q + len;
+          for (let t = s; q < end;) out[q++] = out[t++]!;
         }
-        // Byte by byte, in order: an overlapping copy repeats a pattern, as the ring does.
-        while (q < end) out[q++] = out[s++]!;
       }
       continue;
     }
