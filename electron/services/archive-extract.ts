@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { FolderWriter, firstMissingFolder, refusalReason, removeEmptyFolders } from '../io/folder-writer.js';
 import { withArchive } from '../formats/index.js';
@@ -6,7 +7,7 @@ import { ChunkScratch, entryChunks } from '../formats/archive.js';
 import { FormatError, fail } from '../../shared/errors.js';
 import { safeRelativePath } from '../../shared/paths.js';
 import { pathMatcher } from './globs.js';
-import { EntryFailure, extractWithWorkers, WorkerStartError, type EntryOutcome } from './extract-pool.js';
+import { EarlyWorkers, EntryFailure, extractWithWorkers, WorkerStartError, type EntryOutcome } from './extract-pool.js';
 import { workersBesideThisThread } from '../io/worker-bundle.js';
 import type { ProgressFn } from './archive-service.js';
 
@@ -129,6 +130,33 @@ function record(result: ExtractResult, path: string, outcome: EntryOutcome, opti
  * chunk at a time, so memory stays bounded by the chunks in flight, not by the entries or the archive.
  */
 export async function extractArchive(path: string, target: string, options: ExtractOptions = {}): Promise<ExtractResult> {
+  const early = await startEarly(path, target, options);
+  try {
+    return await extractOpened(path, target, options, early);
+  } finally {
+    await early?.close();
+  }
+}
+
+/**
+ * Workers started before the directory is read, when the extraction will surely want them: every file
+ * of an archive of at least PARALLEL_BYTES. Their start then runs beside this thread's own opening of the
+ * archive rather than after it; a plan that wants none (or fewer) ends them.
+ */
+async function startEarly(path: string, target: string, options: ExtractOptions): Promise<EarlyWorkers | null> {
+  if (options.workers === 0 || (options.globs?.length ?? 0) > 0) return null;
+  const size = await stat(path).then(
+    (s) => s.size,
+    () => 0,
+  );
+  if (size < PARALLEL_BYTES) return null;
+  return new EarlyWorkers(
+    { path, root: resolve(target), keepGoing: options.keepGoing === true },
+    options.workers ?? workersBesideThisThread(),
+  );
+}
+
+async function extractOpened(path: string, target: string, options: ExtractOptions, early: EarlyWorkers | null): Promise<ExtractResult> {
   return withArchive(path, async (archive) => {
     const result: ExtractResult = { files: 0, bytes: 0, refused: [], failed: [] };
     const plan = planExtraction(archive.entries, target, options, result);
@@ -151,6 +179,7 @@ export async function extractArchive(path: string, target: string, options: Extr
             sizeOf: (index) => archive.entries[index]!.size,
             outOf: (index) => outPath(plan, archive.entries[index]!),
             workers,
+            early: early ?? undefined,
             signal: options.signal,
             onWarning: options.onWarning,
             local: async (batch) => {

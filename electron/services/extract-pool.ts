@@ -86,6 +86,80 @@ export interface PoolJob {
    * core decodes, and the process carries one isolate less than with a worker per core.
    */
   local?: (items: { index: number; out: string }[]) => Promise<[index: number, outcome: EntryOutcome][]>;
+  /** Workers already started for this job's archive and settings (see startWorkersEarly): used before any new one. */
+  early?: EarlyWorkers;
+}
+
+/** The handlers a started worker's events go to, once a job takes it. */
+interface WorkerHandlers {
+  message(m: WorkerReply): void;
+  error(err: Error): void;
+  exit(code: number): void;
+}
+
+/** A started worker whose events wait, in order, until a job attaches its handlers. */
+interface SpawnedWorker {
+  worker: Worker;
+  attach(handlers: WorkerHandlers): void;
+}
+
+function spawnWorker(url: URL, setup: WorkerSetup): SpawnedWorker {
+  const worker = new Worker(url, { workerData: setup, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
+  const waiting: (() => void)[] = [];
+  let handlers: WorkerHandlers | null = null;
+  const deliver = (event: () => void) => (handlers ? event() : waiting.push(event));
+  worker.on('message', (m: WorkerReply) => deliver(() => handlers!.message(m)));
+  worker.on('error', (err) => deliver(() => handlers!.error(err)));
+  worker.on('exit', (code) => deliver(() => handlers!.exit(code)));
+  return {
+    worker,
+    attach(h) {
+      handlers = h;
+      for (const event of waiting.splice(0)) event();
+    },
+  };
+}
+
+/**
+ * Workers started before the job is known, so that their start (a thread, the bundle, the archive's own
+ * directory) runs beside this thread's reading of the directory instead of after it. A job with the same
+ * setup takes them (`early`); `close` ends the ones no job took.
+ */
+export class EarlyWorkers {
+  private spawned: SpawnedWorker[] = [];
+  private closed = false;
+  readonly ready: Promise<void>;
+
+  constructor(
+    readonly setup: WorkerSetup,
+    count: number,
+  ) {
+    this.ready = workerScript().then(
+      (url) => {
+        for (let i = 0; i < count && !this.closed; i++) this.spawned.push(spawnWorker(url, setup));
+      },
+      () => undefined, // the job finds no early workers and meets the same failure itself
+    );
+  }
+
+  /** Up to `count` of the started workers, for a job with the same setup; the rest are ended. */
+  async take(count: number, setup: WorkerSetup): Promise<SpawnedWorker[]> {
+    await this.ready;
+    const same =
+      setup.path === this.setup.path &&
+      setup.root === this.setup.root &&
+      setup.keepGoing === this.setup.keepGoing &&
+      setup.verify === this.setup.verify;
+    const taken = same ? this.spawned.splice(0, count) : [];
+    await this.close();
+    return taken;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.ready;
+    for (const s of this.spawned.splice(0)) void s.worker.terminate();
+  }
 }
 
 function toError(reply: Extract<WorkerReply, { type: 'error' }>): Error {
@@ -129,6 +203,8 @@ export async function extractWithWorkers(job: PoolJob): Promise<void> {
   // With a participant in this thread, work starts at once: the workers join when their bundle is made
   // and they have opened the archive, and if they cannot start at all this thread does everything.
   const script = workerScript();
+  // Its failure is met where it is used (startFailed); with every worker started early it is never used.
+  script.catch(() => undefined);
   if (!job.local) {
     try {
       await script;
@@ -136,6 +212,7 @@ export async function extractWithWorkers(job: PoolJob): Promise<void> {
       throw new WorkerStartError(err);
     }
   }
+  const setup: WorkerSetup = { path: job.archivePath, root: job.root, keepGoing: job.keepGoing, verify: job.verify };
   const workers: Worker[] = [];
   let next = 0;
   let started = 0;
@@ -197,15 +274,11 @@ export async function extractWithWorkers(job: PoolJob): Promise<void> {
       else if (started === 0) stop(new WorkerStartError(err));
       else stop(err instanceof Error ? err : new Error(String(err)));
     };
-    const startWorkers = (url: URL) => {
-      for (let i = 0; i < count && !finished; i++) {
-        const w = new Worker(url, {
-          workerData: { path: job.archivePath, root: job.root, keepGoing: job.keepGoing, verify: job.verify } satisfies WorkerSetup,
-          resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
-        });
-        workers.push(w);
-        let ready = false;
-        w.on('message', (m: WorkerReply) => {
+    const use = ({ worker: w, attach }: SpawnedWorker) => {
+      workers.push(w);
+      let ready = false;
+      attach({
+        message: (m) => {
           if (m.type === 'ready') {
             ready = true;
             started++;
@@ -217,19 +290,31 @@ export async function extractWithWorkers(job: PoolJob): Promise<void> {
             for (const [index, outcome] of m.files) job.onFile(index, outcome);
             feed(w);
           } else stop(toError(m));
-        });
-        w.on('error', (err) => (ready ? stop(err) : startFailed(err)));
-        w.on('exit', (code) => {
+        },
+        error: (err) => (ready ? stop(err) : startFailed(err)),
+        exit: (code) => {
           if (finished || code === 0) return;
           if (ready) stop(new Error(`extraction worker exited with ${code}`));
           else startFailed(new Error(`worker exited with ${code}`));
-        });
-      }
+        },
+      });
+    };
+    const startWorkers = (url: URL, already: number) => {
+      for (let i = already; i < count && !finished; i++) use(spawnWorker(url, setup));
     };
     if (job.local) void runLocal();
-    script.then((url) => {
-      if (!finished) startWorkers(url);
-    }, startFailed);
+    const early = job.early ? job.early.take(count, setup) : Promise.resolve([]);
+    void early.then((taken) => {
+      if (finished) {
+        for (const s of taken) void s.worker.terminate();
+        return;
+      }
+      for (const s of taken) use(s);
+      if (taken.length >= count) return;
+      script.then((url) => {
+        if (!finished) startWorkers(url, taken.length);
+      }, startFailed);
+    });
   });
 }
 

@@ -137,7 +137,8 @@ function randomStream(seed: number, size: number): Uint8Array {
 /** Every LZ77 chunk payload of an HPI v1 archive, unscrambled, with its declared size. */
 async function lz77Payloads(bytes: Uint8Array): Promise<{ payload: Uint8Array; size: number }[]> {
   const archive = await openBytes(bytes);
-  const key = deriveKey(archive.info().key ?? 0);
+  const info = archive.info();
+  const key = deriveKey('key' in info ? info.key : 0);
   const out: { payload: Uint8Array; size: number }[] = [];
   const plain = (at: number, length: number) => {
     const raw = bytes.subarray(at, at + length);

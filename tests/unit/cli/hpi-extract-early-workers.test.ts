@@ -1,0 +1,84 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { extractArchive, PARALLEL_BYTES } from '../../../electron/services/archive-extract.js';
+import { EarlyWorkers, extractWithWorkers, type EntryOutcome } from '../../../electron/services/extract-pool.js';
+import { withArchive } from '../../../electron/formats/index.js';
+import { packFile, packToBytes, sampleBytes } from '../formats/hpi/fixtures.js';
+
+let work: string;
+const files = Array.from({ length: 40 }, (_, i) => packFile(`dir${i % 3}/file${i}.bin`, sampleBytes(i, 3000 + i * 131, 'text')));
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), 'hpi-early-'));
+});
+afterAll(() => rm(work, { recursive: true, force: true }));
+
+async function expectFiles(root: string, list: typeof files): Promise<void> {
+  for (const f of list) {
+    const got = await readFile(join(root, f.path));
+    expect(got.equals(Buffer.from(await f.read())), f.path).toBe(true);
+  }
+}
+
+describe('workers started before the directory is read', () => {
+  it('are taken by a job with the same setup and write its files', async () => {
+    const archive = join(work, 'a.ufo');
+    await writeFile(archive, await packToBytes(files));
+    const root = join(work, 'out');
+    const early = new EarlyWorkers({ path: archive, root, keepGoing: false }, 1);
+    const outcomes = new Map<number, EntryOutcome>();
+    await withArchive(archive, async (opened) => {
+      const indices = opened.entries.flatMap((e, i) => (e.dir ? [] : [i]));
+      // No `local`: every file goes to the one early worker.
+      await extractWithWorkers({
+        archivePath: archive,
+        root,
+        keepGoing: false,
+        indices,
+        sizeOf: (i) => opened.entries[i]!.size,
+        outOf: (i) => join(root, opened.entries[i]!.path),
+        workers: 1,
+        early,
+        onFile: (i, outcome) => outcomes.set(i, outcome),
+      });
+      expect(outcomes.size).toBe(indices.length);
+    });
+    await expectFiles(root, files);
+    // Taken: nothing is left for a second job.
+    expect(await early.take(1, { path: archive, root, keepGoing: false })).toEqual([]);
+  });
+
+  it('are not handed to a job with another setup, and are ended', async () => {
+    const archive = join(work, 'b.ufo');
+    await writeFile(archive, await packToBytes(files.slice(0, 3)));
+    const early = new EarlyWorkers({ path: archive, root: join(work, 'x'), keepGoing: false }, 1);
+    expect(await early.take(1, { path: archive, root: join(work, 'y'), keepGoing: false })).toEqual([]);
+    const same = new EarlyWorkers({ path: archive, root: join(work, 'x'), keepGoing: false }, 2);
+    const taken = await same.take(1, { path: archive, root: join(work, 'x'), keepGoing: false });
+    expect(taken).toHaveLength(1);
+    await taken[0]!.worker.terminate();
+    const spare = new EarlyWorkers({ path: archive, root: join(work, 'x'), keepGoing: false }, 2);
+    await spare.close();
+    expect(await spare.take(2, { path: archive, root: join(work, 'x'), keepGoing: false })).toEqual([]);
+  });
+
+  it('serve a whole extraction of an archive past PARALLEL_BYTES with the same bytes as one thread', async () => {
+    // Stored data (quick to pack): 20 files of 1 MiB cross the threshold that starts workers early.
+    const big = Array.from({ length: 20 }, (_, i) => packFile(`big/file${i}.bin`, sampleBytes(100 + i, 1 << 20, 'noise')));
+    const bytes = await packToBytes(big, { method: 'none' });
+    expect(bytes.length).toBeGreaterThan(PARALLEL_BYTES);
+    const archive = join(work, 'big.hpi');
+    await writeFile(archive, bytes);
+    const parallel = await extractArchive(archive, join(work, 'big-par'));
+    const serial = await extractArchive(archive, join(work, 'big-ser'), { workers: 0 });
+    expect(parallel.threads).toBeGreaterThan(0);
+    expect({ ...parallel, threads: 0 }).toEqual(serial);
+    await expectFiles(join(work, 'big-par'), big);
+    // With globs the plan may be small: no early start, the same result.
+    const some = await extractArchive(archive, join(work, 'big-some'), { globs: ['big/file1.bin'] });
+    expect(some.files).toBe(1);
+    await expectFiles(join(work, 'big-some'), [big[1]!]);
+  });
+});
