@@ -23,13 +23,32 @@ export function hasControlBytes(bytes: Uint8Array): boolean {
   return false;
 }
 
+/** Whether every byte is ASCII, which CP949 keeps as is. */
+function isAscii(bytes: Uint8Array): boolean {
+  for (let i = 0; i < bytes.length; i++) if (bytes[i]! >= 0x80) return false;
+  return true;
+}
+
+/** ASCII as one char per byte: iconv-lite builds its CP949 tables on first use (~60 ms), which most archives never need. */
+function asciiText(bytes: Uint8Array): string {
+  let text = '';
+  for (let i = 0; i < bytes.length; i++) text += String.fromCharCode(bytes[i]!);
+  return text;
+}
+
 export function decodeName(bytes: Uint8Array): DecodedName {
+  if (isAscii(bytes)) return { text: asciiText(bytes), cp949: true };
   const text = iconv.decode(bytes as Buffer, 'cp949');
   return { text, cp949: !text.includes('\uFFFD') };
 }
 
 /** `name` in CP949; FormatError('bad-name') naming `shown` when it has a character CP949 cannot represent. */
 export function encodeName(name: string, shown = name): Uint8Array {
+  if (/^[\x00-\x7f]*$/.test(name)) {
+    const ascii = new Uint8Array(name.length);
+    for (let i = 0; i < name.length; i++) ascii[i] = name.charCodeAt(i);
+    return ascii;
+  }
   const buf = iconv.encode(name, 'cp949');
   const bytes = new Uint8Array(buf.buffer, buf.byteOffset, buf.length);
   // iconv-lite substitutes '?' for what it cannot encode: a round trip tells a real '?' from a lost one.
