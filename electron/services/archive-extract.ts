@@ -1,7 +1,8 @@
-import { stat } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { FolderWriter, firstMissingFolder, refusalReason, removeEmptyFolders } from '../io/folder-writer.js';
 import { withArchive } from '../formats/index.js';
+import { HAPI } from '../formats/hpi/header.js';
 import type { Archive, ArchiveEntry } from '../formats/index.js';
 import { ChunkScratch, entryChunks } from '../formats/archive.js';
 import { FormatError, fail } from '../../shared/errors.js';
@@ -161,17 +162,26 @@ export async function extractArchive(path: string, target: string, options: Extr
 }
 
 /**
- * Workers started before the directory is read, when the extraction will surely want them: every file
- * of an archive of at least PARALLEL_BYTES. Their start then runs beside this thread's own opening of the
- * archive rather than after it; a plan that wants none (or fewer) ends them.
+ * Workers started before the directory is read, when the extraction will surely want them: every file of
+ * an HPI archive (compressed chunks: HPIPack always compresses) of at least PARALLEL_BYTES. Their start then
+ * runs beside this thread's own opening of the archive rather than after it; a plan that wants none (or
+ * fewer) ends them. Other formats wait for `worthWorkers`, as their entries are often stored.
  */
 async function startEarly(path: string, target: string, options: ExtractOptions): Promise<EarlyWorkers | null> {
   if (options.workers === 0 || (options.globs?.length ?? 0) > 0) return null;
-  const size = await stat(path).then(
-    (s) => s.size,
-    () => 0,
+  const head = await open(path, 'r').then(
+    async (file) => {
+      try {
+        const magic = new Uint8Array(4);
+        const { bytesRead } = await file.read(magic, 0, 4, 0);
+        return { size: (await file.stat()).size, hpi: bytesRead === 4 && new DataView(magic.buffer).getUint32(0, true) === HAPI };
+      } finally {
+        await file.close();
+      }
+    },
+    () => null,
   );
-  if (size < PARALLEL_BYTES) return null;
+  if (!head || !head.hpi || head.size < PARALLEL_BYTES) return null;
   return new EarlyWorkers(
     { path, root: resolve(target), keepGoing: options.keepGoing === true },
     options.workers ?? workersBesideThisThread(),
