@@ -66,7 +66,12 @@ export async function run(): Promise<void> {
           await page.getByRole('button', { name: 'Browse files' }).click();
           const firstRow = await firstRowShown(page);
           const enter = await enterTime(page);
-          return { summary: summary - enter, clicked: (clicked as number) - enter, firstRow: firstRow - enter, ...(await openPhases(page)) };
+          return {
+            summary: summary - enter,
+            clicked: (clicked as number) - enter,
+            firstRow: firstRow - enter,
+            ...(await openPhases(page)),
+          };
         };
         const opened = await openFromHome();
         cold.push(opened.firstRow);
@@ -83,7 +88,10 @@ export async function run(): Promise<void> {
     const mid = (pick: (p: (typeof phases)[number]) => number) => median(phases.map(pick)).toFixed(0);
     figure('  from Enter: install.open answered (mount)', `${mid((p) => p.opened)} ms`);
     figure('  summary on screen / Browse files clicked', `${mid((p) => p.summary)} / ${mid((p) => p.clicked)} ms`);
-    figure(`  install.tree asked / first byte / last byte (${mid((p) => p.treeKiB)} KiB)`, `${mid((p) => p.treeAsked)} / ${mid((p) => p.treeFirstByte)} / ${mid((p) => p.treeLastByte)} ms`);
+    figure(
+      `  install.tree asked / first byte / last byte (${mid((p) => p.treeKiB)} KiB)`,
+      `${mid((p) => p.treeAsked)} / ${mid((p) => p.treeFirstByte)} / ${mid((p) => p.treeLastByte)} ms`,
+    );
     figure('  tree held by the store (parsed, model built)', `${mid((p) => p.treeLoaded)} ms`);
     figure('  first tree row on screen', `${mid((p) => p.firstRow)} ms`);
     figure('studio: open install (cold) → first rendered tree', `${median(cold).toFixed(0)} ms`);

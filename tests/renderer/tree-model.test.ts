@@ -65,7 +65,18 @@ function modelRows(model: TreeModel): string[] {
 function generatedPaths(): string[] {
   let seed = 7;
   const next = (n: number) => ((seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff), (seed >>> 12) % n);
-  const folders = ['units', 'Units', 'UNITS/extra', 'units/Extra', 'anims', 'features/all worlds/trees', 'Features/All Worlds', 'a_b', 'aB', 'a.b'];
+  const folders = [
+    'units',
+    'Units',
+    'UNITS/extra',
+    'units/Extra',
+    'anims',
+    'features/all worlds/trees',
+    'Features/All Worlds',
+    'a_b',
+    'aB',
+    'a.b',
+  ];
   const out = new Set<string>();
   while (out.size < 400) {
     const folder = folders[next(folders.length)]!;
