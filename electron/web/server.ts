@@ -54,7 +54,8 @@ function send(res: ServerResponse, status: number, type: string, body: string | 
 }
 
 function sendJson(res: ServerResponse, status: number, value: unknown): void {
-  send(res, status, 'application/json; charset=utf-8', JSON.stringify(value));
+  // Encoded once: a string body would be encoded twice, for its length and for the socket (the tree is 2 MB).
+  send(res, status, 'application/json; charset=utf-8', Buffer.from(JSON.stringify(value)));
 }
 
 class BodyTooLarge extends Error {}

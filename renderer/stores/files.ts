@@ -2,7 +2,7 @@ import { defineStore } from 'pinia';
 import { computed, markRaw, ref, shallowRef, toRaw, watch } from 'vue';
 import type { MergedTree } from '../../shared/vfs-types';
 import { api } from '../api';
-import { filterPaths, indexPaths, lowerPaths, type PathIndex } from '../lib/glob';
+import { filterPaths, indexPaths, type PathIndex } from '../lib/glob';
 import { ancestorKeys, buildTreeModel, filesUnder, matchRows, visibleRows, type TreeModel, type TreeRow } from '../lib/tree-model';
 import { formatCount } from '../lib/bytes';
 import { useErrorsStore } from './errors';
@@ -14,8 +14,8 @@ import { runExtraction } from './extraction';
 
 /**
  * The Files screen: the install's merged tree, the filter, the selected row and extraction. The tree's
- * arrays are held shallowly (60,000 paths must not become 60,000 reactive proxies); the derived index
- * and folder model are built once per tree and marked raw.
+ * arrays are held shallowly (60,000 paths must not become 60,000 reactive proxies); the folder model and
+ * the filter's index are made once per tree, raw, the index only when first needed or the page is idle.
  */
 export const useFilesStore = defineStore('files', () => {
   const tree = shallowRef<MergedTree | null>(null);
@@ -28,13 +28,31 @@ export const useFilesStore = defineStore('files', () => {
   /** How long the last filter took, in milliseconds. */
   const filterMs = ref(0);
   const model = shallowRef<TreeModel | null>(null);
-  const pathIndex = shallowRef<PathIndex | null>(null);
+
+  /**
+   * The filter's index of the tree's paths: made at the first filter, or when the page is idle after the
+   * tree is on screen, whichever comes first (it is not needed to show the tree).
+   */
+  let pathIndex: { tree: MergedTree; index: PathIndex } | null = null;
+  function indexOf(t: MergedTree): PathIndex {
+    if (pathIndex?.tree !== t) pathIndex = { tree: t, index: markRaw(indexPaths(t.paths)) };
+    return pathIndex.index;
+  }
+  function indexWhenIdle(t: MergedTree): void {
+    const idle = (globalThis as { requestIdleCallback?: (run: () => void, options?: { timeout: number }) => number }).requestIdleCallback;
+    const run = () => {
+      if (tree.value === t) indexOf(t);
+    };
+    if (idle) idle(run, { timeout: 1000 });
+    else setTimeout(run, 50);
+  }
 
   const matches = computed<number[] | null>(() => {
-    const index = pathIndex.value;
-    if (!index) return null;
+    const t = tree.value;
+    if (!t || !model.value) return null;
+    if (query.value.trim() === '') return null;
     const started = performance.now();
-    const result = filterPaths(index, query.value);
+    const result = filterPaths(indexOf(t), query.value);
     filterMs.value = performance.now() - started;
     // For benchmarks driving the page: each filter's duration as a performance entry.
     if (result) performance.measure('modpak:filter', { start: started, end: started + filterMs.value });
@@ -93,11 +111,10 @@ export const useFilesStore = defineStore('files', () => {
 
   function adoptTree(root: string, result: MergedTree): void {
     tree.value = markRaw(result);
-    const lower = lowerPaths(result.paths);
-    model.value = markRaw(buildTreeModel(result.paths, lower));
-    pathIndex.value = markRaw(indexPaths(result.paths, lower));
+    model.value = markRaw(buildTreeModel(result.paths));
     treeRoot.value = root;
     performance.mark('modpak:tree-loaded');
+    indexWhenIdle(result);
   }
 
   /**
@@ -213,7 +230,7 @@ export const useFilesStore = defineStore('files', () => {
     () => {
       tree.value = null;
       model.value = null;
-      pathIndex.value = null;
+      pathIndex = null;
       treeRoot.value = null;
       pending = null;
       loading.value = false;

@@ -43,6 +43,15 @@ export function installHandlers(
       // Only a folder holding game archives (or folders that do) is opened, so a grant never covers /etc or a home folder.
       await requireInstall(root);
       const install = await installs.open(root, { game, disc, noDisc, mod });
+      // The studio asks for the tree the moment this answers: it is built while the install is remembered
+      // and followed below (those wait on the disk), instead of after. A failure is the tree call's to report.
+      setImmediate(() => {
+        try {
+          install.tree();
+        } catch {
+          // install.tree builds it again and answers with the error.
+        }
+      });
       await known.add(install.root);
       await recent.add(install.root);
       // From now on this install owns the screens, followed on disk (another one stops being followed).
