@@ -22,7 +22,7 @@ class PathNumbers {
   readonly numbers = new Map<string, number>();
   readonly keys: string[] = [];
   private readonly byEntries = new WeakMap<readonly ArchiveEntry[], Int32Array>();
-  private readonly hitsByEntries = new WeakMap<readonly ArchiveEntry[], { layer: number; archive: string | null; hits: Hit[] }>();
+  private readonly hitsByEntries = new WeakMap<readonly ArchiveEntry[], LayerHits>();
 
   /** Per entry, its path number (-1 for a folder). */
   of(entries: readonly ArchiveEntry[]): Int32Array {
@@ -49,20 +49,59 @@ class PathNumbers {
     return out;
   }
 
-  /** Per entry, its hit at `layer` (holes for folders): the previous placement's when the rank is the same. */
-  hits(layerAt: Layer, layer: number): Hit[] {
+  /**
+   * The hits of an entry list at `layer`, each made on first use: the previous placement's when the rank
+   * is the same. 60,000 hit objects made at every mount, most never asked for, were a fifth of its garbage.
+   */
+  hits(layerAt: Layer, layer: number): LayerHits {
     const { entries, archive } = layerAt;
     const held = this.hitsByEntries.get(entries);
-    if (held && held.layer === layer && held.archive === archive) return held.hits;
+    if (held && held.layer === layer && held.archive === archive) return held;
     // Rows name the archive, so they carry over to the new rank only under the same name.
-    const rows = held?.archive === archive ? held.hits : null;
-    const hits = new Array<Hit>(entries.length);
-    for (let i = 0; i < entries.length; i++) {
-      const entry = entries[i]!;
-      if (!entry.dir) hits[i] = { layer, entry, row: rows?.[i]?.row };
-    }
-    this.hitsByEntries.set(entries, { layer, archive, hits });
+    const rows = held?.archive === archive ? held.rows : new Array<Readonly<Provider> | undefined>(entries.length);
+    const hits = new LayerHits(layer, archive, entries, rows);
+    this.hitsByEntries.set(entries, hits);
     return hits;
+  }
+}
+
+/**
+ * One layer's hits by entry index, each made when first asked for (a folder entry has none). Their rows
+ * live in `rows`, which every placement of the same entry list under the same archive name shares.
+ */
+class LayerHits {
+  private readonly made: (Hit | undefined)[];
+
+  constructor(
+    readonly layer: number,
+    readonly archive: string | null,
+    private readonly entries: readonly ArchiveEntry[],
+    readonly rows: (Readonly<Provider> | undefined)[],
+  ) {
+    this.made = new Array<Hit | undefined>(entries.length);
+  }
+
+  at(i: number): Hit {
+    let hit = this.made[i];
+    if (hit === undefined) this.made[i] = hit = new LayerHit(this.layer, this.entries[i]!, this.rows, i);
+    return hit;
+  }
+}
+
+class LayerHit implements Hit {
+  constructor(
+    readonly layer: number,
+    readonly entry: ArchiveEntry,
+    private readonly rows: (Readonly<Provider> | undefined)[],
+    private readonly i: number,
+  ) {}
+
+  get row(): Readonly<Provider> | undefined {
+    return this.rows[this.i];
+  }
+
+  set row(row: Readonly<Provider> | undefined) {
+    this.rows[this.i] = row;
   }
 }
 
@@ -75,15 +114,17 @@ class PathNumbers {
  */
 export class MergedIndex {
   private readonly paths: PathNumbers;
-  /** Per layer, per entry, its path number. */
-  private readonly numbered: Int32Array[];
+  /** Per layer, its hits by entry index (made on first use). */
+  private readonly layerHits: LayerHits[];
   /**
-   * By path number: the one provider of a path nothing shadows (nearly all of them), else its list; an
-   * array per path is made only when asked for (60,000 one-element arrays were a tenth of a mount's GC).
-   * Undefined for numbers of paths this index does not hold.
+   * By path number: the winner's layer (-1 for numbers of paths this index does not hold) and its entry
+   * index there. A path nothing shadows (nearly all of them) needs nothing else; no object per path.
    */
-  private readonly lists: (Hit | Hit[] | undefined)[];
-  /** Per path number: 0 one provider (`lists` holds the Hit), 1 shadowed, 2 one provider whose list was made. */
+  private readonly winnerLayer: Int32Array;
+  private readonly winnerEntry: Int32Array;
+  /** The providers of the shadowed paths, winner first, by path number; another path's list is made when asked for. */
+  private readonly lists = new Map<number, Hit[]>();
+  /** Per path number: 1 when shadowed. */
   private readonly shadowedFlags: Uint8Array;
   /** The path numbers in first-seen order (see `all`). */
   private readonly order: Int32Array;
@@ -95,56 +136,62 @@ export class MergedIndex {
     previous?: MergedIndex,
   ) {
     const paths = (this.paths = previous?.paths ?? new PathNumbers());
-    const numbered = (this.numbered = layers.map((l) => paths.of(l.entries)));
-    const lists = (this.lists = new Array<Hit | Hit[] | undefined>(paths.keys.length));
-    const shadowed = (this.shadowedFlags = new Uint8Array(paths.keys.length));
+    const numbered = layers.map((l) => paths.of(l.entries));
+    const layerHits = (this.layerHits = layers.map((l, i) => paths.hits(l, i)));
+    const known = paths.keys.length;
+    const winnerLayer = (this.winnerLayer = new Int32Array(known).fill(-1));
+    const winnerEntry = (this.winnerEntry = new Int32Array(known));
+    const shadowed = (this.shadowedFlags = new Uint8Array(known));
+    const lists = this.lists;
     const order = new Int32Array(numbered.reduce((sum, numbers) => sum + numbers.length, 0));
+    let pathCount = 0;
+    let entryCount = 0;
     for (let layer = 0; layer < layers.length; layer++) {
       const numbers = numbered[layer]!;
-      const hits = paths.hits(layers[layer]!, layer);
       for (let i = 0; i < numbers.length; i++) {
         const n = numbers[i]!;
         if (n < 0) continue;
-        const list = lists[n];
-        if (list === undefined) {
-          lists[n] = hits[i]!;
-          order[this.pathCount++] = n;
-        } else {
-          if (shadowed[n] === 1) (list as Hit[]).push(hits[i]!);
-          else lists[n] = [list as Hit, hits[i]!];
-          shadowed[n] = 1;
+        entryCount++;
+        const winner = winnerLayer[n]!;
+        if (winner < 0) {
+          winnerLayer[n] = layer;
+          winnerEntry[n] = i;
+          order[pathCount++] = n;
+          continue;
         }
-        this.entryCount++;
+        const hit = layerHits[layer]!.at(i);
+        const list = lists.get(n);
+        if (list) list.push(hit);
+        else lists.set(n, [layerHits[winner]!.at(winnerEntry[n]!), hit]);
+        shadowed[n] = 1;
       }
     }
-    this.order = order.subarray(0, this.pathCount);
+    this.pathCount = pathCount;
+    this.entryCount = entryCount;
+    this.order = order.subarray(0, pathCount);
   }
 
   /** The number of a path key, or -1 when no layer has it. */
   numberOf(key: string): number {
     const n = this.paths.numbers.get(key);
-    return n !== undefined && n < this.lists.length && this.lists[n] !== undefined ? n : -1;
+    return n !== undefined && n < this.winnerLayer.length && this.winnerLayer[n]! >= 0 ? n : -1;
   }
 
   /** The providers of path number `n` (one numberOf answered), winner first. */
   hitsOf(n: number): readonly Hit[] {
-    const list = this.lists[n]!;
-    if (this.shadowedFlags[n] !== 0) return list as Hit[];
-    const one = [list as Hit];
-    this.lists[n] = one;
-    this.shadowedFlags[n] = 2;
-    return one;
+    let list = this.lists.get(n);
+    if (!list) this.lists.set(n, (list = [this.winnerOf(n)]));
+    return list;
   }
 
   /** The winner of path number `n` (one numberOf answered), without making its list. */
   winnerOf(n: number): Hit {
-    const list = this.lists[n]!;
-    return this.shadowedFlags[n] === 0 ? (list as Hit) : (list as Hit[])[0]!;
+    return this.layerHits[this.winnerLayer[n]!]!.at(this.winnerEntry[n]!);
   }
 
   /** How many providers path number `n` has. */
   countOf(n: number): number {
-    return this.shadowedFlags[n] === 0 ? 1 : (this.lists[n] as Hit[]).length;
+    return this.shadowedFlags[n] === 0 ? 1 : this.lists.get(n)!.length;
   }
 
   /** Whether path number `n` has more than one provider. */

@@ -201,10 +201,20 @@ export class HpiV1Archive implements Archive {
  * exactly their size (already set). Several entries may share one data offset.
  */
 async function withPackedSizes(source: ByteSource, raw: RawV1Entry[], dataEnd: number, key: number): Promise<V1Entry[]> {
-  const chunked = raw.filter((r) => !r.dir && r.flag !== 0 && r.size > 0);
-  const data = raw.filter((r) => !r.dir && r.size > 0);
+  // Plain loops into one typed array (no filtered copies, no callback per entry): a tenth of a mount's walk.
+  let dataCount = 0;
+  for (let i = 0; i < raw.length; i++) if (!raw[i]!.dir && raw[i]!.size > 0) dataCount++;
+  const starts = new Float64Array(dataCount);
+  let sorted = true;
+  let at = 0;
+  for (let i = 0; i < raw.length; i++) {
+    const r = raw[i]!;
+    if (r.dir || r.size === 0) continue;
+    if (at > 0 && r.dataOffset < starts[at - 1]!) sorted = false;
+    starts[at++] = r.dataOffset;
+  }
   // Typed-array sort is numeric and native; writers usually lay data out in directory order anyway.
-  const starts = Float64Array.from(data, (r) => r.dataOffset).sort();
+  if (!sorted) starts.sort();
   const nextStart = (offset: number): number => {
     let lo = 0;
     let hi = starts.length;
@@ -216,13 +226,15 @@ async function withPackedSizes(source: ByteSource, raw: RawV1Entry[], dataEnd: n
     return lo < starts.length ? starts[lo]! : dataEnd;
   };
   const last = starts.length > 0 ? starts[starts.length - 1]! : -1;
-  for (const r of chunked) {
+  for (let i = 0; i < raw.length; i++) {
+    const r = raw[i]!;
+    if (r.dir || r.flag === 0 || r.size === 0) continue;
     if (r.dataOffset === last) {
       const count = chunkCount(r.size);
       const table = await readPlain(source, r.dataOffset, count * 4, key);
       const view = new DataView(table.buffer, table.byteOffset, table.byteLength);
       let packed = count * 4;
-      for (let i = 0; i < count; i++) packed += view.getUint32(i * 4, true);
+      for (let c = 0; c < count; c++) packed += view.getUint32(c * 4, true);
       r.packedSize = packed;
     } else r.packedSize = Math.max(0, nextStart(r.dataOffset) - r.dataOffset);
   }
