@@ -24,3 +24,22 @@ export function isCanonicalAscii(path: string): boolean {
 export function lookupKey(path: string): string {
   return isCanonicalAscii(path) ? path.toUpperCase() : pathKey(path);
 }
+
+/** Anything that makes a path of a joined list non-canonical (see isCanonicalAscii), NUL being the separator. */
+const NOT_CANONICAL = /[^\x00-\x7f]|\\|(?:^|\0)\/|\/(?:\0|$)|\/\//;
+
+/**
+ * `lookupKey` of each path, for a whole entry list at once: the paths joined with NUL, checked by one
+ * regular expression, upper-cased once and split again, natively. Half the time of a key per path in a
+ * fresh process, where a loop over every character runs cold. A list the check refuses, or whose paths
+ * hold a NUL themselves, takes the key of each path instead.
+ */
+export function lookupKeys(paths: readonly string[]): string[] {
+  if (paths.length === 0) return [];
+  const joined = paths.join('\0');
+  if (!NOT_CANONICAL.test(joined)) {
+    const keys = joined.toUpperCase().split('\0');
+    if (keys.length === paths.length) return keys;
+  }
+  return paths.map(lookupKey);
+}

@@ -1,6 +1,6 @@
 import type { ArchiveEntry } from '../formats/index.js';
 import type { Provider } from '../../shared/vfs-types.js';
-import { lookupKey } from './keys.js';
+import { lookupKey, lookupKeys } from './keys.js';
 import type { Layer } from './layers.js';
 
 /** One provider of a path: which layer (index into the priority order) and which of its entries. */
@@ -30,13 +30,16 @@ class PathNumbers {
     if (out) return out;
     const { numbers, keys } = this;
     out = new Int32Array(entries.length);
+    const files: string[] = [];
+    for (let i = 0; i < entries.length; i++) if (!entries[i]!.dir) files.push(entries[i]!.path);
+    const fileKeys = lookupKeys(files);
+    let f = 0;
     for (let i = 0; i < entries.length; i++) {
-      const entry = entries[i]!;
-      if (entry.dir) {
+      if (entries[i]!.dir) {
         out[i] = -1;
         continue;
       }
-      const key = lookupKey(entry.path);
+      const key = fileKeys[f++]!;
       let n = numbers.get(key);
       if (n === undefined) {
         n = keys.length;

@@ -49,7 +49,7 @@ function cipherWords(bytes: Uint8Array, filePos: number, key: number, out: Uint8
   out.set(bytes);
   const count = bytes.length >>> 2;
   const words = new Uint32Array(out.buffer, out.byteOffset, count);
-  for (let j = 0; j < count; j++) words[j] ^= streamWords[j & 63]!;
+  for (let j = 0; j < count; j++) words[j] = words[j]! ^ streamWords[j & 63]!;
   for (let i = count * 4; i < bytes.length; i++) out[i] = bytes[i]! ^ ((start + i) & 0xff) ^ key;
   return out.length === bytes.length ? out : out.subarray(0, bytes.length);
 }

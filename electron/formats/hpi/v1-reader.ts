@@ -4,7 +4,7 @@
  */
 import type { Archive, ArchiveEntry } from '../archive.js';
 import type { HpiV1Info } from '../../../shared/archive-info.js';
-import { countEntries, STREAM_SLICE, type ChunkScratch } from '../archive.js';
+import { STREAM_SLICE, type ChunkScratch } from '../archive.js';
 import type { ByteSource } from '../../io/byte-source.js';
 import { checkRange, fail, FormatError } from '../../../shared/errors.js';
 import { positionCipher, positionCipherInto, deriveKey } from './cipher.js';
@@ -36,6 +36,7 @@ export class HpiV1Archive implements Archive {
     readonly warnings: readonly string[],
     private readonly tail: Uint8Array,
     private readonly directoryReadsPlain: boolean | null,
+    private readonly counts: EntryCounts,
   ) {}
 
   static async open(source: ByteSource): Promise<HpiV1Archive> {
@@ -63,12 +64,12 @@ export class HpiV1Archive implements Archive {
     const tailLength = Math.min(TAIL_SIZE, source.size);
     const tail = await source.read(source.size - tailLength, tailLength);
     const dataEnd = trailerText(tail) !== null ? source.size - TRAILER_SIZE : source.size;
-    const entries = await withPackedSizes(source, raw, dataEnd, key);
-    return new HpiV1Archive(source, header, key, entries, warnings, tail, readsPlain);
+    const { entries, counts } = await withPackedSizes(source, raw, dataEnd, key);
+    return new HpiV1Archive(source, header, key, entries, warnings, tail, readsPlain, counts);
   }
 
   info(): HpiV1Info {
-    const { files, dirs, bytes } = countEntries(this.entries);
+    const { files, dirs, bytes } = this.counts;
     const trailer = trailerText(this.tail);
     return {
       format: 'hpi',
@@ -200,19 +201,30 @@ export class HpiV1Archive implements Archive {
  * bytes up to the next file's data (the last one's chunk table is read to be exact). Stored files take
  * exactly their size (already set). Several entries may share one data offset.
  */
-async function withPackedSizes(source: ByteSource, raw: RawV1Entry[], dataEnd: number, key: number): Promise<V1Entry[]> {
-  // Plain loops into one typed array (no filtered copies, no callback per entry): a tenth of a mount's walk.
-  let dataCount = 0;
-  for (let i = 0; i < raw.length; i++) if (!raw[i]!.dir && raw[i]!.size > 0) dataCount++;
-  const starts = new Float64Array(dataCount);
+async function withPackedSizes(
+  source: ByteSource,
+  raw: RawV1Entry[],
+  dataEnd: number,
+  key: number,
+): Promise<{ entries: V1Entry[]; counts: EntryCounts }> {
+  // One pass gathers the data starts and info()'s counts (each pass over 60,000 entries runs cold at mount).
+  const counts: EntryCounts = { files: 0, dirs: 0, bytes: 0 };
+  const all = new Float64Array(raw.length);
   let sorted = true;
   let at = 0;
   for (let i = 0; i < raw.length; i++) {
     const r = raw[i]!;
-    if (r.dir || r.size === 0) continue;
-    if (at > 0 && r.dataOffset < starts[at - 1]!) sorted = false;
-    starts[at++] = r.dataOffset;
+    if (r.dir) {
+      counts.dirs++;
+      continue;
+    }
+    counts.files++;
+    counts.bytes += r.size;
+    if (r.size === 0) continue;
+    if (at > 0 && r.dataOffset < all[at - 1]!) sorted = false;
+    all[at++] = r.dataOffset;
   }
+  const starts = all.subarray(0, at);
   // Typed-array sort is numeric and native; writers usually lay data out in directory order anyway.
   if (!sorted) starts.sort();
   const nextStart = (offset: number): number => {
@@ -238,5 +250,7 @@ async function withPackedSizes(source: ByteSource, raw: RawV1Entry[], dataEnd: n
       r.packedSize = packed;
     } else r.packedSize = Math.max(0, nextStart(r.dataOffset) - r.dataOffset);
   }
-  return raw;
+  return { entries: raw, counts };
 }
+
+type EntryCounts = { files: number; dirs: number; bytes: number };
