@@ -28,26 +28,7 @@ class PathNumbers {
   of(entries: readonly ArchiveEntry[]): Int32Array {
     let out = this.byEntries.get(entries);
     if (out) return out;
-    const { numbers, keys } = this;
-    out = new Int32Array(entries.length);
-    const files: string[] = [];
-    for (let i = 0; i < entries.length; i++) if (!entries[i]!.dir) files.push(entries[i]!.path);
-    const fileKeys = lookupKeys(files);
-    let f = 0;
-    for (let i = 0; i < entries.length; i++) {
-      if (entries[i]!.dir) {
-        out[i] = -1;
-        continue;
-      }
-      const key = fileKeys[f++]!;
-      let n = numbers.get(key);
-      if (n === undefined) {
-        n = keys.length;
-        numbers.set(key, n);
-        keys.push(key);
-      }
-      out[i] = n;
-    }
+    out = numberKeys(entries, lookupKeys(filePaths(entries)), this.numbers, this.keys);
     this.byEntries.set(entries, out);
     return out;
   }
@@ -66,6 +47,39 @@ class PathNumbers {
     this.hitsByEntries.set(entries, hits);
     return hits;
   }
+}
+
+/** The paths of the files among `entries` (each pass over a list is a function of its own: see dataStarts in formats/hpi). */
+function filePaths(entries: readonly ArchiveEntry[]): string[] {
+  const files: string[] = [];
+  for (let i = 0; i < entries.length; i++) if (!entries[i]!.dir) files.push(entries[i]!.path);
+  return files;
+}
+
+/** Per entry, the number of its key (`fileKeys` holds the files' keys in order), numbering new keys; -1 for a folder. */
+function numberKeys(
+  entries: readonly ArchiveEntry[],
+  fileKeys: readonly string[],
+  numbers: Map<string, number>,
+  keys: string[],
+): Int32Array {
+  const out = new Int32Array(entries.length);
+  let f = 0;
+  for (let i = 0; i < entries.length; i++) {
+    if (entries[i]!.dir) {
+      out[i] = -1;
+      continue;
+    }
+    const key = fileKeys[f++]!;
+    let n = numbers.get(key);
+    if (n === undefined) {
+      n = keys.length;
+      numbers.set(key, n);
+      keys.push(key);
+    }
+    out[i] = n;
+  }
+  return out;
 }
 
 /**
@@ -108,6 +122,45 @@ class LayerHit implements Hit {
   }
 }
 
+/** What MergedIndex's constructor fills in, layer by layer. */
+interface Placed {
+  readonly winnerLayer: Int32Array;
+  readonly winnerEntry: Int32Array;
+  readonly shadowed: Uint8Array;
+  readonly lists: Map<number, Hit[]>;
+  readonly layerHits: readonly LayerHits[];
+  readonly order: Int32Array;
+  paths: number;
+  entries: number;
+}
+
+/** One layer's entries placed under their path numbers: a first provider wins, a later one is shadowed. */
+function placeLayer(placed: Placed, layer: number, numbers: Int32Array): void {
+  const { winnerLayer, winnerEntry, order } = placed;
+  let paths = placed.paths;
+  let entries = 0;
+  for (let i = 0; i < numbers.length; i++) {
+    const n = numbers[i]!;
+    if (n < 0) continue;
+    entries++;
+    if (winnerLayer[n]! < 0) {
+      winnerLayer[n] = layer;
+      winnerEntry[n] = i;
+      order[paths++] = n;
+    } else shadow(placed, n, layer, i);
+  }
+  placed.paths = paths;
+  placed.entries += entries;
+}
+
+function shadow(placed: Placed, n: number, layer: number, i: number): void {
+  const hit = placed.layerHits[layer]!.at(i);
+  const list = placed.lists.get(n);
+  if (list) list.push(hit);
+  else placed.lists.set(n, [placed.layerHits[placed.winnerLayer[n]!]!.at(placed.winnerEntry[n]!), hit]);
+  placed.shadowed[n] = 1;
+}
+
 /**
  * Every path of the install, layered: path key (upper-case ASCII, `/` separators) → path number, and per
  * number its providers in priority order. Built by walking the layers highest first and each layer's
@@ -145,33 +198,12 @@ export class MergedIndex {
     const winnerLayer = (this.winnerLayer = new Int32Array(known).fill(-1));
     const winnerEntry = (this.winnerEntry = new Int32Array(known));
     const shadowed = (this.shadowedFlags = new Uint8Array(known));
-    const lists = this.lists;
     const order = new Int32Array(numbered.reduce((sum, numbers) => sum + numbers.length, 0));
-    let pathCount = 0;
-    let entryCount = 0;
-    for (let layer = 0; layer < layers.length; layer++) {
-      const numbers = numbered[layer]!;
-      for (let i = 0; i < numbers.length; i++) {
-        const n = numbers[i]!;
-        if (n < 0) continue;
-        entryCount++;
-        const winner = winnerLayer[n]!;
-        if (winner < 0) {
-          winnerLayer[n] = layer;
-          winnerEntry[n] = i;
-          order[pathCount++] = n;
-          continue;
-        }
-        const hit = layerHits[layer]!.at(i);
-        const list = lists.get(n);
-        if (list) list.push(hit);
-        else lists.set(n, [layerHits[winner]!.at(winnerEntry[n]!), hit]);
-        shadowed[n] = 1;
-      }
-    }
-    this.pathCount = pathCount;
-    this.entryCount = entryCount;
-    this.order = order.subarray(0, pathCount);
+    const placed: Placed = { winnerLayer, winnerEntry, shadowed, lists: this.lists, layerHits, order, paths: 0, entries: 0 };
+    for (let layer = 0; layer < layers.length; layer++) placeLayer(placed, layer, numbered[layer]!);
+    this.pathCount = placed.paths;
+    this.entryCount = placed.entries;
+    this.order = order.subarray(0, placed.paths);
   }
 
   /** The number of a path key, or -1 when no layer has it. */

@@ -48,10 +48,17 @@ function cipherWords(bytes: Uint8Array, filePos: number, key: number, out: Uint8
   }
   out.set(bytes);
   const count = bytes.length >>> 2;
+  const tailFrom = count * 4;
+  const result = out.length === bytes.length ? out : out.subarray(0, bytes.length);
   const words = new Uint32Array(out.buffer, out.byteOffset, count);
   for (let j = 0; j < count; j++) words[j] = words[j]! ^ streamWords[j & 63]!;
-  for (let i = count * 4; i < bytes.length; i++) out[i] = bytes[i]! ^ ((start + i) & 0xff) ^ key;
-  return out.length === bytes.length ? out : out.subarray(0, bytes.length);
+  cipherTail(bytes, start, key, out, tailFrom);
+  return result;
+}
+
+/** The last bytes past the words (a function of its own, so the word loop's optimised code never meets it unprepared). */
+function cipherTail(bytes: Uint8Array, start: number, key: number, out: Uint8Array, from: number): void {
+  for (let i = from; i < bytes.length; i++) out[i] = bytes[i]! ^ ((start + i) & 0xff) ^ key;
 }
 
 const streamWords = new Uint32Array(64);

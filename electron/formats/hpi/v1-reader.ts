@@ -207,9 +207,29 @@ async function withPackedSizes(
   dataEnd: number,
   key: number,
 ): Promise<{ entries: V1Entry[]; counts: EntryCounts }> {
-  // One pass gathers the data starts and info()'s counts (each pass over 60,000 entries runs cold at mount).
   const counts: EntryCounts = { files: 0, dirs: 0, bytes: 0 };
-  const all = new Float64Array(raw.length);
+  const starts = dataStarts(raw, counts);
+  for (const r of packedFromStarts(raw, starts, dataEnd)) {
+    const count = chunkCount(r.size);
+    const table = await readPlain(source, r.dataOffset, count * 4, key);
+    const view = new DataView(table.buffer, table.byteOffset, table.byteLength);
+    let packed = count * 4;
+    for (let c = 0; c < count; c++) packed += view.getUint32(c * 4, true);
+    r.packedSize = packed;
+  }
+  return { entries: raw, counts };
+}
+
+type EntryCounts = { files: number; dirs: number; bytes: number };
+
+/**
+ * The data offsets of the files that have bytes, sorted, while info()'s counts are taken. Each pass over
+ * the entries is a function of its own: a mount runs them cold, and a loop sharing its function with code
+ * not yet run is optimised, thrown away and optimised again when that code is reached.
+ */
+function dataStarts(raw: readonly RawV1Entry[], counts: EntryCounts): Uint32Array {
+  // u32, as the directory stores them: packed sizes computed from them stay small integers in the entries.
+  const all = new Uint32Array(raw.length);
   let sorted = true;
   let at = 0;
   for (let i = 0; i < raw.length; i++) {
@@ -226,31 +246,29 @@ async function withPackedSizes(
   }
   const starts = all.subarray(0, at);
   // Typed-array sort is numeric and native; writers usually lay data out in directory order anyway.
-  if (!sorted) starts.sort();
-  const nextStart = (offset: number): number => {
-    let lo = 0;
-    let hi = starts.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (starts[mid]! <= offset) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo < starts.length ? starts[lo]! : dataEnd;
-  };
+  return sorted ? starts : starts.sort();
+}
+
+/** Each chunked file's packed size, up to the next file's data; returns the files whose data is last (read exactly). */
+function packedFromStarts(raw: readonly RawV1Entry[], starts: Uint32Array, dataEnd: number): RawV1Entry[] {
   const last = starts.length > 0 ? starts[starts.length - 1]! : -1;
+  const exact: RawV1Entry[] = [];
   for (let i = 0; i < raw.length; i++) {
     const r = raw[i]!;
     if (r.dir || r.flag === 0 || r.size === 0) continue;
     if (r.dataOffset === last) {
-      const count = chunkCount(r.size);
-      const table = await readPlain(source, r.dataOffset, count * 4, key);
-      const view = new DataView(table.buffer, table.byteOffset, table.byteLength);
-      let packed = count * 4;
-      for (let c = 0; c < count; c++) packed += view.getUint32(c * 4, true);
-      r.packedSize = packed;
-    } else r.packedSize = Math.max(0, nextStart(r.dataOffset) - r.dataOffset);
+      exact.push(r);
+      continue;
+    }
+    // The first start past this file's: starts are sorted, so a binary search.
+    let lo = 0;
+    let hi = starts.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (starts[mid]! <= r.dataOffset) lo = mid + 1;
+      else hi = mid;
+    }
+    r.packedSize = Math.max(0, (lo < starts.length ? starts[lo]! : dataEnd) - r.dataOffset);
   }
-  return { entries: raw, counts };
+  return exact;
 }
-
-type EntryCounts = { files: number; dirs: number; bytes: number };
