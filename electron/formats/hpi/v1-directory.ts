@@ -95,7 +95,7 @@ export function readV1Directory(dir: Uint8Array, start: number, end: number, fil
       const nameOffset = u32(at);
       const dataOffset = u32(at + 4);
       const isDir = dir[at + 8 - start] !== 0;
-      inside('entry name', nameOffset, 1);
+      if (nameOffset < start || nameOffset + 1 > end) inside('entry name', nameOffset, 1);
       const name = names.read(nameOffset - start, end - start, 'entry at', at);
       // The checks' messages are built only when one fails (two strings per entry were a tenth of a mount).
       const path = flatString(prefix.length + name.length > MAX_PATH_LENGTH ? joinedPath(prefix, name, `entry at ${at}`) : prefix + name);
