@@ -26,6 +26,7 @@ export function lookupKey(path: string): string {
 }
 
 /** Anything that makes a path of a joined list non-canonical (see isCanonicalAscii), NUL being the separator. */
+// eslint-disable-next-line no-control-regex -- NUL is the separator, and 0x00-0x7F is ASCII
 const NOT_CANONICAL = /[^\x00-\x7f]|\\|(?:^|\0)\/|\/(?:\0|$)|\/\//;
 
 /**
