@@ -30,17 +30,15 @@ export function lookupKey(path: string): string {
 const NOT_CANONICAL = /[^\x00-\x7f]|\\|(?:^|\0)\/|\/(?:\0|$)|\/\//;
 
 /**
- * `lookupKey` of each path, for a whole entry list at once: the paths joined with NUL, checked by one
- * regular expression, upper-cased once and split again, natively. Half the time of a key per path in a
- * fresh process, where a loop over every character runs cold. A list the check refuses, or whose paths
- * hold a NUL themselves, takes the key of each path instead.
+ * `lookupKey` of each path, for a whole entry list at once: the paths joined with NUL and checked by one
+ * regular expression, natively, then each upper-cased natively. In a fresh process a loop over every
+ * character runs cold: this takes half the time. (Upper-casing the joined text and splitting it was
+ * quicker still, but gave sliced strings as keys, which made every lookup a third slower.) A NUL inside
+ * a path can only make the check refuse a list, which then takes the key of each path.
  */
 export function lookupKeys(paths: readonly string[]): string[] {
-  if (paths.length === 0) return [];
-  const joined = paths.join('\0');
-  if (!NOT_CANONICAL.test(joined)) {
-    const keys = joined.toUpperCase().split('\0');
-    if (keys.length === paths.length) return keys;
-  }
-  return paths.map(lookupKey);
+  if (NOT_CANONICAL.test(paths.join('\0'))) return paths.map(lookupKey);
+  const keys = new Array<string>(paths.length);
+  for (let i = 0; i < paths.length; i++) keys[i] = paths[i]!.toUpperCase();
+  return keys;
 }

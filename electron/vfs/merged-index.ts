@@ -206,6 +206,11 @@ export class MergedIndex {
     this.order = order.subarray(0, placed.paths);
   }
 
+  /** One more than the highest path number this index can answer (numbers run from 0). */
+  get numberLimit(): number {
+    return this.winnerLayer.length;
+  }
+
   /** The number of a path key, or -1 when no layer has it. */
   numberOf(key: string): number {
     const n = this.paths.numbers.get(key);
