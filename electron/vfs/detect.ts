@@ -74,9 +74,9 @@ async function hpiVersion(path: string): Promise<number> {
   }
 }
 
+const SNIFFS_IN_FLIGHT = 4;
+
 export async function detectGame(root: string, names: readonly string[]): Promise<DetectedGame> {
-  const hpiVersions = new Map<string, number>();
-  for (const n of names) if (HPI_EXTENSIONS.has(extensionOf(n))) hpiVersions.set(n, await hpiVersion(join(root, n)));
   let pak0Format: string | null = null;
   const pak0 = names.find((n) => pakNumber(n) === 0);
   if (pak0) {
@@ -89,7 +89,24 @@ export async function detectGame(root: string, names: readonly string[]): Promis
       await source.close();
     }
   }
-  const found = decideGame({ folder: basename(root), names, hpiVersions, pak0Format });
+  const facts = { folder: basename(root), names, hpiVersions: new Map<string, number>(), pak0Format };
+  // The archives' versions are the last rule: when the names decide (totala.exe, rev31.gp3, ...) they are
+  // never read, and otherwise they are read side by side (it was 16 opens one after another on every mount).
+  let found = decideGame(facts);
+  if (!found) {
+    const hpis = names.filter((n) => HPI_EXTENSIONS.has(extensionOf(n)));
+    const hpiVersions = new Map<string, number>();
+    let next = 0;
+    // A few at a time: an open that fails for want of descriptors would read as "not an HPI".
+    const sniff = async () => {
+      while (next < hpis.length) {
+        const n = hpis[next++]!;
+        hpiVersions.set(n, await hpiVersion(join(root, n)));
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(SNIFFS_IN_FLIGHT, hpis.length) }, sniff));
+    found = decideGame({ ...facts, hpiVersions });
+  }
   if (!found)
     fail(
       'unsupported',

@@ -1,6 +1,6 @@
 import type { ArchiveEntry } from '../formats/index.js';
 import type { Provider } from '../../shared/vfs-types.js';
-import { lookupKey } from './keys.js';
+import { lookupKey, lookupKeys } from './keys.js';
 import type { Layer } from './layers.js';
 
 /** One provider of a path: which layer (index into the priority order) and which of its entries. */
@@ -22,48 +22,143 @@ class PathNumbers {
   readonly numbers = new Map<string, number>();
   readonly keys: string[] = [];
   private readonly byEntries = new WeakMap<readonly ArchiveEntry[], Int32Array>();
-  private readonly hitsByEntries = new WeakMap<readonly ArchiveEntry[], { layer: number; archive: string | null; hits: Hit[] }>();
+  private readonly hitsByEntries = new WeakMap<readonly ArchiveEntry[], LayerHits>();
 
   /** Per entry, its path number (-1 for a folder). */
   of(entries: readonly ArchiveEntry[]): Int32Array {
     let out = this.byEntries.get(entries);
     if (out) return out;
-    const { numbers, keys } = this;
-    out = new Int32Array(entries.length);
-    for (let i = 0; i < entries.length; i++) {
-      const entry = entries[i]!;
-      if (entry.dir) {
-        out[i] = -1;
-        continue;
-      }
-      const key = lookupKey(entry.path);
-      let n = numbers.get(key);
-      if (n === undefined) {
-        n = keys.length;
-        numbers.set(key, n);
-        keys.push(key);
-      }
-      out[i] = n;
-    }
+    out = numberKeys(entries, lookupKeys(filePaths(entries)), this.numbers, this.keys);
     this.byEntries.set(entries, out);
     return out;
   }
 
-  /** Per entry, its hit at `layer` (holes for folders): the previous placement's when the rank is the same. */
-  hits(layerAt: Layer, layer: number): Hit[] {
+  /**
+   * The hits of an entry list at `layer`, each made on first use: the previous placement's when the rank
+   * is the same. 60,000 hit objects made at every mount, most never asked for, were a fifth of its garbage.
+   */
+  hits(layerAt: Layer, layer: number): LayerHits {
     const { entries, archive } = layerAt;
     const held = this.hitsByEntries.get(entries);
-    if (held && held.layer === layer && held.archive === archive) return held.hits;
+    if (held && held.layer === layer && held.archive === archive) return held;
     // Rows name the archive, so they carry over to the new rank only under the same name.
-    const rows = held?.archive === archive ? held.hits : null;
-    const hits = new Array<Hit>(entries.length);
-    for (let i = 0; i < entries.length; i++) {
-      const entry = entries[i]!;
-      if (!entry.dir) hits[i] = { layer, entry, row: rows?.[i]?.row };
-    }
-    this.hitsByEntries.set(entries, { layer, archive, hits });
+    const rows = held?.archive === archive ? held.rows : new Array<Readonly<Provider> | undefined>(entries.length);
+    const hits = new LayerHits(layer, archive, entries, rows);
+    this.hitsByEntries.set(entries, hits);
     return hits;
   }
+}
+
+/** The paths of the files among `entries` (each pass over a list is a function of its own: see dataStarts in formats/hpi). */
+function filePaths(entries: readonly ArchiveEntry[]): string[] {
+  const files: string[] = [];
+  for (let i = 0; i < entries.length; i++) if (!entries[i]!.dir) files.push(entries[i]!.path);
+  return files;
+}
+
+/** Per entry, the number of its key (`fileKeys` holds the files' keys in order), numbering new keys; -1 for a folder. */
+function numberKeys(
+  entries: readonly ArchiveEntry[],
+  fileKeys: readonly string[],
+  numbers: Map<string, number>,
+  keys: string[],
+): Int32Array {
+  const out = new Int32Array(entries.length);
+  let f = 0;
+  for (let i = 0; i < entries.length; i++) {
+    if (entries[i]!.dir) {
+      out[i] = -1;
+      continue;
+    }
+    const key = fileKeys[f++]!;
+    let n = numbers.get(key);
+    if (n === undefined) {
+      n = keys.length;
+      numbers.set(key, n);
+      keys.push(key);
+    }
+    out[i] = n;
+  }
+  return out;
+}
+
+/**
+ * One layer's hits by entry index, each made when first asked for (a folder entry has none). Their rows
+ * live in `rows`, which every placement of the same entry list under the same archive name shares.
+ */
+class LayerHits {
+  private readonly made: (Hit | undefined)[];
+
+  constructor(
+    readonly layer: number,
+    readonly archive: string | null,
+    private readonly entries: readonly ArchiveEntry[],
+    readonly rows: (Readonly<Provider> | undefined)[],
+  ) {
+    this.made = new Array<Hit | undefined>(entries.length);
+  }
+
+  at(i: number): Hit {
+    let hit = this.made[i];
+    if (hit === undefined) this.made[i] = hit = new LayerHit(this.layer, this.entries[i]!, this.rows, i);
+    return hit;
+  }
+}
+
+class LayerHit implements Hit {
+  constructor(
+    readonly layer: number,
+    readonly entry: ArchiveEntry,
+    private readonly rows: (Readonly<Provider> | undefined)[],
+    private readonly i: number,
+  ) {}
+
+  get row(): Readonly<Provider> | undefined {
+    return this.rows[this.i];
+  }
+
+  set row(row: Readonly<Provider> | undefined) {
+    this.rows[this.i] = row;
+  }
+}
+
+/** What MergedIndex's constructor fills in, layer by layer. */
+interface Placed {
+  readonly winnerLayer: Int32Array;
+  readonly winnerEntry: Int32Array;
+  readonly shadowed: Uint8Array;
+  readonly lists: Map<number, Hit[]>;
+  readonly layerHits: readonly LayerHits[];
+  readonly order: Int32Array;
+  paths: number;
+  entries: number;
+}
+
+/** One layer's entries placed under their path numbers: a first provider wins, a later one is shadowed. */
+function placeLayer(placed: Placed, layer: number, numbers: Int32Array): void {
+  const { winnerLayer, winnerEntry, order } = placed;
+  let paths = placed.paths;
+  let entries = 0;
+  for (let i = 0; i < numbers.length; i++) {
+    const n = numbers[i]!;
+    if (n < 0) continue;
+    entries++;
+    if (winnerLayer[n]! < 0) {
+      winnerLayer[n] = layer;
+      winnerEntry[n] = i;
+      order[paths++] = n;
+    } else shadow(placed, n, layer, i);
+  }
+  placed.paths = paths;
+  placed.entries += entries;
+}
+
+function shadow(placed: Placed, n: number, layer: number, i: number): void {
+  const hit = placed.layerHits[layer]!.at(i);
+  const list = placed.lists.get(n);
+  if (list) list.push(hit);
+  else placed.lists.set(n, [placed.layerHits[placed.winnerLayer[n]!]!.at(placed.winnerEntry[n]!), hit]);
+  placed.shadowed[n] = 1;
 }
 
 /**
@@ -75,15 +170,17 @@ class PathNumbers {
  */
 export class MergedIndex {
   private readonly paths: PathNumbers;
-  /** Per layer, per entry, its path number. */
-  private readonly numbered: Int32Array[];
+  /** Per layer, its hits by entry index (made on first use). */
+  private readonly layerHits: LayerHits[];
   /**
-   * By path number: the one provider of a path nothing shadows (nearly all of them), else its list; an
-   * array per path is made only when asked for (60,000 one-element arrays were a tenth of a mount's GC).
-   * Undefined for numbers of paths this index does not hold.
+   * By path number: the winner's layer (-1 for numbers of paths this index does not hold) and its entry
+   * index there. A path nothing shadows (nearly all of them) needs nothing else; no object per path.
    */
-  private readonly lists: (Hit | Hit[] | undefined)[];
-  /** Per path number: 0 one provider (`lists` holds the Hit), 1 shadowed, 2 one provider whose list was made. */
+  private readonly winnerLayer: Int32Array;
+  private readonly winnerEntry: Int32Array;
+  /** The providers of the shadowed paths, winner first, by path number; another path's list is made when asked for. */
+  private readonly lists = new Map<number, Hit[]>();
+  /** Per path number: 1 when shadowed. */
   private readonly shadowedFlags: Uint8Array;
   /** The path numbers in first-seen order (see `all`). */
   private readonly order: Int32Array;
@@ -95,56 +192,46 @@ export class MergedIndex {
     previous?: MergedIndex,
   ) {
     const paths = (this.paths = previous?.paths ?? new PathNumbers());
-    const numbered = (this.numbered = layers.map((l) => paths.of(l.entries)));
-    const lists = (this.lists = new Array<Hit | Hit[] | undefined>(paths.keys.length));
-    const shadowed = (this.shadowedFlags = new Uint8Array(paths.keys.length));
+    const numbered = layers.map((l) => paths.of(l.entries));
+    const layerHits = (this.layerHits = layers.map((l, i) => paths.hits(l, i)));
+    const known = paths.keys.length;
+    const winnerLayer = (this.winnerLayer = new Int32Array(known).fill(-1));
+    const winnerEntry = (this.winnerEntry = new Int32Array(known));
+    const shadowed = (this.shadowedFlags = new Uint8Array(known));
     const order = new Int32Array(numbered.reduce((sum, numbers) => sum + numbers.length, 0));
-    for (let layer = 0; layer < layers.length; layer++) {
-      const numbers = numbered[layer]!;
-      const hits = paths.hits(layers[layer]!, layer);
-      for (let i = 0; i < numbers.length; i++) {
-        const n = numbers[i]!;
-        if (n < 0) continue;
-        const list = lists[n];
-        if (list === undefined) {
-          lists[n] = hits[i]!;
-          order[this.pathCount++] = n;
-        } else {
-          if (shadowed[n] === 1) (list as Hit[]).push(hits[i]!);
-          else lists[n] = [list as Hit, hits[i]!];
-          shadowed[n] = 1;
-        }
-        this.entryCount++;
-      }
-    }
-    this.order = order.subarray(0, this.pathCount);
+    const placed: Placed = { winnerLayer, winnerEntry, shadowed, lists: this.lists, layerHits, order, paths: 0, entries: 0 };
+    for (let layer = 0; layer < layers.length; layer++) placeLayer(placed, layer, numbered[layer]!);
+    this.pathCount = placed.paths;
+    this.entryCount = placed.entries;
+    this.order = order.subarray(0, placed.paths);
+  }
+
+  /** One more than the highest path number this index can answer (numbers run from 0). */
+  get numberLimit(): number {
+    return this.winnerLayer.length;
   }
 
   /** The number of a path key, or -1 when no layer has it. */
   numberOf(key: string): number {
     const n = this.paths.numbers.get(key);
-    return n !== undefined && n < this.lists.length && this.lists[n] !== undefined ? n : -1;
+    return n !== undefined && n < this.winnerLayer.length && this.winnerLayer[n]! >= 0 ? n : -1;
   }
 
   /** The providers of path number `n` (one numberOf answered), winner first. */
   hitsOf(n: number): readonly Hit[] {
-    const list = this.lists[n]!;
-    if (this.shadowedFlags[n] !== 0) return list as Hit[];
-    const one = [list as Hit];
-    this.lists[n] = one;
-    this.shadowedFlags[n] = 2;
-    return one;
+    let list = this.lists.get(n);
+    if (!list) this.lists.set(n, (list = [this.winnerOf(n)]));
+    return list;
   }
 
   /** The winner of path number `n` (one numberOf answered), without making its list. */
   winnerOf(n: number): Hit {
-    const list = this.lists[n]!;
-    return this.shadowedFlags[n] === 0 ? (list as Hit) : (list as Hit[])[0]!;
+    return this.layerHits[this.winnerLayer[n]!]!.at(this.winnerEntry[n]!);
   }
 
   /** How many providers path number `n` has. */
   countOf(n: number): number {
-    return this.shadowedFlags[n] === 0 ? 1 : (this.lists[n] as Hit[]).length;
+    return this.shadowedFlags[n] === 0 ? 1 : this.lists.get(n)!.length;
   }
 
   /** Whether path number `n` has more than one provider. */

@@ -43,6 +43,8 @@ export class MountedInstall {
   private statsCache: MountStats | null = null;
   /** Per shadowed path number, the frozen rows its winner hides, made on first use. */
   private readonly shadowedLists = new Map<number, readonly Provider[]>();
+  /** By path number, the winner's row once asked for: a repeated lookup is one array read. */
+  private winnerRows: (Provider | undefined)[] | null = null;
   /** Soft problems met while answering (an unreadable definition file, ...), for the CLI to print. */
   readonly warnings: string[] = [];
   /**
@@ -107,7 +109,7 @@ export class MountedInstall {
     if (n < 0) return { path: shown, winner: null, shadowed: NOTHING_SHADOWED };
     return {
       path: shown,
-      winner: this.provider(index.winnerOf(n)),
+      winner: ((this.winnerRows ??= new Array<Provider | undefined>(index.numberLimit))[n] ??= this.provider(index.winnerOf(n))),
       shadowed: index.isShadowed(n) ? this.shadowedOf(n, index.hitsOf(n)) : NOTHING_SHADOWED,
     };
   }

@@ -24,6 +24,7 @@ export function positionCipher(bytes: Uint8Array, filePos: number, key: number):
 
 /** The same into `out` (at least as long as `bytes`), returned as a view of `bytes.length`. */
 export function positionCipherInto(bytes: Uint8Array, filePos: number, key: number, out: Uint8Array): Uint8Array {
+  if (LITTLE_ENDIAN && bytes.length >= WORDS_FROM && (out.byteOffset & 3) === 0) return cipherWords(bytes, filePos, key, out);
   // The key stream is (pos & 0xFF) ^ K: keep the low byte of the position in a local and wrap it.
   let low = filePos & 0xff;
   for (let i = 0; i < bytes.length; i++) {
@@ -32,6 +33,35 @@ export function positionCipherInto(bytes: Uint8Array, filePos: number, key: numb
   }
   return out.length === bytes.length ? out : out.subarray(0, bytes.length);
 }
+
+/**
+ * positionCipherInto four bytes at a time: copied natively, then each little-endian word XORed with its
+ * key-stream word (the stream repeats every 256 bytes, so 64 words). The same bytes; a third of the byte
+ * loop's time while a fresh process runs it cold (a mount deciphers each directory once).
+ */
+function cipherWords(bytes: Uint8Array, filePos: number, key: number, out: Uint8Array): Uint8Array {
+  const start = filePos & 0xff;
+  for (let j = 0; j < 64; j++) {
+    let w = 0;
+    for (let t = 3; t >= 0; t--) w = (w << 8) | (((start + 4 * j + t) & 0xff) ^ key);
+    streamWords[j] = w;
+  }
+  out.set(bytes);
+  const count = bytes.length >>> 2;
+  const tailFrom = count * 4;
+  const result = out.length === bytes.length ? out : out.subarray(0, bytes.length);
+  const words = new Uint32Array(out.buffer, out.byteOffset, count);
+  for (let j = 0; j < count; j++) words[j] = words[j]! ^ streamWords[j & 63]!;
+  cipherTail(bytes, start, key, out, tailFrom);
+  return result;
+}
+
+/** The last bytes past the words (a function of its own, so the word loop's optimised code never meets it unprepared). */
+function cipherTail(bytes: Uint8Array, start: number, key: number, out: Uint8Array, from: number): void {
+  for (let i = from; i < bytes.length; i++) out[i] = bytes[i]! ^ ((start + i) & 0xff) ^ key;
+}
+
+const streamWords = new Uint32Array(64);
 
 /** In-place variant for buffers the caller owns (the writer's freshly encoded chunks). */
 export function positionCipherInPlace(bytes: Uint8Array, filePos: number, key: number): void {

@@ -40,6 +40,34 @@ export function readName(bytes: Uint8Array, at: number, end: number, where: stri
   fail('bad-name', `${label(where, whereAt)}: name at ${at} is not NUL-terminated before ${end}`, { offset: at });
 }
 
+/**
+ * Names read out of one decoded block (a whole directory), with the same bounds and errors as readName.
+ * The block is turned into one Latin-1 string once, natively, and each name is a substring of it: one
+ * string per name instead of one per character, which was most of a directory walk's garbage. Latin-1
+ * and Windows-1252 differ only in 0x80–0x9F; a name holding such a byte is decoded by the table instead.
+ */
+export class BlockNames {
+  private readonly text: string;
+
+  constructor(private readonly bytes: Uint8Array) {
+    this.text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+  }
+
+  /** readName(bytes, at, end, where, whereAt), from the block's text. */
+  read(at: number, end: number, where: string, whereAt?: number): string {
+    const bytes = this.bytes;
+    if (!Number.isSafeInteger(at) || at < 0 || at >= end || end > bytes.length) return readName(bytes, at, end, where, whereAt);
+    const window = Math.min(end, at + MAX_NAME_BYTES + 1);
+    let high = false;
+    for (let i = at; i < window; i++) {
+      const b = bytes[i]!;
+      if (b === 0) return high ? readName(bytes, at, end, where, whereAt) : this.text.substring(at, i);
+      if (b >= 0x80 && b < 0xa0) high = true;
+    }
+    return readName(bytes, at, end, where, whereAt);
+  }
+}
+
 /** A path joined from a folder's prefix and a name, refused past MAX_PATH_LENGTH (a chain of long folder names). */
 export function joinedPath(prefix: string, name: string, where: string): string {
   if (prefix.length + name.length > MAX_PATH_LENGTH)

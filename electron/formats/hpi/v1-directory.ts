@@ -8,7 +8,7 @@
  * Entries come out in stored order, depth first, a folder before its contents.
  */
 import { fail } from '../../../shared/errors.js';
-import { joinedPath, MAX_PATH_LENGTH, readName } from './names.js';
+import { BlockNames, joinedPath, MAX_PATH_LENGTH } from './names.js';
 import { CHUNK_SIZE, SQSH_HEADER_SIZE } from './sqsh.js';
 import type { ArchiveEntry } from '../archive.js';
 import { flatString } from '../common/flat-string.js';
@@ -51,6 +51,7 @@ export function readV1Directory(dir: Uint8Array, start: number, end: number, fil
       });
     }
   };
+  const names = new BlockNames(dir);
   const entries: RawV1Entry[] = [];
   const seenDirs = new Set<number>();
   // Entry lists, by where they start: two folders sharing one would multiply its entries (an amplifier).
@@ -94,8 +95,8 @@ export function readV1Directory(dir: Uint8Array, start: number, end: number, fil
       const nameOffset = u32(at);
       const dataOffset = u32(at + 4);
       const isDir = dir[at + 8 - start] !== 0;
-      inside('entry name', nameOffset, 1);
-      const name = readName(dir, nameOffset - start, end - start, 'entry at', at);
+      if (nameOffset < start || nameOffset + 1 > end) inside('entry name', nameOffset, 1);
+      const name = names.read(nameOffset - start, end - start, 'entry at', at);
       // The checks' messages are built only when one fails (two strings per entry were a tenth of a mount).
       const path = flatString(prefix.length + name.length > MAX_PATH_LENGTH ? joinedPath(prefix, name, `entry at ${at}`) : prefix + name);
       if (isDir) {

@@ -4,7 +4,7 @@
  */
 import type { Archive, ArchiveEntry } from '../archive.js';
 import type { HpiV1Info } from '../../../shared/archive-info.js';
-import { countEntries, STREAM_SLICE, type ChunkScratch } from '../archive.js';
+import { STREAM_SLICE, type ChunkScratch } from '../archive.js';
 import type { ByteSource } from '../../io/byte-source.js';
 import { checkRange, fail, FormatError } from '../../../shared/errors.js';
 import { positionCipher, positionCipherInto, deriveKey } from './cipher.js';
@@ -36,6 +36,7 @@ export class HpiV1Archive implements Archive {
     readonly warnings: readonly string[],
     private readonly tail: Uint8Array,
     private readonly directoryReadsPlain: boolean | null,
+    private readonly counts: EntryCounts,
   ) {}
 
   static async open(source: ByteSource): Promise<HpiV1Archive> {
@@ -63,12 +64,12 @@ export class HpiV1Archive implements Archive {
     const tailLength = Math.min(TAIL_SIZE, source.size);
     const tail = await source.read(source.size - tailLength, tailLength);
     const dataEnd = trailerText(tail) !== null ? source.size - TRAILER_SIZE : source.size;
-    const entries = await withPackedSizes(source, raw, dataEnd, key);
-    return new HpiV1Archive(source, header, key, entries, warnings, tail, readsPlain);
+    const { entries, counts } = await withPackedSizes(source, raw, dataEnd, key);
+    return new HpiV1Archive(source, header, key, entries, warnings, tail, readsPlain, counts);
   }
 
   info(): HpiV1Info {
-    const { files, dirs, bytes } = countEntries(this.entries);
+    const { files, dirs, bytes } = this.counts;
     const trailer = trailerText(this.tail);
     return {
       format: 'hpi',
@@ -200,31 +201,74 @@ export class HpiV1Archive implements Archive {
  * bytes up to the next file's data (the last one's chunk table is read to be exact). Stored files take
  * exactly their size (already set). Several entries may share one data offset.
  */
-async function withPackedSizes(source: ByteSource, raw: RawV1Entry[], dataEnd: number, key: number): Promise<V1Entry[]> {
-  const chunked = raw.filter((r) => !r.dir && r.flag !== 0 && r.size > 0);
-  const data = raw.filter((r) => !r.dir && r.size > 0);
+async function withPackedSizes(
+  source: ByteSource,
+  raw: RawV1Entry[],
+  dataEnd: number,
+  key: number,
+): Promise<{ entries: V1Entry[]; counts: EntryCounts }> {
+  const counts: EntryCounts = { files: 0, dirs: 0, bytes: 0 };
+  const starts = dataStarts(raw, counts);
+  for (const r of packedFromStarts(raw, starts, dataEnd)) {
+    const count = chunkCount(r.size);
+    const table = await readPlain(source, r.dataOffset, count * 4, key);
+    const view = new DataView(table.buffer, table.byteOffset, table.byteLength);
+    let packed = count * 4;
+    for (let c = 0; c < count; c++) packed += view.getUint32(c * 4, true);
+    r.packedSize = packed;
+  }
+  return { entries: raw, counts };
+}
+
+type EntryCounts = { files: number; dirs: number; bytes: number };
+
+/**
+ * The data offsets of the files that have bytes, sorted, while info()'s counts are taken. Each pass over
+ * the entries is a function of its own: a mount runs them cold, and a loop sharing its function with code
+ * not yet run is optimised, thrown away and optimised again when that code is reached.
+ */
+function dataStarts(raw: readonly RawV1Entry[], counts: EntryCounts): Uint32Array {
+  // u32, as the directory stores them: packed sizes computed from them stay small integers in the entries.
+  const all = new Uint32Array(raw.length);
+  let sorted = true;
+  let at = 0;
+  for (let i = 0; i < raw.length; i++) {
+    const r = raw[i]!;
+    if (r.dir) {
+      counts.dirs++;
+      continue;
+    }
+    counts.files++;
+    counts.bytes += r.size;
+    if (r.size === 0) continue;
+    if (at > 0 && r.dataOffset < all[at - 1]!) sorted = false;
+    all[at++] = r.dataOffset;
+  }
+  const starts = all.subarray(0, at);
   // Typed-array sort is numeric and native; writers usually lay data out in directory order anyway.
-  const starts = Float64Array.from(data, (r) => r.dataOffset).sort();
-  const nextStart = (offset: number): number => {
+  return sorted ? starts : starts.sort();
+}
+
+/** Each chunked file's packed size, up to the next file's data; returns the files whose data is last (read exactly). */
+function packedFromStarts(raw: readonly RawV1Entry[], starts: Uint32Array, dataEnd: number): RawV1Entry[] {
+  const last = starts.length > 0 ? starts[starts.length - 1]! : -1;
+  const exact: RawV1Entry[] = [];
+  for (let i = 0; i < raw.length; i++) {
+    const r = raw[i]!;
+    if (r.dir || r.flag === 0 || r.size === 0) continue;
+    if (r.dataOffset === last) {
+      exact.push(r);
+      continue;
+    }
+    // The first start past this file's: starts are sorted, so a binary search.
     let lo = 0;
     let hi = starts.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (starts[mid]! <= offset) lo = mid + 1;
+      if (starts[mid]! <= r.dataOffset) lo = mid + 1;
       else hi = mid;
     }
-    return lo < starts.length ? starts[lo]! : dataEnd;
-  };
-  const last = starts.length > 0 ? starts[starts.length - 1]! : -1;
-  for (const r of chunked) {
-    if (r.dataOffset === last) {
-      const count = chunkCount(r.size);
-      const table = await readPlain(source, r.dataOffset, count * 4, key);
-      const view = new DataView(table.buffer, table.byteOffset, table.byteLength);
-      let packed = count * 4;
-      for (let i = 0; i < count; i++) packed += view.getUint32(i * 4, true);
-      r.packedSize = packed;
-    } else r.packedSize = Math.max(0, nextStart(r.dataOffset) - r.dataOffset);
+    r.packedSize = Math.max(0, (lo < starts.length ? starts[lo]! : dataEnd) - r.dataOffset);
   }
-  return raw;
+  return exact;
 }

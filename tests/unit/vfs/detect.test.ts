@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { decideGame, type GameFacts } from '../../../electron/vfs/detect.js';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { decideGame, detectGame, type GameFacts } from '../../../electron/vfs/detect.js';
 
 const facts = (names: string[], more: Partial<GameFacts> = {}): GameFacts => ({
   folder: 'game',
@@ -54,5 +57,35 @@ describe('decideGame', () => {
 
   it('nothing recognisable gives null', () => {
     expect(decideGame(facts(['readme.txt', 'x.zip']))).toBeNull();
+  });
+});
+
+describe('detectGame on a folder', () => {
+  /** 'HAPI' and the version word, as an archive starts (all that the sniffer reads). */
+  const hpi = (version: number) => {
+    const bytes = new Uint8Array(64);
+    const view = new DataView(bytes.buffer);
+    view.setUint32(0, 0x49504148, true);
+    view.setUint32(4, version, true);
+    return bytes;
+  };
+
+  it('reads the archives’ versions when the names do not decide, and not when they do', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'modpak-detect-'));
+    try {
+      const names = ['a.hpi', 'b.hpi', 'c.ufo', 'd.ccx', 'e.ufo', 'f.hpi'];
+      const versions = [0x20000, 0x20000, 0x10000, 0x20000, 0x10000, 0x20000];
+      await Promise.all(names.map((n, i) => writeFile(join(dir, n), hpi(versions[i]!))));
+      expect(await detectGame(dir, names)).toEqual({ game: 'tak', reason: '4 of 6 archives are HPI v2 (TA: Kingdoms)' });
+      await writeFile(join(dir, 'readme.txt'), 'x');
+      expect(await detectGame(dir, ['readme.txt', 'c.ufo', 'e.ufo'])).toEqual({
+        game: 'ta',
+        reason: '2 of 2 archives are HPI v1 (Total Annihilation)',
+      });
+      // rev31.gp3 decides at once, whatever the archives are (a missing one is never opened).
+      expect(await detectGame(dir, [...names, 'rev31.gp3', 'missing.hpi'])).toEqual({ game: 'ta', reason: 'found rev31.gp3' });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

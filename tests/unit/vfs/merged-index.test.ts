@@ -303,6 +303,30 @@ describe('an index built over the one it replaces (an incremental re-mount)', ()
     }
   });
 
+  it('keeps the answer rows of an archive that moves rank under its own name, and makes new ones for a new name', () => {
+    const [loose, rev, ta] = base();
+    const mountOf = (index: MergedIndex) =>
+      new MountedInstall(
+        '/nowhere',
+        { game: 'ta', source: 'given', reason: null },
+        null,
+        { game: 'ta', looseFirst: true, mounted: [], ignored: [] },
+        index,
+      );
+    const first = mountOf(new MergedIndex([loose!, rev!, ta!]));
+    const row = first.resolve('units/ARMPW.fbi').winner;
+    expect(row).toMatchObject({ archive: 'totala1.hpi', entry: 'units/ARMPW.fbi' });
+    const mod = layer('mod.ufo', 'ufo', [['units/NEW.fbi', fbi('NEW')]]);
+    const moved = mountOf(new MergedIndex([loose!, rev!, mod, ta!], first.index));
+    expect(moved.index.lookup('units/armpw.fbi')?.[0]?.layer).toBe(3);
+    expect(moved.resolve('units/armpw.fbi').winner).toBe(row);
+    const renamed = mountOf(new MergedIndex([loose!, rev!, { ...ta!, archive: 'totala2.hpi' }], moved.index));
+    expect(renamed.resolve('units/armpw.fbi').winner).toMatchObject({ archive: 'totala2.hpi', entry: 'units/ARMPW.fbi' });
+    expect(first.resolve('units/armpw.fbi').winner).toBe(row);
+    expect(moved.resolve('units/armpw.fbi').winner).toBe(row);
+    expect(moved.resolve('units/CORAK.fbi').shadowed.map((p) => p.archive)).toEqual(['totala1.hpi']);
+  });
+
   it('leaves the index it replaced answering as before', () => {
     const [loose, rev, ta] = base();
     const before = install([loose!, rev!, ta!]);
