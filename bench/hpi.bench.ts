@@ -104,7 +104,8 @@ async function lz77Chunks(
   let unpacked = 0;
   try {
     for (const e of archive.entries as V1Entry[]) {
-      if (e.dir || e.size === 0 || packed >= limit) continue;
+      // Stored files (those LZ77 would not shrink) have no chunks.
+      if (e.dir || e.size === 0 || e.flag === 0 || packed >= limit) continue;
       const count = Math.ceil(e.size / CHUNK_SIZE);
       const table = positionCipher(await source.read(e.dataOffset, count * 4), e.dataOffset, key);
       let at = e.dataOffset + count * 4;

@@ -134,15 +134,17 @@ export interface PackOptions {
  * read-only by the cache. The one implementation, keyed by a digest, is mods/chunk-cache.ts.
  */
 export interface ChunkCache {
-  get(data: Uint8Array, method: number): Uint8Array[] | undefined;
-  set(data: Uint8Array, method: number, chunks: Uint8Array[]): void;
+  /** null: the file is written stored (see encodeFileChunks); undefined: not known. */
+  get(data: Uint8Array, method: number): Uint8Array[] | null | undefined;
+  set(data: Uint8Array, method: number, chunks: Uint8Array[] | null): void;
 }
 
 /** Threads that compress chunks beside the writer's (see `PackOptions.startWorkers`). */
 export interface ChunkWorkers {
   /** Files handed over and not yet back. */
   readonly queued: number;
-  compress(data: Uint8Array, method: number): Promise<Uint8Array[]>;
+  /** The file's chunks, or null when the writer should store it (they would not be smaller). */
+  compress(data: Uint8Array, method: number): Promise<Uint8Array[] | null>;
   close(): Promise<void>;
 }
 

@@ -7,8 +7,8 @@ import type { ChunkCache } from '../formats/archive.js';
  * build starts, so it holds one build's worth of chunks at most.
  */
 export class RebuildChunkCache implements ChunkCache {
-  private previous = new Map<string, Uint8Array[]>();
-  private current = new Map<string, Uint8Array[]>();
+  private previous = new Map<string, Uint8Array[] | null>();
+  private current = new Map<string, Uint8Array[] | null>();
   hits = 0;
 
   /** Call before each build. */
@@ -19,17 +19,17 @@ export class RebuildChunkCache implements ChunkCache {
     return this;
   }
 
-  get(data: Uint8Array, method: number): Uint8Array[] | undefined {
+  get(data: Uint8Array, method: number): Uint8Array[] | null | undefined {
     const key = keyOf(data, method);
-    const chunks = this.current.get(key) ?? this.previous.get(key);
-    if (chunks) {
+    const chunks = this.current.has(key) ? this.current.get(key) : this.previous.get(key);
+    if (chunks !== undefined) {
       this.hits++;
       this.current.set(key, chunks);
     }
     return chunks;
   }
 
-  set(data: Uint8Array, method: number, chunks: Uint8Array[]): void {
+  set(data: Uint8Array, method: number, chunks: Uint8Array[] | null): void {
     this.current.set(keyOf(data, method), chunks);
   }
 }

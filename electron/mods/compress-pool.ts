@@ -13,7 +13,8 @@ export interface CompressRequest {
   data: Uint8Array;
   method: number;
 }
-export type CompressReply = { id: number; chunks: Uint8Array[] } | { id: number; error: string };
+/** `chunks` is null when the file is best stored (see encodeFileChunks). */
+export type CompressReply = { id: number; chunks: Uint8Array[] | null } | { id: number; error: string };
 
 /** Below this many bytes a pool costs more to start than it saves. */
 const POOL_BYTES = 16 << 20;
@@ -22,7 +23,7 @@ const workerScript = () => bundledWorker(new URL('./compress-worker.ts', import.
 
 class Pool implements ChunkWorkers {
   private next = 0;
-  private readonly waiting = new Map<number, { resolve: (c: Uint8Array[]) => void; reject: (e: Error) => void }>();
+  private readonly waiting = new Map<number, { resolve: (c: Uint8Array[] | null) => void; reject: (e: Error) => void }>();
   private constructor(private readonly workers: Worker[]) {
     for (const w of workers) {
       w.on('message', (m: CompressReply) => {
@@ -67,7 +68,7 @@ class Pool implements ChunkWorkers {
     return this.waiting.size;
   }
 
-  compress(data: Uint8Array, method: number): Promise<Uint8Array[]> {
+  compress(data: Uint8Array, method: number): Promise<Uint8Array[] | null> {
     const id = this.next++;
     return new Promise((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });

@@ -24,7 +24,7 @@ const WINDOW_BYTES = 8 << 20;
 export interface Compressed<T> {
   item: T;
   data: Uint8Array;
-  /** The file's chunks; null when it is written stored (method 0). */
+  /** The file's chunks; null when it is written stored (method 0, or chunks that would not be smaller). */
   chunks: Uint8Array[] | null;
   /** Whether `data` is this layer's scratch (the writer may change it in place; it is reused after the writer's next call). */
   scratch: boolean;
@@ -35,7 +35,7 @@ interface Pending<T> {
   data: Uint8Array;
   chunks: Uint8Array[] | null;
   /** Set while the file is with a worker. */
-  job: Promise<Uint8Array[]> | null;
+  job: Promise<Uint8Array[] | null> | null;
   ready: boolean;
 }
 
@@ -103,30 +103,20 @@ export async function* compressInOrder<T extends { file: PackFile }>(
       const entry: Pending<T> = { item, data, chunks: null, job: null, ready: true };
       if (method !== 0) {
         const known = cache?.get(data, method);
-        if (known) entry.chunks = known.map((c) => c.slice());
+        if (known !== undefined) entry.chunks = known && known.map((c) => c.slice());
         else if (pool !== null && sentBytes - doneBytes < HELP_WHEN_QUEUED_BYTES) {
           sentBytes += data.length;
           entry.ready = false;
           entry.job = pool.compress(data, method).then((chunks) => {
             doneBytes += data.length;
             entry.ready = true;
-            if (cache)
-              cache.set(
-                data,
-                method,
-                chunks.map((c) => c.slice()),
-              );
+            cache?.set(data, method, chunks && chunks.map((c) => c.slice()));
             return chunks;
           });
           entry.job.catch(() => {});
         } else {
           entry.chunks = encodeFileChunks(data, method);
-          if (cache)
-            cache.set(
-              data,
-              method,
-              entry.chunks.map((c) => c.slice()),
-            );
+          cache?.set(data, method, entry.chunks && entry.chunks.map((c) => c.slice()));
           // Let the workers' replies in, so the next file goes to them if they are ready for it.
           if (pool !== null) await turn();
         }

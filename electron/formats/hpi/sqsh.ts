@@ -10,7 +10,7 @@ import { deflateZlib, inflateRaw, inflateZlib } from '../../io/zlib.js';
 import { fail, FormatError } from '../../../shared/errors.js';
 import { byteSum } from './checksums.js';
 import { decipherPayload, scrambleInPlace, unscramble } from './cipher.js';
-import { decodeLz77, encodeLz77, encodeLz77View, LZ77_MAX_RATIO } from './lz77.js';
+import { decodeLz77, encodeLz77, encodeLz77Literals, encodeLz77View, lz77CannotShrink, LZ77_MAX_RATIO } from './lz77.js';
 
 export const SQSH_MAGIC = 0x48535153; // 'SQSH' little-endian
 export const SQSH_HEADER_SIZE = 19;
@@ -239,7 +239,15 @@ export function compressPayload(data: Uint8Array, method: ChunkMethod): Uint8Arr
 export function encodeChunk(data: Uint8Array, method: ChunkMethod, scrambled: boolean): Uint8Array {
   // wrapChunk copies the payload into the chunk: the LZ77 stream can stay in the encoder's scratch and
   // stored bytes need no copy of their own (one array per chunk, not two, for the collector to free).
-  const payload = method === 1 ? encodeLz77View(data) : method === 2 ? compressPayload(data, method) : data;
+  // Bytes LZ77 cannot shrink (noise, already compressed data) skip the search: literals cost no more.
+  const payload =
+    method === 1
+      ? lz77CannotShrink(data)
+        ? encodeLz77Literals(data)
+        : encodeLz77View(data)
+      : method === 2
+        ? compressPayload(data, method)
+        : data;
   return wrapChunk(payload, data.length, method, scrambled);
 }
 

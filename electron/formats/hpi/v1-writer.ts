@@ -127,8 +127,11 @@ export async function writeHpiV1(
   for await (const { item, data, chunks, scratch } of compressInOrder(items, (it) => pick(it.file), options)) {
     dirView.setUint32(item.record - V1_HEADER_SIZE, sink.position, true);
     // Stored bytes are enciphered in place: copy them first unless they sit in the reader's scratch.
-    if (chunks === null) await put(scratch ? data : data.slice());
-    else await writeChunks(chunks, put);
+    if (chunks === null) {
+      // Also a file whose chunks would not have been smaller: its record says stored.
+      directory[item.record + 8 - V1_HEADER_SIZE] = 0;
+      await put(scratch ? data : data.slice());
+    } else await writeChunks(chunks, put);
     options.onProgress?.(++done, placed.length);
   }
   if (key !== 0) positionCipherInPlace(directory, V1_HEADER_SIZE, key);

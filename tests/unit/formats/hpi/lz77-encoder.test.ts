@@ -1,7 +1,10 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { decodeLz77, encodeLz77, encodeLz77Greedy } from '../../../../electron/formats/hpi/lz77.js';
+import { decodeLz77, encodeLz77, encodeLz77Greedy, encodeLz77Literals, lz77CannotShrink } from '../../../../electron/formats/hpi/lz77.js';
+import { encodeFileChunks } from '../../../../electron/formats/hpi/chunks.js';
+import { decodeChunkAt } from '../../../../electron/formats/hpi/sqsh.js';
+import { deflateSync } from 'node:zlib';
 import { samplesDir } from '../../../helpers/run-cli.js';
 import { sameBytes, sampleBytes } from './fixtures.js';
 
@@ -121,5 +124,79 @@ describe('HPI LZ77 encoder', () => {
     // 300 literals and their flags, then 17-byte matches of 17 bits each, with slack for the few shorter
     // ones at the terminator's ring slot; a finder that lost the earlier copies would need far more.
     expect(expectEncodes(repeated).length).toBeLessThan(300 + 38 + Math.ceil(((60_000 - 300) / 17) * (17 / 8) * 1.05));
+  });
+
+  it('codes periodic data at every period as long matches, across chunk-sized inputs', () => {
+    // Each period p: p literals, then 17-byte matches (3 bytes per 17, flags included) with slack for
+    // the few matches that cannot start at the terminator's ring slot.
+    for (const period of [1, 2, 3, 16, 17, 18, 1000, 4095]) {
+      for (const size of [65_536, 65_535, 70_001]) {
+        const unit = sampleBytes(40 + period, period, 'noise');
+        const data = new Uint8Array(size);
+        for (let at = 0; at < size; at += period) data.set(unit.subarray(0, size - at), at);
+        const stream = expectEncodes(data);
+        expect(stream.length, `period ${period}, ${size} bytes`).toBeLessThan(
+          literalBound(period) + Math.ceil(((size - period) / 17) * (17 / 8) * 1.05) + 8,
+        );
+      }
+    }
+  });
+
+  it('writes literal-only streams that decode back, at exactly the all-literals size', () => {
+    for (const n of [0, 1, 7, 8, 9, 15, 16, 17, 4095, 4096, 65_536]) {
+      const input = sampleBytes(50 + n, n, 'noise');
+      const stream = encodeLz77Literals(input).slice();
+      expect(stream.length, `${n} bytes`).toBe(literalBound(n));
+      expect(sameBytes(decodeLz77(stream, n), input)).toBe('same');
+      const ring = ringDecode(stream);
+      expect(sameBytes(Uint8Array.from(ring.out), input)).toBe('same');
+      expect(ring.distances).toEqual([]);
+    }
+  });
+
+  it('calls only what LZ77 cannot shrink incompressible, and is right about it', () => {
+    const noise = sampleBytes(60, 65_536, 'noise');
+    const deflated = new Uint8Array(deflateSync(sampleBytes(61, 400_000, 'text'), { level: 9 })).subarray(0, 65_536);
+    for (const data of [noise, deflated, noise.subarray(0, 300)]) {
+      expect(lz77CannotShrink(data)).toBe(true);
+      // The full encoder, given the same bytes, does not get below their own size either.
+      expect(encodeLz77(data).length).toBeGreaterThanOrEqual(data.length);
+    }
+    // Compressible data, noise with a compressible stretch of 1/8 of it, and short inputs are encoded.
+    const mixed = noise.slice();
+    mixed.set(sampleBytes(62, 8192, 'runs'), 30_000);
+    for (const data of [
+      sampleBytes(63, 65_536, 'text'),
+      sampleBytes(64, 65_536, 'runs'),
+      new Uint8Array(65_536),
+      mixed,
+      noise.subarray(0, 255),
+    ])
+      expect(lz77CannotShrink(data)).toBe(false);
+    // Over every sample file: whatever it calls incompressible, the encoder would not have shrunk.
+    for (const file of sampleFiles(samplesDir)) {
+      const bytes = new Uint8Array(readFileSync(file));
+      for (let at = 0; at < bytes.length; at += 65536) {
+        const chunk = bytes.subarray(at, at + 65536);
+        if (lz77CannotShrink(chunk)) expect(encodeLz77(chunk).length, file).toBeGreaterThanOrEqual(chunk.length);
+      }
+    }
+  });
+
+  it('stores a file LZ77 cannot shrink, and gives the incompressible chunks of a mixed file literal-only streams', () => {
+    expect(encodeFileChunks(sampleBytes(70, 200_000, 'noise'), 1)).toBeNull();
+    expect(encodeFileChunks(new Uint8Array(0), 1)).toEqual([]);
+    // zlib files keep their chunks whatever they hold.
+    expect(encodeFileChunks(sampleBytes(71, 1000, 'noise'), 2)).toHaveLength(1);
+    // Text, then 64 KiB of noise, then runs: three chunks, the middle one all literals, all decoding back.
+    const mixed = new Uint8Array(3 * 65_536);
+    mixed.set(sampleBytes(72, 65_536, 'text'), 0);
+    mixed.set(sampleBytes(73, 65_536, 'noise'), 65_536);
+    mixed.set(sampleBytes(74, 65_536, 'runs'), 2 * 65_536);
+    const chunks = encodeFileChunks(mixed, 1)!;
+    expect(chunks).toHaveLength(3);
+    expect(chunks[1]!.length).toBe(19 + literalBound(65_536));
+    const parts = chunks.map((c) => decodeChunkAt(c, 0, 0, 65_536).data);
+    expect(sameBytes(Uint8Array.from(parts.flatMap((p) => Array.from(p))), mixed)).toBe('same');
   });
 });
