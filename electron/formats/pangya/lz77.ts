@@ -68,8 +68,23 @@ function lzDecodeInto(input: Uint8Array, out: Uint8Array, c: WindowCursor, stop:
     if (ip + 16 <= inEnd && op <= fastEnd) {
       // Fast path: a whole group (at most 16 bytes in, 136 out) fits both buffers, so only the
       // distances need checking per token.
-      for (let bit = 1; bit < 256; bit <<= 1) {
-        if ((flags & bit) === 0) {
+      if (flags === 0) {
+        // Eight literals (incompressible data is mostly these).
+        out[op] = input[ip]!;
+        out[op + 1] = input[ip + 1]!;
+        out[op + 2] = input[ip + 2]!;
+        out[op + 3] = input[ip + 3]!;
+        out[op + 4] = input[ip + 4]!;
+        out[op + 5] = input[ip + 5]!;
+        out[op + 6] = input[ip + 6]!;
+        out[op + 7] = input[ip + 7]!;
+        op += 8;
+        ip += 8;
+        continue;
+      }
+      // The flags above a sentinel bit: the group is done when only the sentinel is left.
+      for (let f = flags | 0x100; f !== 1; f >>= 1) {
+        if ((f & 1) === 0) {
           out[op++] = input[ip++]!;
           continue;
         }
@@ -78,7 +93,12 @@ function lzDecodeInto(input: Uint8Array, out: Uint8Array, c: WindowCursor, stop:
         const distance = v & 0x0fff;
         if (distance === 0 || distance > base + op)
           streamError(`match at output ${base + op} reaches back ${distance} bytes, before the start`, ip - 2);
-        for (let from = op - distance, end = op + (v >> 12) + LZ_MIN_MATCH; op < end;) out[op++] = out[from++]!;
+        let from = op - distance;
+        const end = op + (v >> 12) + LZ_MIN_MATCH;
+        // Every match is at least LZ_MIN_MATCH (2) bytes long.
+        out[op++] = out[from++]!;
+        out[op++] = out[from++]!;
+        while (op < end) out[op++] = out[from++]!;
       }
       continue;
     }

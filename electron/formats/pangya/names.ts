@@ -1,5 +1,24 @@
-import iconv from 'iconv-lite';
+import { createRequire } from 'node:module';
 import { fail } from '../../../shared/errors.js';
+
+type Iconv = typeof import('iconv-lite');
+let iconvLoaded: Iconv | null = null;
+
+/**
+ * iconv-lite, loaded on the first name that is not ASCII. Imported at start it cost every command ~40 ms
+ * (its encodings, and the ESM loader's CommonJS export scan). A bundle (the CLI's, a worker's, Electron's)
+ * has `require`, through which esbuild inlines the package or resolves it beside the bundle; the sources
+ * (tests, the TypeScript loader) resolve it from this file.
+ */
+function iconv(): Iconv {
+  if (iconvLoaded === null) {
+    // A direct require() call, so that esbuild inlines the package into a bundle that carries its packages.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    if (typeof require === 'function') iconvLoaded = require('iconv-lite') as Iconv;
+    else iconvLoaded = createRequire(import.meta.url)('iconv-lite') as Iconv;
+  }
+  return iconvLoaded;
+}
 
 /**
  * Pangya names are CP949 (Korean Windows): ASCII plus two-byte Hangul and Hanja, including the UHC
@@ -23,14 +42,38 @@ export function hasControlBytes(bytes: Uint8Array): boolean {
   return false;
 }
 
+/** Whether every byte is ASCII, which CP949 keeps as is. */
+function isAscii(bytes: Uint8Array): boolean {
+  for (let i = 0; i < bytes.length; i++) if (bytes[i]! >= 0x80) return false;
+  return true;
+}
+
+function isAsciiText(name: string): boolean {
+  for (let i = 0; i < name.length; i++) if (name.charCodeAt(i) >= 0x80) return false;
+  return true;
+}
+
+/** ASCII as one char per byte: iconv-lite builds its CP949 tables on first use (~60 ms), which most archives never need. */
+function asciiText(bytes: Uint8Array): string {
+  let text = '';
+  for (let i = 0; i < bytes.length; i++) text += String.fromCharCode(bytes[i]!);
+  return text;
+}
+
 export function decodeName(bytes: Uint8Array): DecodedName {
-  const text = iconv.decode(bytes as Buffer, 'cp949');
+  if (isAscii(bytes)) return { text: asciiText(bytes), cp949: true };
+  const text = iconv().decode(bytes as Buffer, 'cp949');
   return { text, cp949: !text.includes('\uFFFD') };
 }
 
 /** `name` in CP949; FormatError('bad-name') naming `shown` when it has a character CP949 cannot represent. */
 export function encodeName(name: string, shown = name): Uint8Array {
-  const buf = iconv.encode(name, 'cp949');
+  if (isAsciiText(name)) {
+    const ascii = new Uint8Array(name.length);
+    for (let i = 0; i < name.length; i++) ascii[i] = name.charCodeAt(i);
+    return ascii;
+  }
+  const buf = iconv().encode(name, 'cp949');
   const bytes = new Uint8Array(buf.buffer, buf.byteOffset, buf.length);
   // iconv-lite substitutes '?' for what it cannot encode: a round trip tells a real '?' from a lost one.
   if (decodeName(bytes).text !== name) fail('bad-name', `${shown}: the name has characters CP949 cannot store`);

@@ -35,37 +35,44 @@ interface Decoded {
   cleanDir: boolean;
 }
 
+/** The entry's offset and real size, deciphered with `key` (XTEA) or unmasked (XOR). */
+function dataFields(raw: RawEntry, key: XteaKey | null): [offset: number, realSize: number] {
+  return raw.cipher === 'xtea' ? xteaDecipherWords(raw.offset, raw.realSize, key!) : [raw.offset, xorSize(raw.realSize)];
+}
+
+/** Why the entry's data cannot be as declared, or null. */
+function dataProblemOf(raw: RawEntry, offset: number, realSize: number, dataLimit: number): string | null {
+  if (raw.kind === KIND_DIR) return null;
+  if (offset + raw.packedSize > dataLimit) return `data overflows the data area: ${offset} + ${raw.packedSize} > ${dataLimit}`;
+  if (raw.kind === KIND_STORED && realSize !== raw.packedSize)
+    return `is stored but declares ${realSize} bytes for ${raw.packedSize} packed`;
+  if (raw.kind !== KIND_STORED && realSize > raw.packedSize * LZ_MAX_RATIO)
+    return `declares ${realSize} bytes, more than LZ77 can make of ${raw.packedSize} packed`;
+  return null;
+}
+
 function decodeEntry(raw: RawEntry, key: XteaKey | null, dataLimit: number): Decoded {
-  let offset = raw.offset;
-  let realSize: number;
+  const [offset, realSize] = dataFields(raw, key);
   let nameBytes: Uint8Array;
-  if (raw.cipher === 'xtea') {
-    [offset, realSize] = xteaDecipherWords(raw.offset, raw.realSize, key!);
-    nameBytes = trimNamePadding(xteaDecipher(raw.name.slice(), key!));
-  } else {
-    realSize = xorSize(raw.realSize);
+  if (raw.cipher === 'xtea') nameBytes = trimNamePadding(xteaDecipher(raw.name.slice(), key!));
+  else {
     nameBytes = xorBytes(raw.name);
     let end = nameBytes.length;
     while (end > 0 && nameBytes[end - 1] === 0) end--;
     nameBytes = nameBytes.subarray(0, end);
   }
-  const { text, cp949 } = decodeName(nameBytes);
+  // A name with control bytes is refused whatever it decodes to (most wrong keys give one): not decoding
+  // it keeps the CP949 tables unbuilt for archives whose names are ASCII.
+  const controlBytes = hasControlBytes(nameBytes);
+  const { text, cp949 } = controlBytes ? { text: '', cp949: false } : decodeName(nameBytes);
   const path = normalizeArchivePath(text);
   let nameProblem: string | null = null;
   if (nameBytes.length === 0) nameProblem = 'has an empty name';
-  else if (hasControlBytes(nameBytes)) nameProblem = 'has a name with control bytes';
+  else if (controlBytes) nameProblem = 'has a name with control bytes';
   else if (path === '') nameProblem = `has a name with no path in it (${JSON.stringify(text)})`;
 
   const dir = raw.kind === KIND_DIR;
-  let dataProblem: string | null = null;
-  if (!dir) {
-    if (offset + raw.packedSize > dataLimit) dataProblem = `data overflows the data area: ${offset} + ${raw.packedSize} > ${dataLimit}`;
-    else if (raw.kind === KIND_STORED && realSize !== raw.packedSize)
-      dataProblem = `is stored but declares ${realSize} bytes for ${raw.packedSize} packed`;
-    else if (raw.kind !== KIND_STORED && realSize > raw.packedSize * LZ_MAX_RATIO) {
-      dataProblem = `declares ${realSize} bytes, more than LZ77 can make of ${raw.packedSize} packed`;
-    }
-  }
+  const dataProblem = dataProblemOf(raw, offset, realSize, dataLimit);
   const entry: PangyaEntry = {
     path,
     dir,
@@ -108,6 +115,11 @@ function fitLevel(d: Decoded): number {
 function tryKey(raws: readonly RawEntry[], key: XteaKey, dataLimit: number, level: number): Decoded[] | null {
   const out: Decoded[] = [];
   for (const raw of raws) {
+    // From level 2 up, data out of bounds rules the key out before its name is deciphered and decoded.
+    if (level >= 2) {
+      const [offset, realSize] = dataFields(raw, key);
+      if (dataProblemOf(raw, offset, realSize, dataLimit) !== null) return null;
+    }
     const d = decodeEntry(raw, key, dataLimit);
     if (fitLevel(d) < level) return null;
     out.push(d);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import iconv from 'iconv-lite';
 import { decodeName, encodeName, trimNamePadding } from '../../../../electron/formats/pangya/names.js';
 import { FormatError } from '../../../../shared/errors.js';
 import { MemorySource } from '../../../../electron/io/byte-source.js';
@@ -23,6 +24,15 @@ describe('Pangya CP949 names', () => {
     expect(() => encodeName('smile😀.txt')).toThrow(FormatError);
     expect(() => encodeName('smile😀.txt')).toThrow('smile😀.txt: the name has characters CP949 cannot store');
     expect(hex(encodeName('what?.txt'))).toBe(hex(new TextEncoder().encode('what?.txt')));
+  });
+
+  it('ASCII names (decoded without iconv-lite) read and write as CP949 does', () => {
+    const every = Uint8Array.from({ length: 128 }, (_, i) => i);
+    const viaCodec = iconv.decode(Buffer.from(every), 'cp949');
+    expect(decodeName(every)).toEqual({ text: viaCodec, cp949: true });
+    expect(hex(encodeName(viaCodec))).toBe(hex(iconv.encode(viaCodec, 'cp949')));
+    // One byte past ASCII goes through the codec: a lone lead byte is not CP949.
+    expect(decodeName(Uint8Array.of(0x61, 0x81))).toEqual({ text: iconv.decode(Buffer.of(0x61, 0x81), 'cp949'), cp949: false });
   });
 
   it('flags bytes that are not CP949', () => {
