@@ -143,9 +143,27 @@ export interface ChunkCache {
 export interface ChunkWorkers {
   /** Files handed over and not yet back. */
   readonly queued: number;
-  /** The file's chunks, or null when the writer should store it (they would not be smaller). */
-  compress(data: Uint8Array, method: number): Promise<Uint8Array[] | null>;
+  /**
+   * A file's chunks, compressed on a worker and laid in `handOver.into` (an array the caller no longer
+   * uses) when it holds them, else in a new array. `into`, and with `lend` the whole buffer under `data`,
+   * move to the worker (no copy; unusable here meanwhile) and come back with the reply, `data` as the
+   * reply's own view of the same bytes. `laid` is null when the writer should store the file (its chunks
+   * would not be smaller).
+   */
+  compress(data: Uint8Array, method: number, handOver?: ChunkHandOver): Promise<{ data: Uint8Array; laid: LaidChunks | null }>;
   close(): Promise<void>;
+}
+
+/** A file's chunks laid end to end in one array: chunk i is `bytes.subarray(ends[i - 1] ?? 0, ends[i])`. */
+export interface LaidChunks {
+  /** The whole array (its capacity may exceed the last end). */
+  bytes: Uint8Array;
+  ends: number[];
+}
+
+export interface ChunkHandOver {
+  into?: Uint8Array;
+  lend?: boolean;
 }
 
 export interface DetectResult {

@@ -6,15 +6,25 @@
  */
 import { Worker } from 'node:worker_threads';
 import { bundledWorker, workersBesideThisThread } from '../io/worker-bundle.js';
-import type { ChunkWorkers } from '../formats/archive.js';
+import type { ChunkHandOver, ChunkWorkers, LaidChunks } from '../formats/archive.js';
 
 export interface CompressRequest {
   id: number;
   data: Uint8Array;
   method: number;
+  /** An array to lay the chunks in, moved to the worker (null: the worker makes one). */
+  into: Uint8Array | null;
+  /** Whether `data`'s buffer was moved to the worker; it then comes back in the reply. */
+  lent: boolean;
 }
-/** `chunks` is null when the file is best stored (see encodeFileChunks). */
-export type CompressReply = { id: number; chunks: Uint8Array[] | null } | { id: number; error: string };
+/** `laid` is null when the file is best stored (see encodeFileChunks). */
+export type CompressReply = { id: number; data: Uint8Array | null; laid: LaidChunks | null } | { id: number; error: string };
+
+interface Job {
+  data: Uint8Array;
+  resolve: (r: { data: Uint8Array; laid: LaidChunks | null }) => void;
+  reject: (e: Error) => void;
+}
 
 /** Below this many bytes a pool costs more to start than it saves. */
 const POOL_BYTES = 16 << 20;
@@ -23,7 +33,7 @@ const workerScript = () => bundledWorker(new URL('./compress-worker.ts', import.
 
 class Pool implements ChunkWorkers {
   private next = 0;
-  private readonly waiting = new Map<number, { resolve: (c: Uint8Array[] | null) => void; reject: (e: Error) => void }>();
+  private readonly waiting = new Map<number, Job>();
   private constructor(private readonly workers: Worker[]) {
     for (const w of workers) {
       w.on('message', (m: CompressReply) => {
@@ -31,9 +41,11 @@ class Pool implements ChunkWorkers {
         if (!job) return;
         this.waiting.delete(m.id);
         if ('error' in m) job.reject(new Error(m.error));
-        else job.resolve(m.chunks);
+        else job.resolve({ data: m.data ?? job.data, laid: m.laid });
       });
       w.on('error', (err) => this.failAll(err));
+      // A worker that stops without an error (killed, out of memory) must not leave its files waiting forever.
+      w.on('exit', (code) => this.failAll(new Error(`a compression worker stopped (exit code ${code})`)));
     }
   }
 
@@ -68,13 +80,18 @@ class Pool implements ChunkWorkers {
     return this.waiting.size;
   }
 
-  compress(data: Uint8Array, method: number): Promise<Uint8Array[] | null> {
+  compress(data: Uint8Array, method: number, handOver: ChunkHandOver = {}): Promise<{ data: Uint8Array; laid: LaidChunks | null }> {
     const id = this.next++;
     return new Promise((resolve, reject) => {
-      this.waiting.set(id, { resolve, reject });
       const worker = this.workers[id % this.workers.length];
       if (!worker) return reject(new Error('the compression pool has no workers'));
-      worker.postMessage({ id, data, method } satisfies CompressRequest);
+      const into = handOver.into ?? null;
+      const lent = handOver.lend === true;
+      const moved: ArrayBuffer[] = [];
+      if (into) moved.push(into.buffer as ArrayBuffer);
+      if (lent) moved.push(data.buffer as ArrayBuffer);
+      worker.postMessage({ id, data, method, into, lent } satisfies CompressRequest, moved);
+      this.waiting.set(id, { data, resolve, reject });
     });
   }
 

@@ -78,7 +78,7 @@ export async function collectFolder(dir: string, onWarning?: (m: string) => void
           onWarning?.(`${path} and ${other} differ only in case: both are stored, the game reads the one packed last`);
         seen.set(key, path);
         const size = statSync(full).size;
-        files.push({ path, size, read: () => readFile(full), readSync: (scratch) => readWholeFileSync(full, scratch) });
+        files.push({ path, size, read: () => readFile(full), readSync: (scratch) => readWholeFileSync(full, scratch, size) });
       }
     }
   };

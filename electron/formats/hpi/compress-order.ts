@@ -6,10 +6,10 @@
  * thread compresses the next file itself whenever they have enough; otherwise this thread compresses
  * alone, with the same code and the same bytes.
  */
-import type { ChunkWorkers, PackFile, PackOptions } from '../archive.js';
+import type { ChunkWorkers, LaidChunks, PackFile, PackOptions } from '../archive.js';
 import { FileScratch } from '../archive.js';
 import { fail } from '../../../shared/errors.js';
-import { encodeFileChunks } from './chunks.js';
+import { chunkViews, encodeFileChunksInto, fileChunksBound } from './chunks.js';
 import type { ChunkMethod } from './sqsh.js';
 
 /**
@@ -20,6 +20,8 @@ import type { ChunkMethod } from './sqsh.js';
 const HELP_WHEN_QUEUED_BYTES = 1 << 20;
 const WINDOW_FILES = 64;
 const WINDOW_BYTES = 8 << 20;
+/** Arrays over this size are not kept for reuse (a rare large file should not hold its memory to the end). */
+const KEEP_BYTES_MAX = 4 << 20;
 
 export interface Compressed<T> {
   item: T;
@@ -32,11 +34,24 @@ export interface Compressed<T> {
 
 interface Pending<T> {
   item: T;
+  size: number;
+  /** The file's bytes (while lent to a worker, an empty view: the reply brings them back). */
   data: Uint8Array;
+  /** Whether `data` lies in one of this layer's read buffers (so it may be lent, and is reused after). */
+  own: boolean;
   chunks: Uint8Array[] | null;
+  /** The array the chunks lie in, when it is this layer's to reuse. */
+  laid: LaidChunks | null;
   /** Set while the file is with a worker. */
-  job: Promise<Uint8Array[] | null> | null;
+  job: Promise<void> | null;
   ready: boolean;
+}
+
+/** Power of two at least `size` (at least 4 KiB). */
+function capacityFor(size: number): number {
+  let capacity = 4096;
+  while (capacity < size) capacity *= 2;
+  return capacity;
 }
 
 /**
@@ -47,17 +62,46 @@ interface Pending<T> {
 class ReadBuffers {
   private readonly free = new Map<number, Uint8Array[]>();
   get(size: number): Uint8Array | undefined {
-    if (size > 4 << 20) return undefined;
-    let capacity = 4096;
-    while (capacity < size) capacity *= 2;
+    if (size > KEEP_BYTES_MAX) return undefined;
+    const capacity = capacityFor(size);
     return this.free.get(capacity)?.pop() ?? new Uint8Array(capacity);
   }
   put(data: Uint8Array): void {
     const whole = new Uint8Array(data.buffer);
-    if (data.byteOffset !== 0 || whole.length > 4 << 20 || (whole.length & (whole.length - 1)) !== 0) return;
+    if (data.byteOffset !== 0 || whole.length > KEEP_BYTES_MAX || (whole.length & (whole.length - 1)) !== 0) return;
     const list = this.free.get(whole.length) ?? [];
     if (list.length < WINDOW_FILES) list.push(whole);
     this.free.set(whole.length, list);
+  }
+}
+
+/**
+ * Arrays the chunks are laid in, reused from file to file for the same reason, and handed to the workers
+ * with each job, so a file's chunks cost no allocation on either thread. At most a window's worth are
+ * kept; when full, a larger array takes the place of the smallest.
+ */
+class ChunkArrays {
+  private readonly free: Uint8Array[] = [];
+  /** The smallest kept array that holds `bound` bytes, else a new one. */
+  take(bound: number): Uint8Array {
+    let best = -1;
+    for (let i = 0; i < this.free.length; i++) {
+      const length = this.free[i]!.length;
+      if (length >= bound && (best < 0 || length < this.free[best]!.length)) best = i;
+    }
+    if (best < 0) return new Uint8Array(capacityFor(bound));
+    const [array] = this.free.splice(best, 1);
+    return array!;
+  }
+  put(array: Uint8Array): void {
+    if (array.length > KEEP_BYTES_MAX || array.byteOffset !== 0 || array.length === 0) return;
+    if (this.free.length < WINDOW_FILES) {
+      this.free.push(array);
+      return;
+    }
+    let smallest = 0;
+    for (let i = 1; i < this.free.length; i++) if (this.free[i]!.length < this.free[smallest]!.length) smallest = i;
+    if (this.free[smallest]!.length < array.length) this.free[smallest] = array;
   }
 }
 
@@ -78,63 +122,73 @@ export async function* compressInOrder<T extends { file: PackFile }>(
     let inFlight = 0;
     let sentBytes = 0;
     let doneBytes = 0;
-    const take = async (): Promise<Compressed<T>> => {
-      const head = pending.shift()!;
-      inFlight -= head.data.length;
-      return { item: head.item, data: head.data, chunks: head.job ? await head.job : head.chunks, scratch: scratch.holds(head.data) };
-    };
     // A stored file read while nothing is pending is written before the next read: one array serves those.
     const scratch = new FileScratch();
     const buffers = new ReadBuffers();
-    // The file handed to the writer last: its array is free once the writer asks for the next.
-    let handedOver: Uint8Array | null = null;
+    const chunkArrays = new ChunkArrays();
+    // No chunks (null): the file is written stored, as its chunks would not be smaller.
+    const laidOut = (entry: Pending<T>, laid: LaidChunks | null) => {
+      entry.laid = laid;
+      entry.chunks = laid && chunkViews(laid);
+      cache?.set(entry.data, methodOf(entry.item), entry.chunks && entry.chunks.map((c) => c.slice()));
+    };
+    const take = async (): Promise<Pending<T>> => {
+      const head = pending.shift()!;
+      inFlight -= head.size;
+      if (head.job) await head.job;
+      return head;
+    };
+    // The file handed to the writer last: its arrays are free once the writer asks for the next.
+    let handedOver: Pending<T> | null = null;
+    const handOver = (entry: Pending<T>): Compressed<T> => {
+      handedOver = entry;
+      return { item: entry.item, data: entry.data, chunks: entry.chunks, scratch: scratch.holds(entry.data) };
+    };
     const release = () => {
-      if (handedOver !== null && !scratch.holds(handedOver)) buffers.put(handedOver);
+      if (handedOver?.own) buffers.put(handedOver.data);
+      if (handedOver?.laid) chunkArrays.put(handedOver.laid.bytes);
       handedOver = null;
     };
     for (const item of items) {
       const method = methodOf(item);
-      // Only arrays of our own go back to the pool, so only files read into them (readSync) may be pooled.
-      const into =
-        method === 0 && pending.length === 0 ? scratch.sized(item.file.size) : item.file.readSync ? buffers.get(item.file.size) : undefined;
+      const size = item.file.size;
+      // Only files read into our arrays (readSync) can use the pool's.
+      const into = method === 0 && pending.length === 0 ? scratch.sized(size) : item.file.readSync ? buffers.get(size) : undefined;
       const data = item.file.readSync ? item.file.readSync(into) : await item.file.read();
-      if (data.length !== item.file.size)
-        fail('size-mismatch', `${item.file.path} changed while packing: ${data.length} bytes, expected ${item.file.size}`);
-      const entry: Pending<T> = { item, data, chunks: null, job: null, ready: true };
+      if (data.length !== size) fail('size-mismatch', `${item.file.path} changed while packing: ${data.length} bytes, expected ${size}`);
+      // A PackFile may hand back an array of its own instead of reading into ours: that one is never reused or lent.
+      const own = into !== undefined && data.buffer === into.buffer && !scratch.holds(data);
+      const entry: Pending<T> = { item, size, data, own, chunks: null, laid: null, job: null, ready: true };
       if (method !== 0) {
         const known = cache?.get(data, method);
         if (known !== undefined) entry.chunks = known && known.map((c) => c.slice());
         else if (pool !== null && sentBytes - doneBytes < HELP_WHEN_QUEUED_BYTES) {
-          sentBytes += data.length;
+          sentBytes += size;
           entry.ready = false;
-          entry.job = pool.compress(data, method).then((chunks) => {
-            doneBytes += data.length;
+          // Our own array goes to the worker whole (moved, not copied); one a PackFile handed us is copied.
+          entry.job = pool.compress(data, method, { into: chunkArrays.take(fileChunksBound(size)), lend: own }).then((reply) => {
+            doneBytes += size;
+            entry.data = reply.data;
+            laidOut(entry, reply.laid);
             entry.ready = true;
-            cache?.set(data, method, chunks && chunks.map((c) => c.slice()));
-            return chunks;
           });
           entry.job.catch(() => {});
         } else {
-          entry.chunks = encodeFileChunks(data, method);
-          cache?.set(data, method, entry.chunks && entry.chunks.map((c) => c.slice()));
+          laidOut(entry, encodeFileChunksInto(data, method, chunkArrays.take(fileChunksBound(size))));
           // Let the workers' replies in, so the next file goes to them if they are ready for it.
           if (pool !== null) await turn();
         }
       }
       pending.push(entry);
-      inFlight += data.length;
+      inFlight += size;
       // Hand over what is ready (the writer's writes overlap what follows), and wait when the window is full.
       while (pending.length > 0 && (pending[0]!.ready || pending.length >= WINDOW_FILES || inFlight >= WINDOW_BYTES)) {
-        const next = await take();
-        handedOver = next.data;
-        yield next;
+        yield handOver(await take());
         release();
       }
     }
     while (pending.length > 0) {
-      const next = await take();
-      handedOver = next.data;
-      yield next;
+      yield handOver(await take());
       release();
     }
   } finally {

@@ -239,25 +239,47 @@ export function compressPayload(data: Uint8Array, method: ChunkMethod): Uint8Arr
 export function encodeChunk(data: Uint8Array, method: ChunkMethod, scrambled: boolean): Uint8Array {
   // wrapChunk copies the payload into the chunk: the LZ77 stream can stay in the encoder's scratch and
   // stored bytes need no copy of their own (one array per chunk, not two, for the collector to free).
-  // Bytes LZ77 cannot shrink (noise, already compressed data) skip the search: literals cost no more.
-  const payload =
-    method === 1
-      ? lz77CannotShrink(data)
-        ? encodeLz77Literals(data)
-        : encodeLz77View(data)
-      : method === 2
-        ? compressPayload(data, method)
-        : data;
-  return wrapChunk(payload, data.length, method, scrambled);
+  return wrapChunk(chunkPayload(data, method), data.length, method, scrambled);
+}
+
+/**
+ * A chunk's payload before wrapping: the LZ77 stream is a view of this thread's scratch, valid until its next
+ * encode. Bytes LZ77 cannot shrink (noise, already compressed data) skip the search: literals cost no more.
+ */
+export function chunkPayload(data: Uint8Array, method: ChunkMethod): Uint8Array {
+  if (method === 1) return lz77CannotShrink(data) ? encodeLz77Literals(data) : encodeLz77View(data);
+  return method === 2 ? compressPayload(data, method) : data;
+}
+
+/**
+ * Most bytes a chunk of `size` uncompressed bytes takes with any method: LZ77 writes at most 9/8 of its input
+ * and a terminator, zlib's deflateBound is below that, stored is the input itself.
+ */
+export function chunkBound(size: number): number {
+  return SQSH_HEADER_SIZE + size + (size >>> 3) + 16;
 }
 
 /** Put an already compressed payload into a chunk (scrambling it in place first when asked). */
 export function wrapChunk(payload: Uint8Array, size: number, method: ChunkMethod, scrambled: boolean): Uint8Array {
   const chunk = new Uint8Array(SQSH_HEADER_SIZE + payload.length);
-  const body = chunk.subarray(SQSH_HEADER_SIZE);
+  wrapChunkInto(payload, size, method, scrambled, chunk, 0);
+  return chunk;
+}
+
+/** wrapChunk into `out` at `at` (room for the header and payload checked by the caller); returns the chunk's end. */
+export function wrapChunkInto(
+  payload: Uint8Array,
+  size: number,
+  method: ChunkMethod,
+  scrambled: boolean,
+  out: Uint8Array,
+  at: number,
+): number {
+  const end = at + SQSH_HEADER_SIZE + payload.length;
+  const body = out.subarray(at + SQSH_HEADER_SIZE, end);
   body.set(payload);
   if (scrambled) scrambleInPlace(body);
-  const view = new DataView(chunk.buffer, chunk.byteOffset, SQSH_HEADER_SIZE);
+  const view = new DataView(out.buffer, out.byteOffset + at, SQSH_HEADER_SIZE);
   view.setUint32(0, SQSH_MAGIC, true);
   view.setUint8(4, 2);
   view.setUint8(5, method);
@@ -265,7 +287,7 @@ export function wrapChunk(payload: Uint8Array, size: number, method: ChunkMethod
   view.setUint32(7, payload.length, true);
   view.setUint32(11, size, true);
   view.setUint32(15, byteSum(body), true);
-  return chunk;
+  return end;
 }
 
 export interface DecodedChunk {

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { buildWorkerBundles, WORKER_ENTRIES, workerBundlePath } from '../../../electron/main/bundle.js';
 import { bundledWorker } from '../../../electron/io/worker-bundle.js';
-import { encodeFileChunks } from '../../../electron/formats/hpi/chunks.js';
+import { chunkViews, encodeFileChunks } from '../../../electron/formats/hpi/chunks.js';
+import type { CompressReply, CompressRequest } from '../../../electron/mods/compress-pool.js';
 import { decodeChunkAt } from '../../../electron/formats/hpi/sqsh.js';
 import { openBytes, packFile, packToBytes, sampleBytes } from '../formats/hpi/fixtures.js';
 
@@ -79,11 +80,14 @@ describe('prebuilt worker bundles (what a packaged app runs)', () => {
       // Compression: the same chunks as this thread makes.
       const compressor = new Worker(await bundledWorker(entryUrl('compress-worker')));
       try {
-        compressor.postMessage({ id: 7, data: text, method: 1 });
-        const reply = await message<{ id: number; chunks: Uint8Array[] }>(compressor);
+        compressor.postMessage({ id: 7, data: text, method: 1, into: null, lent: false } satisfies CompressRequest);
+        const reply = await message<CompressReply>(compressor);
         expect(reply.id).toBe(7);
-        expect(reply.chunks).toEqual(encodeFileChunks(text, 1));
-        const first = decodeChunkAt(reply.chunks[0]!, 0, 0, 65536);
+        if ('error' in reply) throw new Error(reply.error);
+        if (reply.laid === null) throw new Error('text came back to be stored');
+        const chunks = chunkViews(reply.laid);
+        expect(chunks).toEqual(encodeFileChunks(text, 1));
+        const first = decodeChunkAt(chunks[0]!, 0, 0, 65536);
         expect(first.data).toEqual(text.subarray(0, 65536));
       } finally {
         await compressor.terminate();

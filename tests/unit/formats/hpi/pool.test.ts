@@ -1,8 +1,15 @@
 import { describe, expect, it } from 'vitest';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { MemorySink } from '../../../../electron/io/byte-sink.js';
+import type { ChunkHandOver, ChunkWorkers, LaidChunks } from '../../../../electron/formats/archive.js';
+import { chunkViews, encodeFileChunks, encodeFileChunksInto, laidEndToEnd } from '../../../../electron/formats/hpi/chunks.js';
 import { writeHpiV1 } from '../../../../electron/formats/hpi/v1-writer.js';
 import { writeHpiV2 } from '../../../../electron/formats/hpi/v2-writer.js';
+import type { ChunkMethod } from '../../../../electron/formats/hpi/sqsh.js';
 import { compressionWorkers, compressionWorkersAvailable } from '../../../../electron/mods/compress-pool.js';
+import { collectFolder } from '../../../../electron/mods/pack.js';
 import { modFiles, openBytes, packFile, readAll, sameBytes, sampleBytes } from './fixtures.js';
 
 describe('HPI compression on worker threads', () => {
@@ -37,3 +44,130 @@ describe('HPI compression on worker threads', () => {
     }
   });
 });
+
+describe('chunks laid in one reused array', () => {
+  it('are the chunks encodeFileChunks makes, in an array given or a new one, for both methods', () => {
+    const data = sampleBytes(5, 200_000, 'text');
+    for (const method of [1, 2] as ChunkMethod[]) {
+      const expected = encodeFileChunks(data, method);
+      const fresh = laidOf(encodeFileChunksInto(data, method));
+      expect(chunkViews(fresh)).toEqual(expected);
+      // Reused: an array holding the bound is written in place, one too small is replaced.
+      const roomy = new Uint8Array(300_000).fill(0xaa);
+      const reused = laidOf(encodeFileChunksInto(data, method, roomy));
+      expect(reused.bytes).toBe(roomy);
+      expect(chunkViews(reused)).toEqual(expected);
+      const small = new Uint8Array(100);
+      expect(laidOf(encodeFileChunksInto(data, method, small)).bytes).not.toBe(small);
+      expect(laidEndToEnd(chunkViews(reused))).toEqual(reused.bytes.subarray(0, reused.ends.at(-1)));
+    }
+    expect(laidEndToEnd([new Uint8Array(4), new Uint8Array(4)])).toBeNull();
+  });
+
+  it('are none, as with encodeFileChunks, for an LZ77 file that does not shrink (it is stored), but zlib still lays them', () => {
+    const noise = sampleBytes(6, 150_000, 'noise');
+    expect(encodeFileChunks(noise, 1)).toBeNull();
+    expect(encodeFileChunksInto(noise, 1, new Uint8Array(300_000))).toBeNull();
+    expect(chunkViews(laidOf(encodeFileChunksInto(noise, 2)))).toEqual(encodeFileChunks(noise, 2));
+  });
+});
+
+function laidOf(laid: LaidChunks | null): LaidChunks {
+  if (laid === null) throw new Error('expected chunks, got a stored file');
+  return laid;
+}
+
+/** Workers in this thread that move what they are handed, as a real pool does (the sender's views read as empty). */
+class MovingWorkers implements ChunkWorkers {
+  outstanding = 0;
+  most = 0;
+  lent = 0;
+  private backlog: (() => void)[] = [];
+  constructor(private readonly failOn?: number) {}
+  get queued(): number {
+    return this.outstanding;
+  }
+  compress(data: Uint8Array, method: number, handOver: ChunkHandOver = {}): Promise<{ data: Uint8Array; laid: LaidChunks | null }> {
+    const moved: ArrayBuffer[] = [];
+    if (handOver.into) moved.push(handOver.into.buffer as ArrayBuffer);
+    if (handOver.lend) moved.push(data.buffer as ArrayBuffer);
+    if (handOver.lend) this.lent++;
+    const job = structuredClone({ data, into: handOver.into }, { transfer: moved });
+    if (handOver.lend) expect(data.length).toBe(0);
+    this.outstanding++;
+    this.most = Math.max(this.most, this.outstanding);
+    return new Promise((resolve, reject) => {
+      // Replies come late and in a burst, so files pile up behind the first.
+      this.backlog.push(() => {
+        this.outstanding--;
+        if (this.failOn !== undefined && job.data.length === this.failOn) return reject(new Error('the worker gave up'));
+        const laid = encodeFileChunksInto(job.data, method as ChunkMethod, job.into);
+        const moved = [job.data.buffer as ArrayBuffer];
+        if (laid) moved.push(laid.bytes.buffer as ArrayBuffer);
+        resolve(structuredClone({ data: job.data, laid }, { transfer: moved }));
+      });
+      if (this.backlog.length >= 8) for (const reply of this.backlog.splice(0)) setImmediate(reply);
+      else setTimeout(() => this.backlog.splice(0).forEach((reply) => reply()), 5);
+    });
+  }
+  async close(): Promise<void> {}
+}
+
+async function folderOfFiles(count: number): Promise<{ dir: string; sizes: number[] }> {
+  const dir = await mkdtemp(join(tmpdir(), 'modpak-pool-'));
+  await mkdir(join(dir, 'units'));
+  const sizes: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const size = 2_000 + ((i * 7919) % 40_000);
+    sizes.push(size);
+    // Every fifth file is noise, which LZ77 packing stores: that path goes through the workers too.
+    const kind = i % 5 === 2 ? 'noise' : i % 4 === 0 ? 'runs' : 'text';
+    await writeFile(join(dir, 'units', `unit${String(i).padStart(3, '0')}.fbi`), sampleBytes(200 + i, size, kind));
+  }
+  return { dir, sizes };
+}
+
+describe('files read from disk, lent to the workers whole', () => {
+  it('writes byte for byte what one thread writes, on real workers and on ones that move what they get', async () => {
+    const { dir } = await folderOfFiles(70);
+    try {
+      const files = await collectFolder(dir);
+      for (const method of ['lz77', 'zlib'] as const) {
+        for (const write of [writeHpiV1, writeHpiV2]) {
+          const one = new MemorySink();
+          await write(files, one, { method, startWorkers: compressionWorkers(0) });
+          const real = new MemorySink();
+          await write(files, real, { method, startWorkers: compressionWorkers(1) });
+          expect(sameBytes(real.toBytes(), one.toBytes()), `${write.name} ${method}, worker threads`).toBe('same');
+          const moving = new MovingWorkers();
+          const moved = new MemorySink();
+          await write(files, moved, { method, startWorkers: async () => moving });
+          expect(sameBytes(moved.toBytes(), one.toBytes()), `${write.name} ${method}, moved`).toBe('same');
+          // The bytes went over without a copy, and never more files than the window holds (64).
+          expect(moving.lent).toBeGreaterThan(0);
+          expect(moving.most).toBeLessThanOrEqual(64);
+        }
+      }
+      const got = await readAll(await openBytes(await packWith(files, new MovingWorkers())));
+      for (const f of files) expect(sameBytes(got.get(f.path), f.readSync!())).toBe('same');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('fails with the message of the worker when a file cannot be compressed', async () => {
+    const { dir, sizes } = await folderOfFiles(30);
+    try {
+      const files = await collectFolder(dir);
+      await expect(packWith(files, new MovingWorkers(sizes[17]))).rejects.toThrow('the worker gave up');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+async function packWith(files: Parameters<typeof writeHpiV1>[0], workers: ChunkWorkers): Promise<Uint8Array> {
+  const sink = new MemorySink();
+  await writeHpiV1(files, sink, { method: 'lz77', startWorkers: async () => workers });
+  return sink.toBytes();
+}
