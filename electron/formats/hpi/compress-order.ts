@@ -18,6 +18,8 @@ import type { ChunkMethod } from './sqsh.js';
  * enough that both halves finish together.
  */
 const HELP_WHEN_QUEUED_BYTES = 1 << 20;
+/** Or this many files: small files fill the window (64) long before 1 MiB is queued, and this thread would wait. */
+const HELP_WHEN_QUEUED_FILES = 8;
 const WINDOW_FILES = 64;
 const WINDOW_BYTES = 8 << 20;
 /** Arrays over this size are not kept for reuse (a rare large file should not hold its memory to the end). */
@@ -28,7 +30,7 @@ export interface Compressed<T> {
   data: Uint8Array;
   /** The file's chunks; null when it is written stored (method 0, or chunks that would not be smaller). */
   chunks: Uint8Array[] | null;
-  /** Whether `data` is this layer's scratch (the writer may change it in place; it is reused after the writer's next call). */
+  /** Whether `data` is this layer's own array (its scratch or a read buffer): the writer may change it in place; it is reused after the writer's next call. */
   scratch: boolean;
 }
 
@@ -142,7 +144,7 @@ export async function* compressInOrder<T extends { file: PackFile }>(
     let handedOver: Pending<T> | null = null;
     const handOver = (entry: Pending<T>): Compressed<T> => {
       handedOver = entry;
-      return { item: entry.item, data: entry.data, chunks: entry.chunks, scratch: scratch.holds(entry.data) };
+      return { item: entry.item, data: entry.data, chunks: entry.chunks, scratch: entry.own || scratch.holds(entry.data) };
     };
     const release = () => {
       if (handedOver?.own) buffers.put(handedOver.data);
@@ -162,7 +164,7 @@ export async function* compressInOrder<T extends { file: PackFile }>(
       if (method !== 0) {
         const known = cache?.get(data, method);
         if (known !== undefined) entry.chunks = known && known.map((c) => c.slice());
-        else if (pool !== null && sentBytes - doneBytes < HELP_WHEN_QUEUED_BYTES) {
+        else if (pool !== null && sentBytes - doneBytes < HELP_WHEN_QUEUED_BYTES && pool.queued < HELP_WHEN_QUEUED_FILES) {
           sentBytes += size;
           entry.ready = false;
           // Our own array goes to the worker whole (moved, not copied); one a PackFile handed us is copied.
