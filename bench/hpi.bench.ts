@@ -8,7 +8,7 @@ import { readFile, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { corpusFolder, corpusFiles, MEDIUM_CORPUS } from './corpus.js';
-import { limit, references, target } from './targets.js';
+import { inFreshFolders, limit, references, target } from './targets.js';
 import { figure, mbps, scratch, time } from './util.js';
 import { peakRssKb } from './peak-rss.mjs';
 import { packFolder } from '../electron/mods/pack.js';
@@ -242,8 +242,7 @@ const MEDIUM_LZ77_BEFORE = 49_692_017;
 async function packTargets(corpus: { dir: string; bytes: number }, dir: string): Promise<void> {
   const gzip6 = references.gzip6(corpus.dir, join(dir, 'corpus.tar.gz'));
   await rm(join(dir, 'corpus.tar.gz'), { force: true });
-  const cp = references.cpTree(corpus.dir, join(dir, 'corpus-copy'));
-  await rm(join(dir, 'corpus-copy'), { recursive: true, force: true });
+  const { ms: cp } = await inFreshFolders(dir, 3, async (out) => ({ ms: references.cpTree(corpus.dir, out) }));
   for (const method of ['lz77', 'zlib', 'none'] as const) {
     const out = join(dir, `cli-pack-${method}.hpi`);
     const r = await runCli(['pack', corpus.dir, '--target', out, '--method', method], dir);

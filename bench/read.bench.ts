@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { corpusFolder, MEDIUM_CORPUS } from './corpus.js';
 import { figure, scratch } from './util.js';
-import { limit, references, shellMs, target } from './targets.js';
+import { inFreshFolders, limit, references, shellMs, target } from './targets.js';
 import { packFolder } from '../electron/mods/pack.js';
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
@@ -52,23 +52,6 @@ async function median(n: number, fn: () => Promise<Run>): Promise<Run> {
   const runs: Run[] = [];
   for (let i = 0; i < n; i++) runs.push(await fn());
   return runs.sort((a, b) => a.ms - b.ms)[Math.floor(n / 2)]!;
-}
-
-/**
- * The median of `n` runs, each into a folder of its own that does not exist yet, as a user extracts; all are
- * removed after the runs, then `sync`. A run right after `rm -rf` of a 30,000-file tree pays the kernel's
- * deferred work for it, which made the onto-disk figures meaningless.
- */
-async function inFreshFolders(base: string, n: number, fn: (out: string) => Promise<Run>): Promise<Run> {
-  const outs = Array.from({ length: n }, (_, i) => join(base, `modpak-read-bench-${process.pid}-${i}`));
-  try {
-    const runs: Run[] = [];
-    for (const out of outs) runs.push(await fn(out));
-    return runs.sort((a, b) => a.ms - b.ms)[Math.floor(n / 2)]!;
-  } finally {
-    for (const out of outs) await rm(out, { recursive: true, force: true });
-    shellMs('sync');
-  }
 }
 
 /** Medians of `n` runs of two commands taken in turns, wall and CPU time each (a shared machine's load hits both alike). */

@@ -3,6 +3,8 @@
  * ✓ or ✗. Nothing fails on a ✗: CI times nothing, and a busy machine would make such a check flaky.
  */
 import { spawnSync } from 'node:child_process';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 
 /** Prints `label  measured vs limit  ✓|✗`; `ratio` is the allowed multiple of the reference. */
@@ -47,3 +49,21 @@ export const references = {
   cpTree: (folder: string, target: string) => shellMs(`rm -rf ${q(target)} && cp -r ${q(folder)} ${q(target)}`),
   nodeStart: () => shellMs(`${q(process.execPath)} -e 0`, 5),
 };
+
+/**
+ * The median of `n` runs, each into a folder of its own that does not exist yet, as a user extracts; all are
+ * removed after the runs, then `sync`. A run right after `rm -rf` of a 30,000-file tree pays the kernel's
+ * deferred work for it, which made the onto-disk figures meaningless.
+ */
+export async function inFreshFolders<R extends { ms: number }>(base: string, n: number, fn: (out: string) => Promise<R>): Promise<R> {
+  const outs = Array.from({ length: n }, (_, i) => join(base, `modpak-bench-${process.pid}-${i}`));
+  shellMs('sync');
+  try {
+    const runs: R[] = [];
+    for (const out of outs) runs.push(await fn(out));
+    return runs.sort((a, b) => a.ms - b.ms)[Math.floor(n / 2)]!;
+  } finally {
+    for (const out of outs) await rm(out, { recursive: true, force: true });
+    shellMs('sync');
+  }
+}
