@@ -46,7 +46,7 @@ function cipherWords(bytes: Uint8Array, filePos: number, key: number, out: Uint8
     for (let t = 3; t >= 0; t--) w = (w << 8) | (((start + 4 * j + t) & 0xff) ^ key);
     streamWords[j] = w;
   }
-  out.set(bytes);
+  if (out !== bytes) out.set(bytes);
   const count = bytes.length >>> 2;
   const tailFrom = count * 4;
   const result = out.length === bytes.length ? out : out.subarray(0, bytes.length);
@@ -65,11 +65,11 @@ const streamWords = new Uint32Array(64);
 
 /** In-place variant for buffers the caller owns (the writer's freshly encoded chunks). */
 export function positionCipherInPlace(bytes: Uint8Array, filePos: number, key: number): void {
-  let low = filePos & 0xff;
-  for (let i = 0; i < bytes.length; i++) {
-    bytes[i] = bytes[i]! ^ low ^ key;
-    low = (low + 1) & 0xff;
-  }
+  // Up to three bytes to a word boundary, then the words (a stored pack enciphers every byte it writes).
+  const head = Math.min(bytes.length, (4 - (bytes.byteOffset & 3)) & 3);
+  for (let i = 0; i < head; i++) bytes[i] = bytes[i]! ^ ((filePos + i) & 0xff) ^ key;
+  const rest = head === 0 ? bytes : bytes.subarray(head);
+  positionCipherInto(rest, filePos + head, key, rest);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { positionCipherInto } from '../../../../electron/formats/hpi/cipher.js';
+import { positionCipherInPlace, positionCipherInto } from '../../../../electron/formats/hpi/cipher.js';
 import { BlockNames, readName } from '../../../../electron/formats/hpi/names.js';
 import { readV1Directory } from '../../../../electron/formats/hpi/v1-directory.js';
 import { openArchive } from '../../../../electron/formats/index.js';
@@ -96,7 +96,7 @@ describe('names read from a decoded directory block', () => {
   });
 });
 
-describe('positionCipherInto (word-wise for long buffers)', () => {
+describe('positionCipherInto and positionCipherInPlace (word-wise for long buffers)', () => {
   const source = sampleBytes(11, 70_000, 'noise');
   it('gives the bytes of the byte-by-byte definition at every length, offset, key and alignment', () => {
     for (const length of [0, 1, 255, 256, 257, 259, 1024, 1027, 65_555])
@@ -110,6 +110,10 @@ describe('positionCipherInto (word-wise for long buffers)', () => {
             const label = `length ${length}, from ${from}, key ${key}, out at ${outOffset}`;
             expect(out.length, label).toBe(length);
             expect(sameBytes(out, want), label).toBe('same');
+            const inPlace = new Uint8Array(length + 8).subarray(outOffset, outOffset + length);
+            inPlace.set(raw);
+            positionCipherInPlace(inPlace, filePos, key);
+            expect(sameBytes(inPlace, want), `${label}, in place`).toBe('same');
           }
   });
 });
