@@ -1,8 +1,8 @@
-import { open } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { FolderWriter, firstMissingFolder, refusalReason, removeEmptyFolders } from '../io/folder-writer.js';
 import { withArchive } from '../formats/index.js';
-import { HAPI } from '../formats/hpi/header.js';
+import { sniffHpi, type HpiKind } from '../formats/hpi/header.js';
+import { FileSource } from '../io/byte-source.js';
 import type { Archive, ArchiveEntry } from '../formats/index.js';
 import { ChunkScratch, entryChunks } from '../formats/archive.js';
 import { FormatError, fail } from '../../shared/errors.js';
@@ -169,23 +169,25 @@ export async function extractArchive(path: string, target: string, options: Extr
  */
 async function startEarly(path: string, target: string, options: ExtractOptions): Promise<EarlyWorkers | null> {
   if (options.workers === 0 || (options.globs?.length ?? 0) > 0) return null;
-  const head = await open(path, 'r').then(
-    async (file) => {
-      try {
-        const magic = new Uint8Array(4);
-        const { bytesRead } = await file.read(magic, 0, 4, 0);
-        return { size: (await file.stat()).size, hpi: bytesRead === 4 && new DataView(magic.buffer).getUint32(0, true) === HAPI };
-      } finally {
-        await file.close();
-      }
-    },
-    () => null,
-  );
-  if (!head || !head.hpi || head.size < PARALLEL_BYTES) return null;
+  const head = await sniffFile(path);
+  if (!head || (head.kind !== 'v1' && head.kind !== 'v2') || head.size < PARALLEL_BYTES) return null;
   return new EarlyWorkers(
     { path, root: resolve(target), keepGoing: options.keepGoing === true },
     options.workers ?? workersBesideThisThread(),
   );
+}
+
+/** The HPI sniffer's verdict on a file and its size; null when it cannot be read (the extraction reports that). */
+async function sniffFile(path: string): Promise<{ kind: HpiKind | null; size: number } | null> {
+  const source = await FileSource.open(path).catch(() => null);
+  if (!source) return null;
+  try {
+    return { kind: await sniffHpi(source), size: source.size };
+  } catch {
+    return null;
+  } finally {
+    await source.close();
+  }
 }
 
 async function extractOpened(path: string, target: string, options: ExtractOptions, early: EarlyWorkers | null): Promise<ExtractResult> {

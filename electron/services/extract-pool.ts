@@ -86,7 +86,7 @@ export interface PoolJob {
    * core decodes, and the process carries one isolate less than with a worker per core.
    */
   local?: (items: { index: number; out: string }[]) => Promise<[index: number, outcome: EntryOutcome][]>;
-  /** Workers already started for this job's archive and settings (see startWorkersEarly): used before any new one. */
+  /** Workers already started for this job's archive and settings (see EarlyWorkers): used before any new one. */
   early?: EarlyWorkers;
 }
 
