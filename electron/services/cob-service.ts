@@ -10,6 +10,7 @@ import {
 } from '../../shared/assets/ta/cob/index.js';
 import { writeFileAtomically } from '../io/byte-sink.js';
 import { openAsset, type AssetSourceOptions } from './asset-service.js';
+import { latin1 } from '../../shared/bytes/reader.js';
 
 /**
  * COB unit scripts for the CLI (`modpak cob info|decompile|compile`) and the studio: read, decompile, and
@@ -93,10 +94,6 @@ export async function compileBosAsset(file: string, options: AssetSourceOptions 
   } finally {
     await asset.close();
   }
-}
-
-function latin1(bytes: Uint8Array): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
 }
 
 /** Write COB bytes through a temporary file renamed into place. */

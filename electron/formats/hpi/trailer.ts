@@ -2,6 +2,7 @@
  * The Cavedog trailer: TA 3.1c mounts an archive only if its last 36 bytes read
  * `Copyright ____ Cavedog Entertainment` (the year is not compared) with nothing after them.
  */
+import { latin1 } from '../../../shared/bytes/reader.js';
 export const CAVEDOG_TRAILER = 'Copyright 1997 Cavedog Entertainment';
 export const TRAILER_SIZE = CAVEDOG_TRAILER.length; // 36
 /** How much of the file's end we read to find a trailer that has bytes after it. */
@@ -9,12 +10,6 @@ export const TAIL_SIZE = 4096;
 
 const PREFIX = 'Copyright ';
 const SUFFIX = ' Cavedog Entertainment';
-
-function latin1(bytes: Uint8Array): string {
-  let s = '';
-  for (let i = 0; i < bytes.length; i++) s += String.fromCharCode(bytes[i]!);
-  return s;
-}
 
 /** The trailer's text when the file ends with one, else null. `tail` is the file's last bytes. */
 export function trailerText(tail: Uint8Array): string | null {

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { fail } from '../../../shared/errors.js';
+import { latin1 } from '../../../shared/bytes/reader.js';
 
 type Iconv = typeof import('iconv-lite');
 let iconvLoaded: Iconv | null = null;
@@ -53,15 +54,9 @@ function isAsciiText(name: string): boolean {
   return true;
 }
 
-/** ASCII as one char per byte: iconv-lite builds its CP949 tables on first use (~60 ms), which most archives never need. */
-function asciiText(bytes: Uint8Array): string {
-  let text = '';
-  for (let i = 0; i < bytes.length; i++) text += String.fromCharCode(bytes[i]!);
-  return text;
-}
-
 export function decodeName(bytes: Uint8Array): DecodedName {
-  if (isAscii(bytes)) return { text: asciiText(bytes), cp949: true };
+  // ASCII reads as Latin-1: iconv-lite builds its CP949 tables on first use (~60 ms), which most archives never need.
+  if (isAscii(bytes)) return { text: latin1(bytes), cp949: true };
   const text = iconv().decode(bytes as Buffer, 'cp949');
   return { text, cp949: !text.includes('\uFFFD') };
 }
