@@ -60,7 +60,8 @@ function growTables(n: number): void {
   bitsFrom = new Int32Array(size);
 }
 
-function tokenSpace(n: number): Uint8Array {
+/** This thread's token scratch, with room for the worst case of an `n`-byte input; shared by every HPI LZ77 encoder. */
+export function tokenSpace(n: number): Uint8Array {
   // Worst case: every byte a literal (9/8 of the input) plus the terminator and its flag byte.
   const worst = n + (n >>> 3) + 4;
   if (tokens.length < worst) tokens = new Uint8Array(Math.max(worst, 65536 + 8192 + 4));

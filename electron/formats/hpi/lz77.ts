@@ -11,7 +11,7 @@
  */
 import { fail } from '../../../shared/errors.js';
 import { MatchFinder, type MatchFinderOptions } from '../common/match-finder.js';
-import { LZ77_MAX_MATCH, LZ77_MIN_MATCH } from './lz77-encode.js';
+import { LZ77_MAX_MATCH, LZ77_MIN_MATCH, tokenSpace } from './lz77-encode.js';
 
 export { encodeLz77, encodeLz77Literals, encodeLz77View, lz77CannotShrink, LZ77_MAX_MATCH, LZ77_MIN_MATCH } from './lz77-encode.js';
 
@@ -131,13 +131,7 @@ export function decodeLz77(src: Uint8Array, size: number, into?: Uint8Array): Ui
   return out;
 }
 
-/**
- * Where tokens are written before the result is cut to size: kept between calls (one per thread, the
- * encoders are synchronous), so a chunk costs one exact-size array rather than a worst-case one.
- */
-let tokenScratch = new Uint8Array(0);
-
-/** A token writer shared by the encoders: flag bytes reserved 8 tokens ahead, always a terminator. */
+/** The greedy reference encoder's token writer: flag bytes reserved 8 tokens ahead, always a terminator. */
 class TokenWriter {
   readonly out: Uint8Array;
   private o = 0;
@@ -145,10 +139,7 @@ class TokenWriter {
   private bit = 8;
 
   constructor(inputLength: number) {
-    // Worst case: every byte a literal (9/8 of the input) plus the terminator and its flag byte.
-    const worst = inputLength + (inputLength >>> 3) + 4;
-    if (tokenScratch.length < worst) tokenScratch = new Uint8Array(Math.max(worst, 65536 + 8192 + 4));
-    this.out = tokenScratch;
+    this.out = tokenSpace(inputLength);
   }
 
   private nextFlag(): void {
