@@ -98,6 +98,10 @@ class LayerHits {
     this.made = new Array<Hit | undefined>(entries.length);
   }
 
+  entry(i: number): ArchiveEntry {
+    return this.entries[i]!;
+  }
+
   at(i: number): Hit {
     let hit = this.made[i];
     if (hit === undefined) this.made[i] = hit = new LayerHit(this.layer, this.entries[i]!, this.rows, i);
@@ -227,6 +231,15 @@ export class MergedIndex {
   /** The winner of path number `n` (one numberOf answered), without making its list. */
   winnerOf(n: number): Hit {
     return this.layerHits[this.winnerLayer[n]!]!.at(this.winnerEntry[n]!);
+  }
+
+  /** The winner's layer and entry of path number `n` (one numberOf answered), without making its hit: a tree or a count over every path. */
+  winnerLayerOf(n: number): number {
+    return this.winnerLayer[n]!;
+  }
+
+  winnerEntryOf(n: number): ArchiveEntry {
+    return this.layerHits[this.winnerLayer[n]!]!.entry(this.winnerEntry[n]!);
   }
 
   /** How many providers path number `n` has. */

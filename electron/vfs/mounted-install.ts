@@ -133,7 +133,7 @@ export class MountedInstall {
     for (let i = 0; i < numbers.length; i++) {
       const n = numbers[i]!;
       if (index.isShadowed(n)) shadowedPaths++;
-      bytes += index.winnerOf(n).entry.size;
+      bytes += index.winnerEntryOf(n).size;
     }
     const loose = this.layers.find((l) => l.archive === null);
     return {
@@ -172,10 +172,10 @@ export class MountedInstall {
     };
     for (let i = 0; i < count; i++) {
       const n = numbers[i]!;
-      const win = this.index.winnerOf(n);
-      tree.paths[i] = win.entry.path;
-      tree.winners[i] = layerToArchive.get(win.layer) ?? -1;
-      tree.sizes[i] = win.entry.size;
+      const entry = this.index.winnerEntryOf(n);
+      tree.paths[i] = entry.path;
+      tree.winners[i] = layerToArchive.get(this.index.winnerLayerOf(n)) ?? -1;
+      tree.sizes[i] = entry.size;
       tree.layers[i] = this.index.countOf(n);
     }
     return tree;
