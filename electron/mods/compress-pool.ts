@@ -17,7 +17,7 @@ export interface CompressRequest {
   /** Whether `data`'s buffer was moved to the worker; it then comes back in the reply. */
   lent: boolean;
 }
-/** `laid` is null when the file is best stored (see encodeFileChunks). */
+/** `laid` is null when the file is best stored (see encodeFileChunksInto). */
 export type CompressReply = { id: number; data: Uint8Array | null; laid: LaidChunks | null } | { id: number; error: string };
 
 interface Job {

@@ -1,27 +1,15 @@
 /** A file as SQSH chunks of 64 KiB, each compressed and scrambled (both HPI versions write them so). */
 import type { LaidChunks } from '../archive.js';
 import { lz77CannotShrink } from './lz77.js';
-import { CHUNK_SIZE, chunkBound, chunkPayload, encodeChunk, SQSH_HEADER_SIZE, wrapChunkInto, type ChunkMethod } from './sqsh.js';
+import { CHUNK_SIZE, chunkBound, chunkPayload, SQSH_HEADER_SIZE, wrapChunkInto, type ChunkMethod } from './sqsh.js';
 
 const chunkOf = (data: Uint8Array, at: number) => data.subarray(at, Math.min(data.length, at + CHUNK_SIZE));
 
-/** Whether the file is LZ77-packed and LZ77 can shrink none of its chunks (see encodeFileChunks). */
+/** Whether the file is LZ77-packed and LZ77 can shrink none of its chunks (see encodeFileChunksInto). */
 function lz77CannotShrinkAny(data: Uint8Array, method: ChunkMethod): boolean {
   if (method !== 1 || data.length === 0) return false;
   for (let at = 0; at < data.length; at += CHUNK_SIZE) if (!lz77CannotShrink(chunkOf(data, at))) return false;
   return true;
-}
-
-/**
- * The file's chunks, or null for an LZ77 file none of whose chunks LZ77 can shrink (noise, data already
- * compressed): the writer then stores it (flag 0), which every reader takes, and it costs its own size
- * rather than 9/8 of it. An empty file keeps its empty chunk list.
- */
-export function encodeFileChunks(data: Uint8Array, method: ChunkMethod): Uint8Array[] | null {
-  if (lz77CannotShrinkAny(data, method)) return null;
-  const chunks: Uint8Array[] = [];
-  for (let at = 0; at < data.length; at += CHUNK_SIZE) chunks.push(encodeChunk(chunkOf(data, at), method, true));
-  return chunks;
 }
 
 /** Most bytes a file of `size` bytes takes as chunks, with any method. */
@@ -32,9 +20,11 @@ export function fileChunksBound(size: number): number {
 }
 
 /**
- * The same chunks as encodeFileChunks (or the same null), written into one array: `into` when it holds
- * the file's bound, else a new one. Packing reuses these arrays from file to file (and hands them between threads whole),
- * so compressing a file allocates nothing.
+ * The file's chunks, laid end to end in one array: `into` when it holds the file's bound, else a new one.
+ * Packing reuses these arrays from file to file (and hands them between threads whole), so compressing a
+ * file allocates nothing. Null for an LZ77 file none of whose chunks LZ77 can shrink (noise, data already
+ * compressed): the writer then stores it (flag 0), which every reader takes, and it costs its own size
+ * rather than 9/8 of it. An empty file has no chunks.
  */
 export function encodeFileChunksInto(data: Uint8Array, method: ChunkMethod, into?: Uint8Array): LaidChunks | null {
   if (lz77CannotShrinkAny(data, method)) return null;

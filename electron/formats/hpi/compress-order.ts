@@ -31,7 +31,7 @@ export interface Compressed<T> {
   /** The file's chunks; null when it is written stored (method 0, or chunks that would not be smaller). */
   chunks: Uint8Array[] | null;
   /** Whether `data` is this layer's own array (its scratch or a read buffer): the writer may change it in place; it is reused after the writer's next call. */
-  scratch: boolean;
+  owned: boolean;
 }
 
 interface Pending<T> {
@@ -144,7 +144,7 @@ export async function* compressInOrder<T extends { file: PackFile }>(
     let handedOver: Pending<T> | null = null;
     const handOver = (entry: Pending<T>): Compressed<T> => {
       handedOver = entry;
-      return { item: entry.item, data: entry.data, chunks: entry.chunks, scratch: entry.own || scratch.holds(entry.data) };
+      return { item: entry.item, data: entry.data, chunks: entry.chunks, owned: entry.own || scratch.holds(entry.data) };
     };
     const release = () => {
       if (handedOver?.own) buffers.put(handedOver.data);

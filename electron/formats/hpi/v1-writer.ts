@@ -125,13 +125,13 @@ export async function writeHpiV1(
   const dirView = new DataView(directory.buffer);
   let done = 0;
   const items = placed.map((p) => ({ record: p.record, node: p.node, file: p.node.file }));
-  for await (const { item, data, chunks, scratch } of compressInOrder(items, (it) => pick(it.file), options)) {
+  for await (const { item, data, chunks, owned } of compressInOrder(items, (it) => pick(it.file), options)) {
     dirView.setUint32(item.record - V1_HEADER_SIZE, sink.position, true);
-    // Stored bytes are enciphered in place: copy them first unless they sit in the reader's scratch.
+    // Stored bytes are enciphered in place: copy them first unless they are the pipeline's own array.
     if (chunks === null) {
       // Also a file whose chunks would not have been smaller: its record says stored.
       directory[item.record + 8 - V1_HEADER_SIZE] = 0;
-      await put(scratch ? data : data.slice());
+      await put(owned ? data : data.slice());
     } else await writeChunks(chunks, put);
     options.onProgress?.(++done, placed.length);
   }

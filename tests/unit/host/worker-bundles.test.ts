@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { buildWorkerBundles, WORKER_ENTRIES, workerBundlePath } from '../../../electron/main/bundle.js';
 import { bundledWorker } from '../../../electron/io/worker-bundle.js';
-import { chunkViews, encodeFileChunks } from '../../../electron/formats/hpi/chunks.js';
+import { chunkViews } from '../../../electron/formats/hpi/chunks.js';
+import { fileChunks } from '../formats/hpi/fixtures.js';
 import type { CompressReply, CompressRequest } from '../../../electron/mods/compress-pool.js';
 import { decodeChunkAt } from '../../../electron/formats/hpi/sqsh.js';
 import { openBytes, packFile, packToBytes, sampleBytes } from '../formats/hpi/fixtures.js';
@@ -86,7 +87,7 @@ describe('prebuilt worker bundles (what a packaged app runs)', () => {
         if ('error' in reply) throw new Error(reply.error);
         if (reply.laid === null) throw new Error('text came back to be stored');
         const chunks = chunkViews(reply.laid);
-        expect(chunks).toEqual(encodeFileChunks(text, 1));
+        expect(chunks).toEqual(fileChunks(text, 1));
         const first = decodeChunkAt(chunks[0]!, 0, 0, 65536);
         expect(first.data).toEqual(text.subarray(0, 65536));
       } finally {

@@ -3,6 +3,8 @@ import type { Archive, PackFile, PackOptions } from '../../../../electron/format
 import { MemorySink } from '../../../../electron/io/byte-sink.js';
 import { MemorySource } from '../../../../electron/io/byte-source.js';
 import { hpiEngine } from '../../../../electron/formats/hpi/index.js';
+import { chunkViews, encodeFileChunksInto } from '../../../../electron/formats/hpi/chunks.js';
+import type { ChunkMethod } from '../../../../electron/formats/hpi/sqsh.js';
 import { prng } from '../../../helpers/prng.js';
 
 export function packFile(path: string, bytes: Uint8Array | string): PackFile {
@@ -69,4 +71,10 @@ export function sameBytes(actual: Uint8Array | undefined, expected: Uint8Array):
   let i = 0;
   while (i < Math.min(actual.length, expected.length) && actual[i] === expected[i]) i++;
   return `differ at ${i} (lengths ${actual.length} and ${expected.length})`;
+}
+
+/** A file's chunks as the pack pipeline lays them, each a view (null: the file is written stored). */
+export function fileChunks(data: Uint8Array, method: ChunkMethod): Uint8Array[] | null {
+  const laid = encodeFileChunksInto(data, method);
+  return laid && chunkViews(laid);
 }

@@ -2,11 +2,10 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { decodeLz77, encodeLz77, encodeLz77Greedy, encodeLz77Literals, lz77CannotShrink } from '../../../../electron/formats/hpi/lz77.js';
-import { encodeFileChunks } from '../../../../electron/formats/hpi/chunks.js';
 import { decodeChunkAt } from '../../../../electron/formats/hpi/sqsh.js';
 import { deflateSync } from 'node:zlib';
 import { samplesDir } from '../../../helpers/run-cli.js';
-import { sameBytes, sampleBytes } from './fixtures.js';
+import { fileChunks, sameBytes, sampleBytes } from './fixtures.js';
 
 /**
  * The encoder keeps its match-finder tables from one input to the next (never cleared). These tests decode its streams with the library's decoder and with one written here
@@ -184,16 +183,16 @@ describe('HPI LZ77 encoder', () => {
   });
 
   it('stores a file LZ77 cannot shrink, and gives the incompressible chunks of a mixed file literal-only streams', () => {
-    expect(encodeFileChunks(sampleBytes(70, 200_000, 'noise'), 1)).toBeNull();
-    expect(encodeFileChunks(new Uint8Array(0), 1)).toEqual([]);
+    expect(fileChunks(sampleBytes(70, 200_000, 'noise'), 1)).toBeNull();
+    expect(fileChunks(new Uint8Array(0), 1)).toEqual([]);
     // zlib files keep their chunks whatever they hold.
-    expect(encodeFileChunks(sampleBytes(71, 1000, 'noise'), 2)).toHaveLength(1);
+    expect(fileChunks(sampleBytes(71, 1000, 'noise'), 2)).toHaveLength(1);
     // Text, then 64 KiB of noise, then runs: three chunks, the middle one all literals, all decoding back.
     const mixed = new Uint8Array(3 * 65_536);
     mixed.set(sampleBytes(72, 65_536, 'text'), 0);
     mixed.set(sampleBytes(73, 65_536, 'noise'), 65_536);
     mixed.set(sampleBytes(74, 65_536, 'runs'), 2 * 65_536);
-    const chunks = encodeFileChunks(mixed, 1)!;
+    const chunks = fileChunks(mixed, 1)!;
     expect(chunks).toHaveLength(3);
     expect(chunks[1]!.length).toBe(19 + literalBound(65_536));
     const parts = chunks.map((c) => decodeChunkAt(c, 0, 0, 65_536).data);

@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MemorySink } from '../../../../electron/io/byte-sink.js';
 import type { ChunkHandOver, ChunkWorkers, LaidChunks } from '../../../../electron/formats/archive.js';
-import { chunkViews, encodeFileChunks, encodeFileChunksInto, laidEndToEnd } from '../../../../electron/formats/hpi/chunks.js';
+import { chunkViews, encodeFileChunksInto, laidEndToEnd } from '../../../../electron/formats/hpi/chunks.js';
 import { writeHpiV1 } from '../../../../electron/formats/hpi/v1-writer.js';
 import { writeHpiV2 } from '../../../../electron/formats/hpi/v2-writer.js';
-import type { ChunkMethod } from '../../../../electron/formats/hpi/sqsh.js';
+import { CHUNK_SIZE, encodeChunk, type ChunkMethod } from '../../../../electron/formats/hpi/sqsh.js';
 import { compressionWorkers, compressionWorkersAvailable } from '../../../../electron/mods/compress-pool.js';
 import { collectFolder } from '../../../../electron/mods/pack.js';
 import { modFiles, openBytes, packFile, readAll, sameBytes, sampleBytes } from './fixtures.js';
@@ -46,10 +46,11 @@ describe('HPI compression on worker threads', () => {
 });
 
 describe('chunks laid in one reused array', () => {
-  it('are the chunks encodeFileChunks makes, in an array given or a new one, for both methods', () => {
+  it('are the chunks encodeChunk makes of each 64 KiB, in an array given or a new one, for both methods', () => {
     const data = sampleBytes(5, 200_000, 'text');
     for (const method of [1, 2] as ChunkMethod[]) {
-      const expected = encodeFileChunks(data, method);
+      const expected: Uint8Array[] = [];
+      for (let at = 0; at < data.length; at += CHUNK_SIZE) expected.push(encodeChunk(data.subarray(at, at + CHUNK_SIZE), method, true));
       const fresh = laidOf(encodeFileChunksInto(data, method));
       expect(chunkViews(fresh)).toEqual(expected);
       // Reused: an array holding the bound is written in place, one too small is replaced.
@@ -64,11 +65,13 @@ describe('chunks laid in one reused array', () => {
     expect(laidEndToEnd([new Uint8Array(4), new Uint8Array(4)])).toBeNull();
   });
 
-  it('are none, as with encodeFileChunks, for an LZ77 file that does not shrink (it is stored), but zlib still lays them', () => {
+  it('are none for an LZ77 file that does not shrink (it is stored), but zlib still lays them', () => {
     const noise = sampleBytes(6, 150_000, 'noise');
-    expect(encodeFileChunks(noise, 1)).toBeNull();
+    expect(encodeFileChunksInto(noise, 1)).toBeNull();
     expect(encodeFileChunksInto(noise, 1, new Uint8Array(300_000))).toBeNull();
-    expect(chunkViews(laidOf(encodeFileChunksInto(noise, 2)))).toEqual(encodeFileChunks(noise, 2));
+    const zlib: Uint8Array[] = [];
+    for (let at = 0; at < noise.length; at += CHUNK_SIZE) zlib.push(encodeChunk(noise.subarray(at, at + CHUNK_SIZE), 2, true));
+    expect(chunkViews(laidOf(encodeFileChunksInto(noise, 2)))).toEqual(zlib);
   });
 });
 
