@@ -155,9 +155,23 @@ const MATCHES: MatchFinderOptions = {
  * else a literal byte. The worst case is data.length + ceil(data.length / 64) + 1 bytes.
  */
 export function dkCompress(data: Uint8Array): Uint8Array {
+  return dkCompressInto(data).slice();
+}
+
+/** The most `dkCompress` writes for `n` bytes. */
+export function dkCompressBound(n: number): number {
+  return n + Math.ceil(n / LITERAL_MAX) + 1;
+}
+
+/** One finder per thread, its tables reused from file to file. */
+const finder = new MatchFinder(new Uint8Array(0), MATCHES);
+
+/** dkCompress's stream, written into `into` when it holds dkCompressBound(data.length) bytes (a view of it), else into a new array. */
+export function dkCompressInto(data: Uint8Array, into?: Uint8Array): Uint8Array {
   const n = data.length;
-  const out = new Uint8Array(n + Math.ceil(n / LITERAL_MAX) + 1);
-  const finder = new MatchFinder(data, MATCHES);
+  const bound = dkCompressBound(n);
+  const out = into && into.length >= bound ? into : new Uint8Array(bound);
+  finder.reset(data);
   let op = 0;
   let litStart = 0;
   let i = 0;
