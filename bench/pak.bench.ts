@@ -39,7 +39,8 @@ async function packFamily(): Promise<void> {
     const r = await timed(() => writeArchive({ files, target: out, format, formatHint: '', options: {} }));
     // The lzpak target is met by far; its multiple of cp -r is what to watch.
     if (format === 'pangya') figure('pangya pack against cp -r', `${(r.ms / cp).toFixed(2)}×`);
-    if (format === 'pangya') target(`${format} pack, 88 MB (CPU ${(r.cpu / 1000).toFixed(2)} s)`, r.ms, 'lzpak, measured once', LZPAK_PACK_MS, 2);
+    if (format === 'pangya')
+      target(`${format} pack, 88 MB (CPU ${(r.cpu / 1000).toFixed(2)} s)`, r.ms, 'lzpak, measured once', LZPAK_PACK_MS, 2);
     else target(`${format} pack, 88 MB (CPU ${(r.cpu / 1000).toFixed(2)} s)`, r.ms, 'cp -r', cp, 1.6);
     await rm(out, { force: true });
   }

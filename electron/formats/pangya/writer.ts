@@ -83,7 +83,9 @@ export async function packPangya(files: readonly PackFile[], sink: ByteSink, opt
   const method = wanted === KIND_LZ77 ? PANGYA_LZ77_METHOD : wanted === KIND_LZ77X ? PANGYA_LZ77X_METHOD : 0;
   const entries: PlainEntry[] = [];
   let done = 0;
-  for (const item of planned) if (item.file && item.file.size > U32_MAX) fail('refused', `${item.path}: ${item.file.size} bytes is more than a Pangya entry can hold`);
+  for (const item of planned)
+    if (item.file && item.file.size > U32_MAX)
+      fail('refused', `${item.path}: ${item.file.size} bytes is more than a Pangya entry can hold`);
   // Files are read and compressed in order (on every core when the options bring workers), a window at a time;
   // directory entries ride along and are written when their turn comes.
   const items = planned.map((p) => ({ ...p, file: p.file ?? NO_FILE }));
