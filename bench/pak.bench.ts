@@ -19,8 +19,15 @@ import { writeFileAtomically } from '../electron/io/byte-sink.js';
 
 /**
  * The PACK family written from the 88 MB corpus, beside `cp -r` of the same folder: pakka packs it in
- * 0.18 s where cp -r takes 0.22 s (0.8×), so 2× pakka is 1.6× cp -r.
+ * 0.18 s where cp -r takes 0.22 s (0.8×), so 2× pakka is 1.6× cp -r. No Daikatana packer with a public
+ * source builds here (DaiPak is a Lazarus GUI), so Daikatana is held to the same 1.6×.
+ *
+ * Pangya's C tool, SuperSS lzpak (Tools/lzpak.cpp in Acrisio-Filho/SuperSS-Dev, g++ -O2, `lzpak DIR 3 2 5`:
+ * XTEA table, LZ77 type 1, level 5), packed this corpus in 436.5 s of CPU on one thread (its match search
+ * scans the whole 4 KiB window at every position); it is too slow to run in each bench, so that figure
+ * stands in for it, and the target is 2× it.
  */
+const LZPAK_PACK_MS = 436_500;
 async function packFamily(): Promise<void> {
   const medium = await corpusFolder(MEDIUM_CORPUS.count, MEDIUM_CORPUS.seed, MEDIUM_CORPUS.scale);
   const dir = await scratch('pak');
@@ -30,7 +37,11 @@ async function packFamily(): Promise<void> {
   for (const format of ['pak', 'sin', 'daikatana', 'pangya'] as const) {
     const out = join(dir, `medium.${format}.pak`);
     const r = await timed(() => writeArchive({ files, target: out, format, formatHint: '', options: {} }));
-    target(`${format} pack, 88 MB (CPU ${(r.cpu / 1000).toFixed(2)} s)`, r.ms, 'cp -r', cp, 1.6);
+    // The lzpak target is met by far; its multiple of cp -r is what to watch.
+    if (format === 'pangya') figure('pangya pack against cp -r', `${(r.ms / cp).toFixed(2)}×`);
+    if (format === 'pangya')
+      target(`${format} pack, 88 MB (CPU ${(r.cpu / 1000).toFixed(2)} s)`, r.ms, 'lzpak, measured once', LZPAK_PACK_MS, 2);
+    else target(`${format} pack, 88 MB (CPU ${(r.cpu / 1000).toFixed(2)} s)`, r.ms, 'cp -r', cp, 1.6);
     await rm(out, { force: true });
   }
 }

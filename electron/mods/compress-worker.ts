@@ -1,13 +1,12 @@
-/** Worker side of the compression pool: files' bytes in, their SQSH chunks out (see compress-pool.ts). */
+/** Worker side of the compression pool: files' bytes in, their encoded chunks out (see compress-pool.ts). */
 import { parentPort } from 'node:worker_threads';
-import { encodeFileChunksInto } from '../formats/hpi/chunks.js';
+import { fileCodec } from '../formats/file-codecs.js';
 import type { CompressReply, CompressRequest } from './compress-pool.js';
 
 const port = parentPort!;
 port.on('message', (m: CompressRequest) => {
   try {
-    if (m.method !== 1 && m.method !== 2) throw new Error(`compression method ${m.method} is not LZ77 (1) or zlib (2)`);
-    const laid = encodeFileChunksInto(m.data, m.method, m.into ?? undefined);
+    const laid = fileCodec(m.method).encodeInto(m.data, m.into ?? undefined);
     // Moved back whole, not copied: the chunks' one array and the lent file bytes, so neither thread
     // allocates per file and nothing waits for a collection to be freed.
     const moved = laid ? [laid.bytes.buffer as ArrayBuffer] : [];

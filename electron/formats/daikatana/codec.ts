@@ -138,7 +138,6 @@ export function* dkDecompressPieces(src: Uint8Array, length: number, lent?: Uint
   });
 }
 
-const NO_MATCH = { length: 0, distance: 0 } as const;
 // 64 chain links find nearly every match the 257-byte window holds (within 0.1% of an exhaustive search on
 // the bench corpus) at a fraction of the time on repetitive data.
 const MATCHES: MatchFinderOptions = {
@@ -155,9 +154,23 @@ const MATCHES: MatchFinderOptions = {
  * else a literal byte. The worst case is data.length + ceil(data.length / 64) + 1 bytes.
  */
 export function dkCompress(data: Uint8Array): Uint8Array {
+  return dkCompressInto(data).slice();
+}
+
+/** The most `dkCompress` writes for `n` bytes. */
+export function dkCompressBound(n: number): number {
+  return n + Math.ceil(n / LITERAL_MAX) + 1;
+}
+
+/** One finder per thread, its tables reused from file to file. */
+const finder = new MatchFinder(new Uint8Array(0), MATCHES);
+
+/** dkCompress's stream, written into `into` when it holds dkCompressBound(data.length) bytes (a view of it), else into a new array. */
+export function dkCompressInto(data: Uint8Array, into?: Uint8Array): Uint8Array {
   const n = data.length;
-  const out = new Uint8Array(n + Math.ceil(n / LITERAL_MAX) + 1);
-  const finder = new MatchFinder(data, MATCHES);
+  const bound = dkCompressBound(n);
+  const out = into && into.length >= bound ? into : new Uint8Array(bound);
+  finder.reset(data);
   let op = 0;
   let litStart = 0;
   let i = 0;
@@ -180,8 +193,8 @@ export function dkCompress(data: Uint8Array): Uint8Array {
     const zeroGain = b === 0 && run >= ZERO_RUN_MIN ? run - 1 : 0;
     const runGain = run >= 3 || (run === 2 && !pending) ? run - 2 : -1;
     // A run reaching its limit already beats any match (a match also costs 2 and is at most 63 long).
-    const match = run === maxRun ? NO_MATCH : finder.find(i);
-    const matchGain = match.length >= 3 || (match.length === 2 && !pending) ? match.length - 2 : -1;
+    const matchLength = run === maxRun ? 0 : finder.longest(i);
+    const matchGain = matchLength >= 3 || (matchLength === 2 && !pending) ? matchLength - 2 : -1;
     if (zeroGain > 0 && zeroGain >= runGain && zeroGain >= matchGain) {
       flushLiterals(i);
       out[op++] = 0x40 + run - ZERO_RUN_MIN;
@@ -193,9 +206,9 @@ export function dkCompress(data: Uint8Array): Uint8Array {
       i += run;
     } else if (matchGain >= 0) {
       flushLiterals(i);
-      out[op++] = 0xc0 + match.length - COPY_MIN;
-      out[op++] = match.distance - DISTANCE_MIN;
-      i += match.length;
+      out[op++] = 0xc0 + matchLength - COPY_MIN;
+      out[op++] = finder.distance - DISTANCE_MIN;
+      i += matchLength;
     } else {
       i++;
       continue;

@@ -3,7 +3,8 @@ import { DAIKATANA_LAYOUT, type PackRecord } from '../pak/layout.js';
 import { detectLayout } from '../pak/recognition.js';
 import { openPack } from '../pak/archive.js';
 import { writePack } from '../pak/writer.js';
-import { DK_WINDOW, dkCompress, dkDecompress, dkDecompressPieces } from './codec.js';
+import { DK_WINDOW, dkDecompress, dkDecompressPieces } from './codec.js';
+import { DAIKATANA_METHOD } from '../file-codecs.js';
 
 /**
  * Daikatana PAK: the Quake header with 72-byte entries (name[56], offset, length, compressedLength,
@@ -18,11 +19,7 @@ export function isCompressible(path: string): boolean {
   return COMPRESSIBLE.test(path);
 }
 
-function encode(file: PackFile, data: Uint8Array): { stored: Uint8Array; compressed: boolean } {
-  if (!isCompressible(file.path) || data.length === 0) return { stored: data, compressed: false };
-  const packed = dkCompress(data);
-  return packed.length < data.length ? { stored: packed, compressed: true } : { stored: data, compressed: false };
-}
+const methodOf = (file: PackFile) => (isCompressible(file.path) && file.size > 0 ? DAIKATANA_METHOD : 0);
 
 function storedLengthWarning(r: PackRecord): string | null {
   if (r.compressed || r.declaredCompressedLength === r.length) return null;
@@ -43,5 +40,5 @@ export const daikatanaEngine: FormatEngine = {
       },
       storedLengthWarning,
     ),
-  pack: (files, sink, options) => writePack(files, sink, options, DAIKATANA_LAYOUT, encode),
+  pack: (files, sink, options) => writePack(files, sink, options, DAIKATANA_LAYOUT, methodOf),
 };

@@ -9,8 +9,8 @@
 import type { ChunkWorkers, LaidChunks, PackFile, PackOptions } from '../archive.js';
 import { FileScratch } from '../archive.js';
 import { fail } from '../../../shared/errors.js';
-import { chunkViews, encodeFileChunksInto, fileChunksBound } from './chunks.js';
-import type { ChunkMethod } from './sqsh.js';
+import { chunkViews } from './chunks.js';
+import { fileCodec } from '../file-codecs.js';
 
 /**
  * This thread compresses the next file itself while the workers have this many bytes queued: enough that
@@ -112,7 +112,8 @@ const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export async function* compressInOrder<T extends { file: PackFile }>(
   items: readonly T[],
-  methodOf: (item: T) => ChunkMethod,
+  /** 0: stored; else a method of file-codecs.ts. */
+  methodOf: (item: T) => number,
   options: Pick<PackOptions, 'startWorkers' | 'chunkCache'>,
 ): AsyncGenerator<Compressed<T>> {
   // Stored files need no workers: only the bytes to compress count.
@@ -168,7 +169,7 @@ export async function* compressInOrder<T extends { file: PackFile }>(
           sentBytes += size;
           entry.ready = false;
           // Our own array goes to the worker whole (moved, not copied); one a PackFile handed us is copied.
-          entry.job = pool.compress(data, method, { into: chunkArrays.take(fileChunksBound(size)), lend: own }).then((reply) => {
+          entry.job = pool.compress(data, method, { into: chunkArrays.take(fileCodec(method).bound(size)), lend: own }).then((reply) => {
             doneBytes += size;
             entry.data = reply.data;
             laidOut(entry, reply.laid);
@@ -176,7 +177,8 @@ export async function* compressInOrder<T extends { file: PackFile }>(
           });
           entry.job.catch(() => {});
         } else {
-          laidOut(entry, encodeFileChunksInto(data, method, chunkArrays.take(fileChunksBound(size))));
+          const codec = fileCodec(method);
+          laidOut(entry, codec.encodeInto(data, chunkArrays.take(codec.bound(size))));
           // Let the workers' replies in, so the next file goes to them if they are ready for it.
           if (pool !== null) await turn();
         }

@@ -1,6 +1,7 @@
 import type { ByteSink } from '../../io/byte-sink.js';
-import { FileScratch, readPackFile, type PackFile, type PackOptions } from '../archive.js';
+import type { PackFile, PackOptions } from '../archive.js';
 import { fail } from '../../../shared/errors.js';
+import { compressInOrder } from '../hpi/compress-order.js';
 import { encodeName, packHeaderBytes, type PackLayout, type PackRecord } from './layout.js';
 
 /**
@@ -9,10 +10,13 @@ import { encodeName, packHeaderBytes, type PackLayout, type PackRecord } from '.
  * time. Names are checked against the layout's field before anything is written.
  */
 
-/** How one file is stored: Quake and SiN store it as is; Daikatana may compress it. */
-export type PackEncoder = (file: PackFile, data: Uint8Array) => { stored: Uint8Array; compressed: boolean };
+/**
+ * How one file is stored: 0 as it is (Quake and SiN always), else the file-codecs.ts method that may
+ * compress it (Daikatana); a file whose compressed form would not be smaller is stored.
+ */
+export type PackMethodOf = (file: PackFile) => number;
 
-const storeAsIs: PackEncoder = (_file, data) => ({ stored: data, compressed: false });
+const storeAsIs: PackMethodOf = () => 0;
 
 /** Offsets and lengths are signed 32-bit fields. */
 const MAX_OFFSET = 0x7fffffff;
@@ -22,24 +26,23 @@ export async function writePack(
   sink: ByteSink,
   options: PackOptions,
   layout: PackLayout,
-  encode: PackEncoder = storeAsIs,
+  methodOf: PackMethodOf = storeAsIs,
 ): Promise<void> {
   const names = files.map((f) => encodeName(f.path, layout));
   const start = sink.position;
   await sink.write(packHeaderBytes({ dirOffset: 0, dirLength: 0 }, layout.magic));
   const records: Omit<PackRecord, 'name'>[] = [];
-  // Each file's bytes are written before the next is read, so one array serves them all.
-  const scratch = new FileScratch();
-  for (let i = 0; i < files.length; i++) {
-    const file = files[i]!;
-    const data = await readPackFile(file, scratch);
-    const { stored, compressed } = encode(file, data);
+  // Read and compressed in order (on every core when the options bring workers), at most a window of files held.
+  const items = files.map((file, index) => ({ file, index }));
+  for await (const { item, data, chunks } of compressInOrder(items, (i) => methodOf(i.file), options)) {
+    const file = item.file;
+    const stored = chunks?.[0] ?? data;
     const offset = sink.position - start;
     if (offset + stored.length > MAX_OFFSET)
       fail('refused', `cannot write ${layout.label}: ${file.path} would end past 2 GiB, beyond the format's 32-bit offsets`);
     await sink.write(stored);
-    records.push({ offset, length: data.length, storedLength: stored.length, compressed });
-    options.onProgress?.(i + 1, files.length);
+    records.push({ offset, length: data.length, storedLength: stored.length, compressed: chunks !== null && chunks !== undefined });
+    options.onProgress?.(item.index + 1, files.length);
   }
   const dirOffset = sink.position - start;
   const dir = new Uint8Array(files.length * layout.entrySize);

@@ -1,3 +1,4 @@
+import { lz77CannotShrink } from '../common/lz77-shrink-probe.js';
 import { MatchFinder } from '../common/match-finder.js';
 import { LZ77X_FLAG_MASK, LZ77X_PAD, LZ_MAX_DISTANCE, LZ_MAX_MATCH, LZ_MIN_MATCH, type PangyaLzType } from './lz77.js';
 
@@ -6,17 +7,40 @@ import { LZ77X_FLAG_MASK, LZ77X_PAD, LZ_MAX_DISTANCE, LZ_MAX_MATCH, LZ_MIN_MATCH
  * distance: public decoders copy a match in bulk (memcpy), which only agrees with the game's byte-by-byte
  * copy when source and destination do not overlap.
  */
+const finder = new MatchFinder(new Uint8Array(0), {
+  maxDistance: LZ_MAX_DISTANCE,
+  minLength: LZ_MIN_MATCH,
+  maxLength: LZ_MAX_MATCH,
+  allowOverlap: false,
+  maxChain: 32,
+});
+
+/** The most `lz77Encode` writes for `n` bytes: every byte a literal, plus one flag byte per eight tokens. */
+export function lz77EncodeBound(n: number): number {
+  return n + Math.ceil(n / 8) + 1;
+}
+
+/**
+ * The stream a writer stores for `input`, or null when it would not be smaller than `input` (the writer
+ * then stores the bytes as they are): noise and data already compressed are told by a quick probe and cost
+ * no search. Written into `into` when it holds lz77EncodeBound(input.length) bytes (a view of it), else into
+ * a new array.
+ */
+export function lz77EncodeIfSmaller(input: Uint8Array, type: PangyaLzType, into?: Uint8Array): Uint8Array | null {
+  if (input.length === 0 || lz77CannotShrink(input)) return null;
+  const packed = lz77EncodeInto(input, type, into && into.length >= lz77EncodeBound(input.length) ? into : undefined);
+  return packed.length < input.length ? packed : null;
+}
+
 export function lz77Encode(input: Uint8Array, type: PangyaLzType): Uint8Array {
+  return lz77EncodeInto(input, type).slice();
+}
+
+function lz77EncodeInto(input: Uint8Array, type: PangyaLzType, into?: Uint8Array): Uint8Array {
   const n = input.length;
-  // Worst case: every byte a literal, plus one flag byte per eight tokens.
-  let out = new Uint8Array(n + Math.ceil(n / 8) + 1);
-  const finder = new MatchFinder(input, {
-    maxDistance: LZ_MAX_DISTANCE,
-    minLength: LZ_MIN_MATCH,
-    maxLength: LZ_MAX_MATCH,
-    allowOverlap: false,
-    maxChain: 32,
-  });
+  const out = into ?? new Uint8Array(lz77EncodeBound(n));
+  // One finder per thread, its tables reused from file to file.
+  finder.reset(input);
   const obfuscated = type === 3;
   // Where the match words of the current group sit: type 3 pads them once the group's flag byte is known.
   const matchWords = new Int32Array(8);
@@ -50,21 +74,20 @@ export function lz77Encode(input: Uint8Array, type: PangyaLzType): Uint8Array {
       flags = 0;
       bit = 0;
     }
-    const match = finder.find(ip);
-    if (match.length >= LZ_MIN_MATCH) {
-      const v = ((match.length - LZ_MIN_MATCH) << 12) | match.distance;
+    const length = finder.longest(ip);
+    if (length >= LZ_MIN_MATCH) {
+      const v = ((length - LZ_MIN_MATCH) << 12) | finder.distance;
       flags |= 1 << bit;
       if (obfuscated) matchWords[matchCount++] = op;
       out[op++] = v & 0xff;
       out[op++] = v >> 8;
-      ip += match.length;
+      ip += length;
     } else {
       out[op++] = input[ip++]!;
     }
     bit++;
   }
   if (n > 0) closeGroup();
-  // The bound above is exact for all-literal input, so `out` never needs to grow; trim to what was written.
-  if (op < out.length) out = out.slice(0, op);
-  return out;
+  // The bound is exact for all-literal input, so `out` never needs to grow.
+  return out.subarray(0, op);
 }

@@ -1,4 +1,6 @@
-import { FileScratch, readPackFile, type PackFile, type PackOptions } from '../archive.js';
+import type { PackFile, PackOptions } from '../archive.js';
+import { PANGYA_LZ77_METHOD, PANGYA_LZ77X_METHOD } from '../file-codecs.js';
+import { compressInOrder } from '../hpi/compress-order.js';
 import type { ByteSink } from '../../io/byte-sink.js';
 import { fail } from '../../../shared/errors.js';
 import { pathKey } from '../../../shared/paths.js';
@@ -16,7 +18,6 @@ import {
   type PlainEntry,
   type StorageKind,
 } from './layout.js';
-import { lz77Encode } from './lz77-encode.js';
 import { encodeName } from './names.js';
 import { REGION_KEYS } from './regions.js';
 
@@ -29,6 +30,8 @@ import { REGION_KEYS } from './regions.js';
  */
 
 const SEPARATOR = '\\';
+/** A folder's place in the file order: no bytes to read. */
+const NO_FILE: PackFile = { path: '', size: 0, read: () => Promise.resolve(new Uint8Array(0)) };
 
 interface Planned {
   path: string;
@@ -77,24 +80,22 @@ export async function packPangya(files: readonly PackFile[], sink: ByteSink, opt
   const wanted = storageKind(options.method);
   // Every name is checked before a byte is written, so a bad name never costs a long compression run.
   const planned = plan(files, cipher);
+  const method = wanted === KIND_LZ77 ? PANGYA_LZ77_METHOD : wanted === KIND_LZ77X ? PANGYA_LZ77X_METHOD : 0;
   const entries: PlainEntry[] = [];
   let done = 0;
-  // Each file's bytes are written before the next is read, so one array serves them all.
-  const scratch = new FileScratch();
-  for (const item of planned) {
-    if (!item.file) {
+  for (const item of planned)
+    if (item.file && item.file.size > U32_MAX)
+      fail('refused', `${item.path}: ${item.file.size} bytes is more than a Pangya entry can hold`);
+  // Files are read and compressed in order (on every core when the options bring workers), a window at a time;
+  // directory entries ride along and are written when their turn comes.
+  const items = planned.map((p) => ({ ...p, file: p.file ?? NO_FILE }));
+  for await (const { item, data, chunks } of compressInOrder(items, (i) => (i.file === NO_FILE ? 0 : method), options)) {
+    if (item.file === NO_FILE) {
       entries.push({ kind: KIND_DIR, offset: 0, packedSize: 0, realSize: 0, name: item.name });
       continue;
     }
-    const data = await readPackFile(item.file, scratch);
-    if (data.length > U32_MAX) fail('refused', `${item.path}: ${data.length} bytes is more than a Pangya entry can hold`);
-    let kind = wanted;
-    let packed = data;
-    if (kind !== KIND_STORED && data.length > 0) {
-      const compressed = lz77Encode(data, kind === KIND_LZ77X ? 3 : 1);
-      if (compressed.length < data.length) packed = compressed;
-      else kind = KIND_STORED;
-    } else kind = KIND_STORED;
+    const packed = chunks?.[0] ?? data;
+    const kind: StorageKind = chunks ? wanted : KIND_STORED;
     const offset = sink.position;
     if (offset + packed.length > U32_MAX) fail('refused', `the archive would pass 4 GiB at ${item.path}: Pangya offsets are 32-bit`);
     await sink.write(packed);
