@@ -9,7 +9,9 @@ import { FormatError, fail } from '../../shared/errors.js';
 import { safeRelativePath } from '../../shared/paths.js';
 import { pathMatcher } from './globs.js';
 import { EarlyWorkers, EntryFailure, extractWithWorkers, WorkerStartError, type EntryOutcome } from './extract-pool.js';
-import { workersBesideThisThread } from '../io/worker-bundle.js';
+import { bundledWorker, workersBesideThisThread } from '../io/worker-bundle.js';
+import { HpiV1Archive } from '../formats/hpi/v1-reader.js';
+import { V1Extractor, v1Plan, type V1Plan } from './hpi-v1-extract.js';
 import type { ProgressFn } from './archive-service.js';
 
 /** An archive's files written under a folder (the CLI's `extract`, the studio's Extract…, a mod opened from an archive). */
@@ -130,6 +132,33 @@ async function extractEntry(
   }
 }
 
+/** The HPI v1 worker (hpi-extract-worker.ts): sent the plan, it reads no directory of its own. */
+export const hpiV1WorkerScript = () => bundledWorker(new URL('./hpi-extract-worker.ts', import.meta.url));
+
+/**
+ * How this thread writes one entry: synchronously from the plan for an HPI v1 archive read from a file
+ * (no promise per file or chunk), else through the archive's stream.
+ */
+type EntryExtraction = (index: number, out: string) => Promise<EntryOutcome> | EntryOutcome;
+
+function entryExtraction(archive: Archive, root: string, options: ExtractOptions, plan: V1Plan | null): EntryExtraction {
+  const writer = new FolderWriter(root);
+  if (plan && archive.source instanceof FileSource) {
+    const v1 = new V1Extractor(archive.source, plan, writer, options.keepGoing === true);
+    return (index, out) => {
+      const path = archive.entries[index]!.path;
+      try {
+        return v1.extract(index, out, path, options.onWarning && ((m) => options.onWarning?.(`${path}: ${m}`)));
+      } catch (err) {
+        if (err instanceof FormatError) throw new EntryFailure(path, err);
+        throw err;
+      }
+    };
+  }
+  const scratch = new ChunkScratch();
+  return (index, out) => extractEntry(archive, archive.entries[index]!, out, writer, options, scratch);
+}
+
 /** Count one outcome into the result (and say so, for refusals and failures). */
 function record(result: ExtractResult, path: string, outcome: EntryOutcome, options: ExtractOptions): void {
   if (outcome.kind === 'file') {
@@ -174,6 +203,7 @@ async function startEarly(path: string, target: string, options: ExtractOptions)
   return new EarlyWorkers(
     { path, root: resolve(target), keepGoing: options.keepGoing === true },
     options.workers ?? workersBesideThisThread(),
+    head.kind === 'v1' ? hpiV1WorkerScript : undefined,
   );
 }
 
@@ -199,9 +229,10 @@ async function extractOpened(path: string, target: string, options: ExtractOptio
     const workers = options.workers ?? (worthWorkers(archive.entries, plan.indices) ? workersBesideThisThread() : 0);
     const created = await firstMissingFolder(plan.root);
     try {
+      // An HPI v1 archive read from a file is extracted from a plan, by this thread and by its own worker.
+      const v1 = archive instanceof HpiV1Archive && archive.source instanceof FileSource ? v1Plan(archive) : null;
+      const extractHere = entryExtraction(archive, plan.root, options, v1);
       if (workers > 0 && plan.indices.length > 1) {
-        const writer = new FolderWriter(plan.root);
-        const scratch = new ChunkScratch();
         let done = refusedCount;
         try {
           await extractWithWorkers({
@@ -213,13 +244,15 @@ async function extractOpened(path: string, target: string, options: ExtractOptio
             outOf: (index) => outPath(plan, archive.entries[index]!),
             workers,
             early: early ?? undefined,
+            script: v1 ? hpiV1WorkerScript : undefined,
+            prelude: v1 ?? undefined,
             signal: options.signal,
             onWarning: options.onWarning,
             local: async (batch) => {
               const outcomes: [number, EntryOutcome][] = [];
               for (const { index, out } of batch) {
                 options.signal?.throwIfAborted();
-                outcomes.push([index, await extractEntry(archive, archive.entries[index]!, out, writer, options, scratch)]);
+                outcomes.push([index, await extractHere(index, out)]);
               }
               return outcomes;
             },
@@ -237,7 +270,7 @@ async function extractOpened(path: string, target: string, options: ExtractOptio
           if (!(err instanceof WorkerStartError)) throw err;
         }
       }
-      await extractInProcess(archive, plan, total, refusedCount, options, result);
+      await extractInProcess(archive, plan, total, refusedCount, options, result, extractHere);
       result.threads = 0;
       return result;
     } catch (err) {
@@ -259,14 +292,13 @@ async function extractInProcess(
   alreadyDone: number,
   options: ExtractOptions,
   result: ExtractResult,
+  extractHere: EntryExtraction,
 ): Promise<void> {
-  const writer = new FolderWriter(plan.root);
-  const scratch = new ChunkScratch();
   let done = alreadyDone;
   for (const index of plan.indices) {
     options.signal?.throwIfAborted();
     const entry = archive.entries[index]!;
-    record(result, entry.path, await extractEntry(archive, entry, outPath(plan, entry), writer, options, scratch), options);
+    record(result, entry.path, await extractHere(index, outPath(plan, entry)), options);
     options.onProgress?.(++done, total, entry.path);
   }
 }

@@ -44,7 +44,10 @@ export class EntryFailure extends Error {
   }
 }
 
-const workerScript = () => bundledWorker(new URL('./extract-worker.ts', import.meta.url));
+/** The format-neutral worker: it opens the archive itself and decodes entries by index. */
+export const workerScript = () => bundledWorker(new URL('./extract-worker.ts', import.meta.url));
+/** A worker's bundle, made (once per process) when first asked for. */
+export type WorkerScript = () => Promise<URL>;
 
 /** Entries per message: enough to amortise messaging, small enough to balance the two workers. */
 const BATCH_FILES = 32;
@@ -88,6 +91,10 @@ export interface PoolJob {
   local?: (items: { index: number; out: string }[]) => Promise<[index: number, outcome: EntryOutcome][]>;
   /** Workers already started for this job's archive and settings (see EarlyWorkers): used before any new one. */
   early?: EarlyWorkers;
+  /** The worker to run (default: the format-neutral one). */
+  script?: WorkerScript;
+  /** A message each worker gets before its first batch (what a format's own worker needs to know). */
+  prelude?: unknown;
 }
 
 /** The handlers a started worker's events go to, once a job takes it. */
@@ -133,8 +140,9 @@ export class EarlyWorkers {
   constructor(
     readonly setup: WorkerSetup,
     count: number,
+    readonly script: WorkerScript = workerScript,
   ) {
-    this.ready = workerScript().then(
+    this.ready = script().then(
       (url) => {
         for (let i = 0; i < count && !this.closed; i++) this.spawned.push(spawnWorker(url, setup));
       },
@@ -143,9 +151,10 @@ export class EarlyWorkers {
   }
 
   /** Up to `count` of the started workers, for a job with the same setup; the rest are ended. */
-  async take(count: number, setup: WorkerSetup): Promise<SpawnedWorker[]> {
+  async take(count: number, setup: WorkerSetup, script: WorkerScript = workerScript): Promise<SpawnedWorker[]> {
     await this.ready;
     const same =
+      script === this.script &&
       setup.path === this.setup.path &&
       setup.root === this.setup.root &&
       setup.keepGoing === this.setup.keepGoing &&
@@ -202,7 +211,7 @@ export async function extractWithWorkers(job: PoolJob): Promise<void> {
 
   // With a participant in this thread, work starts at once: the workers join when their bundle is made
   // and they have opened the archive, and if they cannot start at all this thread does everything.
-  const script = workerScript();
+  const script = (job.script ?? workerScript)();
   // Its failure is met where it is used (startFailed); with every worker started early it is never used.
   script.catch(() => undefined);
   if (!job.local) {
@@ -276,6 +285,8 @@ export async function extractWithWorkers(job: PoolJob): Promise<void> {
     };
     const use = ({ worker: w, attach }: SpawnedWorker) => {
       workers.push(w);
+      // Posted before any batch, so the worker has it first (a port delivers in order).
+      if (job.prelude !== undefined) w.postMessage(job.prelude);
       let ready = false;
       attach({
         message: (m) => {
@@ -303,7 +314,7 @@ export async function extractWithWorkers(job: PoolJob): Promise<void> {
       for (let i = already; i < count && !finished; i++) use(spawnWorker(url, setup));
     };
     if (job.local) void runLocal();
-    const early = job.early ? job.early.take(count, setup) : Promise.resolve([]);
+    const early = job.early ? job.early.take(count, setup, job.script ?? workerScript) : Promise.resolve([]);
     void early.then((taken) => {
       if (finished) {
         for (const s of taken) void s.worker.terminate();
