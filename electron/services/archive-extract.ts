@@ -11,7 +11,7 @@ import { pathMatcher } from './globs.js';
 import { EarlyWorkers, EntryFailure, extractWithWorkers, WorkerStartError, type EntryOutcome } from './extract-pool.js';
 import { bundledWorker, workersBesideThisThread } from '../io/worker-bundle.js';
 import { HpiV1Archive } from '../formats/hpi/v1-reader.js';
-import { V1Extractor, v1Plan, type V1Plan } from './hpi-v1-extract.js';
+import { V1Extractor, v1Plan } from './hpi-v1-extract.js';
 import type { ProgressFn } from './archive-service.js';
 
 /** An archive's files written under a folder (the CLI's `extract`, the studio's Extract…, a mod opened from an archive). */
@@ -135,20 +135,28 @@ async function extractEntry(
 /** The HPI v1 worker (hpi-extract-worker.ts): sent the plan, it reads no directory of its own. */
 export const hpiV1WorkerScript = () => bundledWorker(new URL('./hpi-extract-worker.ts', import.meta.url));
 
-/**
- * How this thread writes one entry: synchronously from the plan for an HPI v1 archive read from a file
- * (no promise per file or chunk), else through the archive's stream.
- */
+/** An HPI v1 archive read from a file: extracted synchronously by this thread, and by the HPI worker from a plan. */
+function hpiV1FromFile(archive: Archive): (HpiV1Archive & { source: FileSource }) | null {
+  return archive instanceof HpiV1Archive && archive.source instanceof FileSource
+    ? (archive as HpiV1Archive & { source: FileSource })
+    : null;
+}
+
+/** How this thread writes one entry: synchronously for HPI v1 (no promise per file or chunk), else through the archive's stream. */
 type EntryExtraction = (index: number, out: string) => Promise<EntryOutcome> | EntryOutcome;
 
-function entryExtraction(archive: Archive, root: string, options: ExtractOptions, plan: V1Plan | null): EntryExtraction {
+function entryExtraction(archive: Archive, root: string, options: ExtractOptions): EntryExtraction {
   const writer = new FolderWriter(root);
-  if (plan && archive.source instanceof FileSource) {
-    const v1 = new V1Extractor(archive.source, plan, writer, options.keepGoing === true);
+  const hpi = hpiV1FromFile(archive);
+  if (hpi) {
+    const v1 = new V1Extractor(hpi.source, hpi.cipherKey, writer, options.keepGoing === true);
+    let path = '';
+    const warn = (m: string) => options.onWarning?.(`${path}: ${m}`);
     return (index, out) => {
-      const path = archive.entries[index]!.path;
+      const entry = hpi.entries[index]!;
+      path = entry.path;
       try {
-        return v1.extract(index, out, path, options.onWarning && ((m) => options.onWarning?.(`${path}: ${m}`)));
+        return v1.extract(entry, out, warn);
       } catch (err) {
         if (err instanceof FormatError) throw new EntryFailure(path, err);
         throw err;
@@ -229,10 +237,9 @@ async function extractOpened(path: string, target: string, options: ExtractOptio
     const workers = options.workers ?? (worthWorkers(archive.entries, plan.indices) ? workersBesideThisThread() : 0);
     const created = await firstMissingFolder(plan.root);
     try {
-      // An HPI v1 archive read from a file is extracted from a plan, by this thread and by its own worker.
-      const v1 = archive instanceof HpiV1Archive && archive.source instanceof FileSource ? v1Plan(archive) : null;
-      const extractHere = entryExtraction(archive, plan.root, options, v1);
+      const extractHere = entryExtraction(archive, plan.root, options);
       if (workers > 0 && plan.indices.length > 1) {
+        const hpi = hpiV1FromFile(archive);
         let done = refusedCount;
         try {
           await extractWithWorkers({
@@ -244,8 +251,12 @@ async function extractOpened(path: string, target: string, options: ExtractOptio
             outOf: (index) => outPath(plan, archive.entries[index]!),
             workers,
             early: early ?? undefined,
-            script: v1 ? hpiV1WorkerScript : undefined,
-            prelude: v1 ?? undefined,
+            script: hpi ? hpiV1WorkerScript : undefined,
+            // The HPI worker is told each file's place and path once, then sent ranges of them.
+            prelude: hpi
+              ? v1Plan(hpi.cipherKey, hpi.entries, plan.indices, (index) => safeRelativePath(hpi.entries[index]!.path)!)
+              : undefined,
+            ranges: hpi !== null,
             signal: options.signal,
             onWarning: options.onWarning,
             local: async (batch) => {

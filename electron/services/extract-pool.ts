@@ -20,9 +20,18 @@ export interface WorkerSetup {
   verify?: boolean;
 }
 
-export type WorkerRequest = { type: 'batch'; items: { index: number; out: string }[] } | { type: 'close' };
+export type WorkerRequest =
+  | { type: 'batch'; items: { index: number; out: string }[] }
+  /** Positions [from, to) of the job's `indices`, for a worker whose prelude holds all it needs about them. */
+  | { type: 'range'; from: number; to: number }
+  | { type: 'close' };
 export type WorkerReply =
   | { type: 'ready' }
+  /**
+   * A range done: `bytes[k]` is what position from + k wrote, or -1 when its outcome (refused, failed) is
+   * in `others`, by position. No object per file crosses between the threads.
+   */
+  | { type: 'range-done'; from: number; bytes: Float64Array; others: [position: number, outcome: EntryOutcome][] }
   | { type: 'warning'; message: string; index?: number }
   | { type: 'batch-done'; files: [index: number, outcome: EntryOutcome][] }
   | {
@@ -95,6 +104,8 @@ export interface PoolJob {
   script?: WorkerScript;
   /** A message each worker gets before its first batch (what a format's own worker needs to know). */
   prelude?: unknown;
+  /** The workers know the entries by their position in `indices` (from the prelude): batches go to them as ranges. */
+  ranges?: boolean;
 }
 
 /** The handlers a started worker's events go to, once a job takes it. */
@@ -266,7 +277,12 @@ export async function extractWithWorkers(job: PoolJob): Promise<void> {
       if (finished) return;
       let holds = held.get(w) ?? 0;
       while (holds < BATCHES_HELD && next < ends.length) {
-        w.postMessage({ type: 'batch', items: batch(next++) } satisfies WorkerRequest);
+        const n = next++;
+        w.postMessage(
+          (job.ranges
+            ? { type: 'range', from: n === 0 ? 0 : ends[n - 1]!, to: ends[n]! }
+            : { type: 'batch', items: batch(n) }) satisfies WorkerRequest,
+        );
         busy++;
         holds++;
       }
@@ -275,6 +291,15 @@ export async function extractWithWorkers(job: PoolJob): Promise<void> {
         held.delete(w);
         w.postMessage({ type: 'close' } satisfies WorkerRequest);
         maybeDone();
+      }
+    };
+    const rangeDone = ({ from, bytes, others }: Extract<WorkerReply, { type: 'range-done' }>) => {
+      let other = 0;
+      for (let k = 0; k < bytes.length; k++) {
+        const written = bytes[k]!;
+        if (written >= 0) job.onFile(indices[from + k]!, { kind: 'file', bytes: written });
+        else if (others[other]?.[0] === from + k) job.onFile(indices[from + k]!, others[other++]![1]);
+        else return stop(new Error(`extraction worker gave no outcome for entry ${indices[from + k]}`));
       }
     };
     /** A worker that never started: this thread carries on without it, or (alone) the caller falls back. */
@@ -295,10 +320,11 @@ export async function extractWithWorkers(job: PoolJob): Promise<void> {
             started++;
             feed(w);
           } else if (m.type === 'warning') job.onWarning?.(m.message, m.index);
-          else if (m.type === 'batch-done') {
+          else if (m.type === 'batch-done' || m.type === 'range-done') {
             busy--;
             held.set(w, (held.get(w) ?? 1) - 1);
-            for (const [index, outcome] of m.files) job.onFile(index, outcome);
+            if (m.type === 'batch-done') for (const [index, outcome] of m.files) job.onFile(index, outcome);
+            else rangeDone(m);
             feed(w);
           } else stop(toError(m));
         },

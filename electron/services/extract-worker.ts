@@ -68,6 +68,7 @@ try {
           port.close();
           return;
         }
+        if (msg.type === 'range') throw new Error('this worker is sent batches, not ranges');
         const done: [index: number, outcome: EntryOutcome][] = [];
         for (const item of msg.items) {
           const entry = archive.entries[item.index];
