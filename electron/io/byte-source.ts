@@ -91,16 +91,31 @@ export class FileSource implements ByteSource {
     }
   }
 
-  read(offset: number, length: number): Promise<Uint8Array> {
-    return this.readAt(offset, length, false);
-  }
-
-  readTransient(offset: number, length: number): Promise<Uint8Array> {
-    return this.readAt(offset, length, true);
-  }
-
-  private async readAt(offset: number, length: number, transient: boolean): Promise<Uint8Array> {
+  async read(offset: number, length: number): Promise<Uint8Array> {
     checkRead(this, offset, length);
+    return this.fromBlock(offset, length, false) ?? this.readExact(offset, length);
+  }
+
+  async readTransient(offset: number, length: number): Promise<Uint8Array> {
+    checkRead(this, offset, length);
+    return this.fromBlock(offset, length, true) ?? this.readExact(offset, length);
+  }
+
+  /**
+   * readTransient without a promise, for a thread that decodes and writes synchronously anyway (an
+   * extraction's batch): a random or large read is one synchronous call into a new array.
+   */
+  readTransientSync(offset: number, length: number): Uint8Array {
+    checkRead(this, offset, length);
+    const served = this.fromBlock(offset, length, true);
+    if (served) return served;
+    const out = new Uint8Array(length);
+    this.fill(out, 0, length, offset);
+    return out;
+  }
+
+  /** The bytes from the read-ahead block (refilled first when reads run sequentially), or null: read them exactly. */
+  private fromBlock(offset: number, length: number, transient: boolean): Uint8Array | null {
     const end = offset + length;
     const block = this.block;
     const inBlock = block !== null && offset >= this.blockAt && offset <= this.blockAt + block.length;
@@ -110,24 +125,28 @@ export class FileSource implements ByteSource {
       if (!transient) this.blockLent = true;
       return block.subarray(offset - this.blockAt, end - this.blockAt);
     }
-    if (!sequential || length > AHEAD_MAX_READ) return this.readExact(offset, length);
+    if (!sequential || length > AHEAD_MAX_READ) return null;
     const want = Math.min(READ_AHEAD, this.size - offset);
     const reuse = block !== null && !this.blockLent && block.buffer.byteLength >= want;
     const next = reuse ? new Uint8Array(block.buffer, 0, want) : new Uint8Array(want);
-    let got = 0;
-    while (got < want) {
-      const n = readSync(this.fd, next, got, want - got, offset + got);
-      if (n === 0) break;
-      got += n;
-    }
-    if (got < length) {
-      this.block = null;
-      fail('truncated', `unexpected end of file at ${offset + got}`, { offset: offset + got });
-    }
+    this.block = null;
+    const got = this.fill(next, 0, want, offset, length);
     this.block = got === want ? next : next.subarray(0, got);
     this.blockAt = offset;
     this.blockLent = !transient;
     return next.subarray(0, length);
+  }
+
+  /** Read into `into` from `at` on, stopping early at the end of the file; fewer than `needed` bytes is a truncation. */
+  private fill(into: Uint8Array, at: number, want: number, position: number, needed = want): number {
+    let got = 0;
+    while (got < want) {
+      const n = readSync(this.fd, into, at + got, want - got, position + got);
+      if (n === 0) break;
+      got += n;
+    }
+    if (got < needed) fail('truncated', `unexpected end of file at ${position + got}`, { offset: position + got });
+    return got;
   }
 
   private async readExact(offset: number, length: number): Promise<Uint8Array> {

@@ -53,6 +53,39 @@ export class FolderWriter {
   }
 
   /**
+   * The same for bytes made synchronously: `fill` hands each piece to `put`, which writes it before the
+   * next is made (so pieces may share one scratch). No promise per file or piece: an extraction thread
+   * that decodes and writes synchronously anyway spent a sixth of its time on them.
+   */
+  writeSync(out: string, fill: (put: (piece: Uint8Array) => void) => void): number {
+    const opened = this.open(out);
+    this.fd = opened.fd;
+    this.written = 0;
+    try {
+      let ok = false;
+      try {
+        fill(this.put);
+        ok = true;
+      } finally {
+        this.fd = -1;
+        this.finish(opened, out, ok);
+      }
+    } catch (err) {
+      throw named(err, out);
+    }
+    return this.written;
+  }
+
+  /** The file writeSync is writing, and its bytes so far. */
+  private fd = -1;
+  private written = 0;
+  private readonly put = (piece: Uint8Array): void => {
+    if (this.fd < 0) throw new Error('a piece arrived after its file was closed');
+    writeAll(this.fd, piece, this.written);
+    this.written += piece.length;
+  };
+
+  /**
    * The folder made (once) and the file opened. A new name is created in place (O_EXCL: never through a
    * link, never over a file), which also tells a link or a file at the name apart from a free name without
    * a look of its own. A name that is taken is written beside under a temporary name and renamed over it

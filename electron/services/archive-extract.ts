@@ -9,7 +9,9 @@ import { FormatError, fail } from '../../shared/errors.js';
 import { safeRelativePath } from '../../shared/paths.js';
 import { pathMatcher } from './globs.js';
 import { EarlyWorkers, EntryFailure, extractWithWorkers, WorkerStartError, type EntryOutcome } from './extract-pool.js';
-import { workersBesideThisThread } from '../io/worker-bundle.js';
+import { bundledWorker, workersBesideThisThread } from '../io/worker-bundle.js';
+import { HpiV1Archive } from '../formats/hpi/v1-reader.js';
+import { V1Extractor, v1Plan } from './hpi-v1-extract.js';
 import type { ProgressFn } from './archive-service.js';
 
 /** An archive's files written under a folder (the CLI's `extract`, the studio's Extract…, a mod opened from an archive). */
@@ -130,6 +132,41 @@ async function extractEntry(
   }
 }
 
+/** The HPI v1 worker (hpi-extract-worker.ts): sent the plan, it reads no directory of its own. */
+export const hpiV1WorkerScript = () => bundledWorker(new URL('./hpi-extract-worker.ts', import.meta.url));
+
+/** An HPI v1 archive read from a file: extracted synchronously by this thread, and by the HPI worker from a plan. */
+function hpiV1FromFile(archive: Archive): (HpiV1Archive & { source: FileSource }) | null {
+  return archive instanceof HpiV1Archive && archive.source instanceof FileSource
+    ? (archive as HpiV1Archive & { source: FileSource })
+    : null;
+}
+
+/** How this thread writes one entry: synchronously for HPI v1 (no promise per file or chunk), else through the archive's stream. */
+type EntryExtraction = (index: number, out: string) => Promise<EntryOutcome> | EntryOutcome;
+
+function entryExtraction(archive: Archive, root: string, options: ExtractOptions): EntryExtraction {
+  const writer = new FolderWriter(root);
+  const hpi = hpiV1FromFile(archive);
+  if (hpi) {
+    const v1 = new V1Extractor(hpi.source, hpi.cipherKey, writer, options.keepGoing === true);
+    let path = '';
+    const warn = (m: string) => options.onWarning?.(`${path}: ${m}`);
+    return (index, out) => {
+      const entry = hpi.entries[index]!;
+      path = entry.path;
+      try {
+        return v1.extract(entry, out, warn);
+      } catch (err) {
+        if (err instanceof FormatError) throw new EntryFailure(path, err);
+        throw err;
+      }
+    };
+  }
+  const scratch = new ChunkScratch();
+  return (index, out) => extractEntry(archive, archive.entries[index]!, out, writer, options, scratch);
+}
+
 /** Count one outcome into the result (and say so, for refusals and failures). */
 function record(result: ExtractResult, path: string, outcome: EntryOutcome, options: ExtractOptions): void {
   if (outcome.kind === 'file') {
@@ -174,6 +211,7 @@ async function startEarly(path: string, target: string, options: ExtractOptions)
   return new EarlyWorkers(
     { path, root: resolve(target), keepGoing: options.keepGoing === true },
     options.workers ?? workersBesideThisThread(),
+    head.kind === 'v1' ? hpiV1WorkerScript : undefined,
   );
 }
 
@@ -199,9 +237,9 @@ async function extractOpened(path: string, target: string, options: ExtractOptio
     const workers = options.workers ?? (worthWorkers(archive.entries, plan.indices) ? workersBesideThisThread() : 0);
     const created = await firstMissingFolder(plan.root);
     try {
+      const extractHere = entryExtraction(archive, plan.root, options);
       if (workers > 0 && plan.indices.length > 1) {
-        const writer = new FolderWriter(plan.root);
-        const scratch = new ChunkScratch();
+        const hpi = hpiV1FromFile(archive);
         let done = refusedCount;
         try {
           await extractWithWorkers({
@@ -213,13 +251,19 @@ async function extractOpened(path: string, target: string, options: ExtractOptio
             outOf: (index) => outPath(plan, archive.entries[index]!),
             workers,
             early: early ?? undefined,
+            script: hpi ? hpiV1WorkerScript : undefined,
+            // The HPI worker is told each file's place and path once, then sent ranges of them.
+            prelude: hpi
+              ? v1Plan(hpi.cipherKey, hpi.entries, plan.indices, (index) => safeRelativePath(hpi.entries[index]!.path)!)
+              : undefined,
+            ranges: hpi !== null,
             signal: options.signal,
             onWarning: options.onWarning,
             local: async (batch) => {
               const outcomes: [number, EntryOutcome][] = [];
               for (const { index, out } of batch) {
                 options.signal?.throwIfAborted();
-                outcomes.push([index, await extractEntry(archive, archive.entries[index]!, out, writer, options, scratch)]);
+                outcomes.push([index, await extractHere(index, out)]);
               }
               return outcomes;
             },
@@ -237,7 +281,7 @@ async function extractOpened(path: string, target: string, options: ExtractOptio
           if (!(err instanceof WorkerStartError)) throw err;
         }
       }
-      await extractInProcess(archive, plan, total, refusedCount, options, result);
+      await extractInProcess(archive, plan, total, refusedCount, options, result, extractHere);
       result.threads = 0;
       return result;
     } catch (err) {
@@ -259,14 +303,13 @@ async function extractInProcess(
   alreadyDone: number,
   options: ExtractOptions,
   result: ExtractResult,
+  extractHere: EntryExtraction,
 ): Promise<void> {
-  const writer = new FolderWriter(plan.root);
-  const scratch = new ChunkScratch();
   let done = alreadyDone;
   for (const index of plan.indices) {
     options.signal?.throwIfAborted();
     const entry = archive.entries[index]!;
-    record(result, entry.path, await extractEntry(archive, entry, outPath(plan, entry), writer, options, scratch), options);
+    record(result, entry.path, await extractHere(index, outPath(plan, entry)), options);
     options.onProgress?.(++done, total, entry.path);
   }
 }

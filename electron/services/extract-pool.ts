@@ -20,9 +20,18 @@ export interface WorkerSetup {
   verify?: boolean;
 }
 
-export type WorkerRequest = { type: 'batch'; items: { index: number; out: string }[] } | { type: 'close' };
+export type WorkerRequest =
+  | { type: 'batch'; items: { index: number; out: string }[] }
+  /** Positions [from, to) of the job's `indices`, for a worker whose prelude holds all it needs about them. */
+  | { type: 'range'; from: number; to: number }
+  | { type: 'close' };
 export type WorkerReply =
   | { type: 'ready' }
+  /**
+   * A range done: `bytes[k]` is what position from + k wrote, or -1 when its outcome (refused, failed) is
+   * in `others`, by position. No object per file crosses between the threads.
+   */
+  | { type: 'range-done'; from: number; bytes: Float64Array; others: [position: number, outcome: EntryOutcome][] }
   | { type: 'warning'; message: string; index?: number }
   | { type: 'batch-done'; files: [index: number, outcome: EntryOutcome][] }
   | {
@@ -44,7 +53,10 @@ export class EntryFailure extends Error {
   }
 }
 
-const workerScript = () => bundledWorker(new URL('./extract-worker.ts', import.meta.url));
+/** The format-neutral worker: it opens the archive itself and decodes entries by index. */
+export const workerScript = () => bundledWorker(new URL('./extract-worker.ts', import.meta.url));
+/** A worker's bundle, made (once per process) when first asked for. */
+export type WorkerScript = () => Promise<URL>;
 
 /** Entries per message: enough to amortise messaging, small enough to balance the two workers. */
 const BATCH_FILES = 32;
@@ -88,6 +100,12 @@ export interface PoolJob {
   local?: (items: { index: number; out: string }[]) => Promise<[index: number, outcome: EntryOutcome][]>;
   /** Workers already started for this job's archive and settings (see EarlyWorkers): used before any new one. */
   early?: EarlyWorkers;
+  /** The worker to run (default: the format-neutral one). */
+  script?: WorkerScript;
+  /** A message each worker gets before its first batch (what a format's own worker needs to know). */
+  prelude?: unknown;
+  /** The workers know the entries by their position in `indices` (from the prelude): batches go to them as ranges. */
+  ranges?: boolean;
 }
 
 /** The handlers a started worker's events go to, once a job takes it. */
@@ -133,8 +151,9 @@ export class EarlyWorkers {
   constructor(
     readonly setup: WorkerSetup,
     count: number,
+    readonly script: WorkerScript = workerScript,
   ) {
-    this.ready = workerScript().then(
+    this.ready = script().then(
       (url) => {
         for (let i = 0; i < count && !this.closed; i++) this.spawned.push(spawnWorker(url, setup));
       },
@@ -143,9 +162,10 @@ export class EarlyWorkers {
   }
 
   /** Up to `count` of the started workers, for a job with the same setup; the rest are ended. */
-  async take(count: number, setup: WorkerSetup): Promise<SpawnedWorker[]> {
+  async take(count: number, setup: WorkerSetup, script: WorkerScript = workerScript): Promise<SpawnedWorker[]> {
     await this.ready;
     const same =
+      script === this.script &&
       setup.path === this.setup.path &&
       setup.root === this.setup.root &&
       setup.keepGoing === this.setup.keepGoing &&
@@ -202,7 +222,7 @@ export async function extractWithWorkers(job: PoolJob): Promise<void> {
 
   // With a participant in this thread, work starts at once: the workers join when their bundle is made
   // and they have opened the archive, and if they cannot start at all this thread does everything.
-  const script = workerScript();
+  const script = (job.script ?? workerScript)();
   // Its failure is met where it is used (startFailed); with every worker started early it is never used.
   script.catch(() => undefined);
   if (!job.local) {
@@ -257,7 +277,12 @@ export async function extractWithWorkers(job: PoolJob): Promise<void> {
       if (finished) return;
       let holds = held.get(w) ?? 0;
       while (holds < BATCHES_HELD && next < ends.length) {
-        w.postMessage({ type: 'batch', items: batch(next++) } satisfies WorkerRequest);
+        const n = next++;
+        w.postMessage(
+          (job.ranges
+            ? { type: 'range', from: n === 0 ? 0 : ends[n - 1]!, to: ends[n]! }
+            : { type: 'batch', items: batch(n) }) satisfies WorkerRequest,
+        );
         busy++;
         holds++;
       }
@@ -268,6 +293,15 @@ export async function extractWithWorkers(job: PoolJob): Promise<void> {
         maybeDone();
       }
     };
+    const rangeDone = ({ from, bytes, others }: Extract<WorkerReply, { type: 'range-done' }>) => {
+      let other = 0;
+      for (let k = 0; k < bytes.length; k++) {
+        const written = bytes[k]!;
+        if (written >= 0) job.onFile(indices[from + k]!, { kind: 'file', bytes: written });
+        else if (others[other]?.[0] === from + k) job.onFile(indices[from + k]!, others[other++]![1]);
+        else return stop(new Error(`extraction worker gave no outcome for entry ${indices[from + k]}`));
+      }
+    };
     /** A worker that never started: this thread carries on without it, or (alone) the caller falls back. */
     const startFailed = (err: unknown) => {
       if (job.local) maybeDone();
@@ -276,6 +310,8 @@ export async function extractWithWorkers(job: PoolJob): Promise<void> {
     };
     const use = ({ worker: w, attach }: SpawnedWorker) => {
       workers.push(w);
+      // Posted before any batch, so the worker has it first (a port delivers in order).
+      if (job.prelude !== undefined) w.postMessage(job.prelude);
       let ready = false;
       attach({
         message: (m) => {
@@ -284,10 +320,11 @@ export async function extractWithWorkers(job: PoolJob): Promise<void> {
             started++;
             feed(w);
           } else if (m.type === 'warning') job.onWarning?.(m.message, m.index);
-          else if (m.type === 'batch-done') {
+          else if (m.type === 'batch-done' || m.type === 'range-done') {
             busy--;
             held.set(w, (held.get(w) ?? 1) - 1);
-            for (const [index, outcome] of m.files) job.onFile(index, outcome);
+            if (m.type === 'batch-done') for (const [index, outcome] of m.files) job.onFile(index, outcome);
+            else rangeDone(m);
             feed(w);
           } else stop(toError(m));
         },
@@ -303,7 +340,7 @@ export async function extractWithWorkers(job: PoolJob): Promise<void> {
       for (let i = already; i < count && !finished; i++) use(spawnWorker(url, setup));
     };
     if (job.local) void runLocal();
-    const early = job.early ? job.early.take(count, setup) : Promise.resolve([]);
+    const early = job.early ? job.early.take(count, setup, job.script ?? workerScript) : Promise.resolve([]);
     void early.then((taken) => {
       if (finished) {
         for (const s of taken) void s.worker.terminate();

@@ -10,7 +10,8 @@ import { checkRange, fail, FormatError } from '../../../shared/errors.js';
 import { positionCipher, positionCipherInto, deriveKey } from './cipher.js';
 import { readV1Header, type V1Header } from './header.js';
 import { chunkCount, readV1Directory, type RawV1Entry, type V1Entry } from './v1-directory.js';
-import { CHUNK_SIZE, decodeStoredChunk, joinParts, SQSH_HEADER_SIZE } from './sqsh.js';
+import { CHUNK_SIZE, decodeStoredChunk, joinParts } from './sqsh.js';
+import { checkChunkLength, chunkSizeAt } from './v1-pieces.js';
 import { bytesAfterTrailer, TAIL_SIZE, trailerText, TRAILER_SIZE } from './trailer.js';
 
 /** Read bytes at an absolute position and remove the position cipher (a copy when enciphered). */
@@ -68,6 +69,11 @@ export class HpiV1Archive implements Archive {
     return new HpiV1Archive(source, header, key, entries, warnings, tail, readsPlain, counts);
   }
 
+  /** K, as derived from the header (0 = not enciphered): with an entry's data offset, size and flag, all its bytes need (see v1-pieces). */
+  get cipherKey(): number {
+    return this.key;
+  }
+
   info(): HpiV1Info {
     const { files, dirs, bytes } = this.counts;
     const trailer = trailerText(this.tail);
@@ -104,12 +110,7 @@ export class HpiV1Archive implements Archive {
     const sizes: number[] = [];
     let total = 0;
     for (let i = 0; i < count; i++) {
-      const size = tableView.getUint32(i * 4, true);
-      if (size < SQSH_HEADER_SIZE)
-        fail('bad-stream', `${e.path}: chunk ${i} is ${size} bytes, smaller than a chunk header`, {
-          offset: tableAt + i * 4,
-          actual: size,
-        });
+      const size = chunkSizeAt(tableView, i, e);
       sizes.push(size);
       total += size;
     }
@@ -123,13 +124,7 @@ export class HpiV1Archive implements Archive {
     for (let i = 0; i < count; i++) {
       const expected = Math.min(CHUNK_SIZE, e.size - done);
       const data = decodeStoredChunk(body.subarray(at, at + sizes[i]!), bodyAt + at, this.key, expected, onWarning);
-      if (data.length !== expected) {
-        fail('size-mismatch', `${e.path}: chunk ${i} holds ${data.length} bytes, expected ${expected}`, {
-          offset: bodyAt + at,
-          expected,
-          actual: data.length,
-        });
-      }
+      checkChunkLength(data, expected, i, bodyAt + at, e);
       parts.push(data);
       done += expected;
       at += sizes[i]!;
@@ -169,22 +164,11 @@ export class HpiV1Archive implements Archive {
     let at = tableAt + count * 4;
     let done = 0;
     for (let i = 0; i < count; i++) {
-      const size = tableView.getUint32(i * 4, true);
-      if (size < SQSH_HEADER_SIZE)
-        fail('bad-stream', `${e.path}: chunk ${i} is ${size} bytes, smaller than a chunk header`, {
-          offset: tableAt + i * 4,
-          actual: size,
-        });
+      const size = chunkSizeAt(tableView, i, e);
       checkRange(`${e.path}: chunk ${i}`, at, size, this.source.size);
       const expected = Math.min(CHUNK_SIZE, e.size - done);
       const data = decodeStoredChunk(await read(at, size), at, this.key, expected, onWarning, scratch?.take(expected));
-      if (data.length !== expected) {
-        fail('size-mismatch', `${e.path}: chunk ${i} holds ${data.length} bytes, expected ${expected}`, {
-          offset: at,
-          expected,
-          actual: data.length,
-        });
-      }
+      checkChunkLength(data, expected, i, at, e);
       yield data;
       done += expected;
       at += size;

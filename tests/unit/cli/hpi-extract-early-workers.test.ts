@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { extractArchive, PARALLEL_BYTES } from '../../../electron/services/archive-extract.js';
+import { extractArchive, hpiV1WorkerScript, PARALLEL_BYTES } from '../../../electron/services/archive-extract.js';
+import { v1Plan } from '../../../electron/services/hpi-v1-extract.js';
+import { HpiV1Archive } from '../../../electron/formats/hpi/v1-reader.js';
 import { EarlyWorkers, extractWithWorkers, type EntryOutcome } from '../../../electron/services/extract-pool.js';
 import { withArchive } from '../../../electron/formats/index.js';
 import { packFile, packToBytes, sampleBytes } from '../formats/hpi/fixtures.js';
@@ -48,6 +50,73 @@ describe('workers started before the directory is read', () => {
     await expectFiles(root, files);
     // Taken: nothing is left for a second job.
     expect(await early.take(1, { path: archive, root, keepGoing: false })).toEqual([]);
+  });
+
+  it('of HPI v1 write every file from the plan they are sent, reading no directory', async () => {
+    const archive = join(work, 'plan.ufo');
+    await writeFile(archive, await packToBytes(files, { key: 0x7d }));
+    const root = join(work, 'planned');
+    const early = new EarlyWorkers({ path: archive, root, keepGoing: false }, 1, hpiV1WorkerScript);
+    // A job with the format-neutral worker does not take them.
+    expect(
+      await new EarlyWorkers({ path: archive, root, keepGoing: false }, 1, hpiV1WorkerScript).take(1, {
+        path: archive,
+        root,
+        keepGoing: false,
+      }),
+    ).toEqual([]);
+    const outcomes = new Map<number, EntryOutcome>();
+    await withArchive(archive, async (opened) => {
+      expect(opened).toBeInstanceOf(HpiV1Archive);
+      const indices = opened.entries.flatMap((e, i) => (e.dir ? [] : [i]));
+      await extractWithWorkers({
+        archivePath: archive,
+        root,
+        keepGoing: false,
+        indices,
+        sizeOf: (i) => opened.entries[i]!.size,
+        outOf: (i) => join(root, opened.entries[i]!.path),
+        workers: 1,
+        early,
+        script: hpiV1WorkerScript,
+        prelude: v1Plan((opened as HpiV1Archive).cipherKey, (opened as HpiV1Archive).entries, indices, (i) => opened.entries[i]!.path),
+        ranges: true,
+        onFile: (i, outcome) => outcomes.set(i, outcome),
+      });
+      for (const i of indices) expect(outcomes.get(i)).toEqual({ kind: 'file', bytes: opened.entries[i]!.size });
+    });
+    await expectFiles(root, files);
+  });
+
+  it('of HPI v1 report a file they cannot write in its place among the range, the rest written', async () => {
+    const archive = join(work, 'refuse.ufo');
+    await writeFile(archive, await packToBytes(files, { key: 0x7d }));
+    const root = join(work, 'refusing');
+    // A folder where a file goes: that one file is refused.
+    await mkdir(join(root, files[4]!.path), { recursive: true });
+    const order: number[] = [];
+    const outcomes = new Map<number, EntryOutcome>();
+    await withArchive(archive, async (opened) => {
+      const hpi = opened as HpiV1Archive;
+      const indices = hpi.entries.flatMap((e, i) => (e.dir ? [] : [i]));
+      await extractWithWorkers({
+        archivePath: archive,
+        root,
+        keepGoing: false,
+        indices,
+        sizeOf: (i) => hpi.entries[i]!.size,
+        workers: 1,
+        script: hpiV1WorkerScript,
+        prelude: v1Plan(hpi.cipherKey, hpi.entries, indices, (i) => hpi.entries[i]!.path),
+        ranges: true,
+        onFile: (i, outcome) => (order.push(i), outcomes.set(i, outcome)),
+      });
+      // In the order handed out, one outcome each.
+      expect(order).toEqual(indices);
+      const refused = indices.filter((i) => outcomes.get(i)!.kind === 'refused').map((i) => hpi.entries[i]!.path);
+      expect(refused).toEqual([files[4]!.path]);
+    });
+    await expectFiles(root, [...files.slice(0, 4), ...files.slice(5)]);
   });
 
   it('are not handed to a job with another setup, and are ended', async () => {
