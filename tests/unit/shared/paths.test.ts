@@ -24,3 +24,31 @@ describe('pathKey', () => {
     expect(normalizeArchivePath('\\a\\b\\')).toBe('a/b');
   });
 });
+
+describe('the plain-name shortcuts of safeRelativePath and pathKey', () => {
+  // The rules as first written (split, filter, join; four replaces and an ASCII upper-casing).
+  const referenceSafe = (name: string): string | null => {
+    if (name.includes('\0') || /^[a-zA-Z]:/.test(name) || /^[\\/]/.test(name)) return null;
+    const parts = name.split(/[\\/]+/).filter((p) => p !== '' && p !== '.');
+    return parts.length === 0 || parts.some((p) => p === '..') ? null : parts.join('/');
+  };
+  const referenceKey = (path: string): string =>
+    normalizeArchivePath(path).replace(/[a-z]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 32));
+
+  it('give the rules’ answers for every name of up to five characters from a tricky alphabet', () => {
+    const alphabet = ['a', 'Z', '.', '/', '\\', ':', '\0', 'é', ' ', '~'];
+    let names = [''];
+    let checked = 0;
+    for (let length = 0; length <= 5; length++) {
+      for (const name of names) {
+        expect(safeRelativePath(name), JSON.stringify(name)).toBe(referenceSafe(name));
+        expect(pathKey(name), JSON.stringify(name)).toBe(referenceKey(name));
+        checked++;
+      }
+      names = names.flatMap((n) => alphabet.map((c) => n + c));
+    }
+    expect(checked).toBe(111_111);
+    for (const name of ['maps/e1m1.bsp', 'c:/x', 'C:x', 'a/../b', 'a/.../b', '..a/b', 'units/ARMCOM.FBI', 'sound/ÿ.wav'])
+      expect([safeRelativePath(name), pathKey(name)]).toEqual([referenceSafe(name), referenceKey(name)]);
+  });
+});
