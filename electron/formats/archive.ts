@@ -54,12 +54,6 @@ export interface Archive {
    */
   stream?(entry: ArchiveEntry, onWarning?: (message: string) => void, scratch?: ChunkScratch): AsyncIterable<Uint8Array>;
   /**
-   * Where the entry's bytes lie in the archive file when they are stored there as they are (no compression,
-   * no cipher), else null: such an entry can be copied from the file by a thread that never reads the
-   * directory (see services/range-write-worker.ts). The range lies inside the file (checked at open).
-   */
-  storedRange?(entry: ArchiveEntry): { offset: number; length: number } | null;
-  /**
    * Opaque format data a rewrite should keep (HPI v2's Last78 verification block): handed to the writer as
    * `PackOptions.carry` when an archive is re-exported with `--order-from`.
    */

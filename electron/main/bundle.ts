@@ -58,7 +58,6 @@ export async function buildElectronBundles(repo: string, out = join(repo, 'out')
  */
 export const WORKER_ENTRIES = [
   'electron/services/extract-worker.ts',
-  'electron/services/range-write-worker.ts',
   'electron/mods/compress-worker.ts',
   'electron/services/archive-task-worker.ts',
 ];

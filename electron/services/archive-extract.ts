@@ -2,7 +2,6 @@ import { join, resolve } from 'node:path';
 import { FolderWriter, firstMissingFolder, refusalReason, removeEmptyFolders } from '../io/folder-writer.js';
 import { withArchive } from '../formats/index.js';
 import { sniffHpi, type HpiKind } from '../formats/hpi/header.js';
-import { packMagicOf } from '../formats/pak/layout.js';
 import { FileSource } from '../io/byte-source.js';
 import type { Archive, ArchiveEntry } from '../formats/index.js';
 import { ChunkScratch, entryChunks } from '../formats/archive.js';
@@ -65,40 +64,6 @@ export function worthWorkers(entries: readonly ArchiveEntry[], indices: readonly
   }
   return bytes >= PARALLEL_BYTES || files >= PARALLEL_FILES;
 }
-
-/**
- * Entries an archive stores as they are (Archive.storedRange) and the rest, when range workers are the
- * better helpers: they copy bytes without a reader, so they start in tens of milliseconds, but decode
- * nothing. When the decoding alone is worth decoding workers (see worthWorkers) it is null.
- */
-export interface RangeSplit {
-  /** Entries copied as byte ranges of the archive file, by any thread. */
-  copied: number[];
-  /** Entries only this thread decodes. */
-  decoded: number[];
-  copiedBytes: number;
-}
-
-export function rangeSplit(archive: Archive, indices: readonly number[]): RangeSplit | null {
-  if (!archive.storedRange) return null;
-  const split: RangeSplit = { copied: [], decoded: [], copiedBytes: 0 };
-  for (const index of indices) {
-    const range = archive.storedRange(archive.entries[index]!);
-    if (range === null) split.decoded.push(index);
-    else {
-      split.copied.push(index);
-      split.copiedBytes += range.length;
-    }
-  }
-  return split.copied.length > 1 && !worthWorkers(archive.entries, split.decoded) ? split : null;
-}
-
-/**
- * Whether range workers pay for their start (a thread and the folder writer: ~50 ms of the other core):
- * from PARALLEL_FILES files or PARALLEL_BYTES to copy, about a tenth of a second of opens and writes.
- */
-export const worthRangeWorkers = (split: RangeSplit): boolean =>
-  split.copied.length >= PARALLEL_FILES || split.copiedBytes >= PARALLEL_BYTES;
 
 interface ExtractPlan {
   /** The entries to write, by index in stored order. */
@@ -197,31 +162,27 @@ export async function extractArchive(path: string, target: string, options: Extr
 }
 
 /**
- * Workers started before the directory is read, when the extraction will surely want them, for a file of
- * at least PARALLEL_BYTES: decoding workers for an HPI archive (compressed chunks: HPIPack always
- * compresses), range workers for a PACK-family one (Quake and SiN store everything; Daikatana mostly).
- * Their start then runs beside this thread's own opening of the archive rather than after it; a plan that
- * wants none (or fewer, or the other kind) ends them.
+ * Workers started before the directory is read, when the extraction will surely want them: every file of
+ * an HPI archive (compressed chunks: HPIPack always compresses) of at least PARALLEL_BYTES. Their start then
+ * runs beside this thread's own opening of the archive rather than after it; a plan that wants none (or
+ * fewer) ends them. Other formats wait for `worthWorkers`, as their entries are often stored.
  */
 async function startEarly(path: string, target: string, options: ExtractOptions): Promise<EarlyWorkers | null> {
   if (options.workers === 0 || (options.globs?.length ?? 0) > 0) return null;
   const head = await sniffFile(path);
-  if (!head || head.size < PARALLEL_BYTES) return null;
-  const hpi = head.kind === 'v1' || head.kind === 'v2';
-  if (!hpi && !head.pack) return null;
+  if (!head || (head.kind !== 'v1' && head.kind !== 'v2') || head.size < PARALLEL_BYTES) return null;
   return new EarlyWorkers(
-    { path, root: resolve(target), keepGoing: options.keepGoing === true, ...(hpi ? {} : { ranges: true }) },
+    { path, root: resolve(target), keepGoing: options.keepGoing === true },
     options.workers ?? workersBesideThisThread(),
   );
 }
 
-/** The HPI sniffer's verdict on a file, whether it starts with a PACK magic, and its size; null when it cannot be read (the extraction reports that). */
-async function sniffFile(path: string): Promise<{ kind: HpiKind | null; pack: boolean; size: number } | null> {
+/** The HPI sniffer's verdict on a file and its size; null when it cannot be read (the extraction reports that). */
+async function sniffFile(path: string): Promise<{ kind: HpiKind | null; size: number } | null> {
   const source = await FileSource.open(path).catch(() => null);
   if (!source) return null;
   try {
-    const kind = await sniffHpi(source);
-    return { kind, pack: kind === null && (await packMagicOf(source)) !== null, size: source.size };
+    return { kind: await sniffHpi(source), size: source.size };
   } catch {
     return null;
   } finally {
@@ -235,9 +196,7 @@ async function extractOpened(path: string, target: string, options: ExtractOptio
     const plan = planExtraction(archive.entries, target, options, result);
     const refusedCount = result.refused.length;
     const total = plan.indices.length + refusedCount;
-    const split = rangeSplit(archive, plan.indices);
-    const worth = split ? worthRangeWorkers(split) : worthWorkers(archive.entries, plan.indices);
-    const workers = options.workers ?? (worth ? workersBesideThisThread() : 0);
+    const workers = options.workers ?? (worthWorkers(archive.entries, plan.indices) ? workersBesideThisThread() : 0);
     const created = await firstMissingFolder(plan.root);
     try {
       if (workers > 0 && plan.indices.length > 1) {
@@ -249,9 +208,7 @@ async function extractOpened(path: string, target: string, options: ExtractOptio
             archivePath: path,
             root: plan.root,
             keepGoing: options.keepGoing === true,
-            indices: split?.copied ?? plan.indices,
-            rangeOf: split ? (index) => archive.storedRange!(archive.entries[index]!)! : undefined,
-            localOnly: split?.decoded,
+            indices: plan.indices,
             sizeOf: (index) => archive.entries[index]!.size,
             outOf: (index) => outPath(plan, archive.entries[index]!),
             workers,
@@ -273,7 +230,7 @@ async function extractOpened(path: string, target: string, options: ExtractOptio
             },
           });
           options.signal?.throwIfAborted();
-          result.threads = Math.min(workers, (split?.copied ?? plan.indices).length);
+          result.threads = Math.min(workers, plan.indices.length);
           return result;
         } catch (err) {
           // Without worker threads (no bundle for them and no esbuild to make one) extract here instead.

@@ -18,19 +18,9 @@ export interface WorkerSetup {
   keepGoing: boolean;
   /** Decode and count only (`verify`): nothing is written, a decoding failure is a 'failed' outcome. */
   verify?: boolean;
-  /** The workers copy byte ranges of the file (range-write-worker.ts) instead of decoding entries. */
-  ranges?: boolean;
 }
 
-/** One entry handed out: where it goes and, for a range worker, where its bytes lie in the archive file. */
-export interface PoolItem {
-  index: number;
-  out: string;
-  offset?: number;
-  length?: number;
-}
-
-export type WorkerRequest = { type: 'batch'; items: PoolItem[] } | { type: 'close' };
+export type WorkerRequest = { type: 'batch'; items: { index: number; out: string }[] } | { type: 'close' };
 export type WorkerReply =
   | { type: 'ready' }
   | { type: 'warning'; message: string; index?: number }
@@ -54,10 +44,7 @@ export class EntryFailure extends Error {
   }
 }
 
-const workerScript = (setup: WorkerSetup) =>
-  setup.ranges
-    ? bundledWorker(new URL('./range-write-worker.ts', import.meta.url))
-    : bundledWorker(new URL('./extract-worker.ts', import.meta.url));
+const workerScript = () => bundledWorker(new URL('./extract-worker.ts', import.meta.url));
 
 /** Entries per message: enough to amortise messaging, small enough to balance the two workers. */
 const BATCH_FILES = 32;
@@ -90,13 +77,6 @@ export interface PoolJob {
    */
   outOf?: (index: number) => string;
   workers?: number;
-  /**
-   * Where each entry's bytes lie in the archive file (Archive.storedRange): given, the workers are range
-   * workers, which copy those bytes without a reader (every entry in `indices` must have a range).
-   */
-  rangeOf?: (index: number) => { offset: number; length: number };
-  /** Entries only this thread can do (with range workers: those with no range), done first; needs `local`. */
-  localOnly?: readonly number[];
   onFile: (index: number, outcome: EntryOutcome) => void;
   /** A warning, with the entry it is about when the worker knows it (verify). */
   onWarning?: (message: string, index?: number) => void;
@@ -105,7 +85,7 @@ export interface PoolJob {
    * This thread takes batches too (once a worker has started): with one worker per remaining core every
    * core decodes, and the process carries one isolate less than with a worker per core.
    */
-  local?: (items: PoolItem[]) => Promise<[index: number, outcome: EntryOutcome][]>;
+  local?: (items: { index: number; out: string }[]) => Promise<[index: number, outcome: EntryOutcome][]>;
   /** Workers already started for this job's archive and settings (see EarlyWorkers): used before any new one. */
   early?: EarlyWorkers;
 }
@@ -154,7 +134,7 @@ export class EarlyWorkers {
     readonly setup: WorkerSetup,
     count: number,
   ) {
-    this.ready = workerScript(setup).then(
+    this.ready = workerScript().then(
       (url) => {
         for (let i = 0; i < count && !this.closed; i++) this.spawned.push(spawnWorker(url, setup));
       },
@@ -169,8 +149,7 @@ export class EarlyWorkers {
       setup.path === this.setup.path &&
       setup.root === this.setup.root &&
       setup.keepGoing === this.setup.keepGoing &&
-      setup.verify === this.setup.verify &&
-      setup.ranges === this.setup.ranges;
+      setup.verify === this.setup.verify;
     const taken = same ? this.spawned.splice(0, count) : [];
     await this.close();
     return taken;
@@ -215,26 +194,15 @@ export async function extractWithWorkers(job: PoolJob): Promise<void> {
     }
   }
   const outOf = job.outOf ?? (() => '');
-  const item = (index: number): PoolItem => {
-    const at = job.rangeOf?.(index);
-    return at ? { index, out: outOf(index), offset: at.offset, length: at.length } : { index, out: outOf(index) };
-  };
-  const batch = (n: number): PoolItem[] => {
-    const items: PoolItem[] = [];
-    for (let i = n === 0 ? 0 : ends[n - 1]!; i < ends[n]!; i++) items.push(item(indices[i]!));
+  const batch = (n: number): { index: number; out: string }[] => {
+    const items: { index: number; out: string }[] = [];
+    for (let i = n === 0 ? 0 : ends[n - 1]!; i < ends[n]!; i++) items.push({ index: indices[i]!, out: outOf(indices[i]!) });
     return items;
   };
 
   // With a participant in this thread, work starts at once: the workers join when their bundle is made
   // and they have opened the archive, and if they cannot start at all this thread does everything.
-  const setup: WorkerSetup = {
-    path: job.archivePath,
-    root: job.root,
-    keepGoing: job.keepGoing,
-    verify: job.verify,
-    ...(job.rangeOf ? { ranges: true } : {}),
-  };
-  const script = workerScript(setup);
+  const script = workerScript();
   // Its failure is met where it is used (startFailed); with every worker started early it is never used.
   script.catch(() => undefined);
   if (!job.local) {
@@ -244,6 +212,7 @@ export async function extractWithWorkers(job: PoolJob): Promise<void> {
       throw new WorkerStartError(err);
     }
   }
+  const setup: WorkerSetup = { path: job.archivePath, root: job.root, keepGoing: job.keepGoing, verify: job.verify };
   const workers: Worker[] = [];
   let next = 0;
   let started = 0;
@@ -256,13 +225,9 @@ export async function extractWithWorkers(job: PoolJob): Promise<void> {
       if (next >= ends.length && busy === 0 && localDone) stop();
     };
     const runLocal = async () => {
-      const own = job.localOnly ?? [];
-      let ownAt = 0;
       try {
-        while (!finished && (ownAt < own.length || next < ends.length)) {
-          const items =
-            ownAt < own.length ? own.slice(ownAt, (ownAt += BATCH_FILES)).map((index) => ({ index, out: outOf(index) })) : batch(next++);
-          const done = await job.local!(items);
+        while (!finished && next < ends.length) {
+          const done = await job.local!(batch(next++));
           if (finished) return;
           for (const [index, outcome] of done) job.onFile(index, outcome);
           // Reads served from the read-ahead block and synchronous writes never leave the microtask

@@ -12,12 +12,23 @@ import { ChunkScratch, entryChunks, type Archive, type ArchiveEntry } from '../f
 import { FormatError } from '../../shared/errors.js';
 import { FileSource } from '../io/byte-source.js';
 import { FolderWriter, refusalReason } from '../io/folder-writer.js';
-import { errorReply } from './worker-reply.js';
 import type { EntryOutcome, WorkerReply, WorkerRequest, WorkerSetup } from './extract-pool.js';
 
 const port = parentPort!;
 const post = (m: WorkerReply) => port.postMessage(m);
 const setup = workerData as WorkerSetup;
+
+function errorReply(err: unknown, entry?: string): WorkerReply {
+  const e = err as NodeJS.ErrnoException;
+  return {
+    type: 'error',
+    format: err instanceof FormatError ? { code: err.code, details: err.details } : null,
+    message: e?.message ?? String(err),
+    code: typeof e?.code === 'string' ? e.code : undefined,
+    path: e?.path,
+    entry,
+  };
+}
 
 const writer = new FolderWriter(setup.root);
 /** Entries are decoded one after another and each piece is used at once (counted, or written synchronously). */

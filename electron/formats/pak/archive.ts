@@ -70,11 +70,6 @@ class PackArchive implements Archive {
     return this.decode;
   }
 
-  storedRange(entry: ArchiveEntry): { offset: number; length: number } | null {
-    const record = this.recordOf(entry);
-    return record.compressed ? null : { offset: record.offset, length: record.storedLength };
-  }
-
   async read(entry: ArchiveEntry): Promise<Uint8Array> {
     const record = this.recordOf(entry);
     const stored = await this.source.read(record.offset, record.storedLength);
