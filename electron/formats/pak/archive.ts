@@ -32,7 +32,7 @@ class PackArchive implements Archive {
   ) {
     this.entries = records.map((r) => {
       const entry: ArchiveEntry = {
-        path: r.name.replace(/\\/g, '/'),
+        path: r.name.includes('\\') ? r.name.replace(/\\/g, '/') : r.name,
         dir: false,
         size: r.length,
         packedSize: r.storedLength,

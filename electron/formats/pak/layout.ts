@@ -154,6 +154,10 @@ export async function readPackDirectory(source: ByteSource, header: PackHeader):
   return source.read(dirOffset, dirLength);
 }
 
+/** A control character (other than the NUL that ends a name): names are text. */
+// eslint-disable-next-line no-control-regex -- control characters are what it looks for
+const CONTROL_CHARACTER = /[\x01-\x1f\x7f]/;
+
 export type LayoutReading = { readonly records: readonly PackRecord[] } | { readonly reason: string };
 
 /**
@@ -167,21 +171,24 @@ export function readLayout(dir: Uint8Array, fileSize: number, layout: PackLayout
     return { reason: `directory length ${dir.length} is not a multiple of the ${entrySize}-byte ${layout.label} entry` };
   }
   const view = new DataView(dir.buffer, dir.byteOffset, dir.length);
+  // The whole directory decoded once (latin1: one char per byte); each name is a slice of it.
+  const text = Buffer.from(dir.buffer, dir.byteOffset, dir.length).toString('latin1');
   const records: PackRecord[] = [];
   for (let at = 0, i = 0; at < dir.length; at += entrySize, i++) {
-    let end = at;
     const limit = at + nameSize;
-    while (end < limit && dir[end] !== 0) {
-      const c = dir[end]!;
-      if (c < 0x20 || c === 0x7f)
-        return { reason: `entry ${i}: name has control character 0x${c.toString(16).padStart(2, '0')} at byte ${end - at}` };
-      end++;
+    const nul = dir.indexOf(0, at);
+    const end = nul < 0 || nul > limit ? limit : nul;
+    const name = text.slice(at, end);
+    const control = CONTROL_CHARACTER.exec(name);
+    if (control) {
+      const c = name.charCodeAt(control.index);
+      return { reason: `entry ${i}: name has control character 0x${c.toString(16).padStart(2, '0')} at byte ${control.index}` };
     }
     if (end === limit) return { reason: `entry ${i}: name is not NUL-terminated within its ${nameSize} bytes` };
     if (end === at) return { reason: `entry ${i}: name is empty` };
     const fields = layout.readFields(view, limit, fileSize);
     if (typeof fields === 'string') return { reason: `entry ${i}: ${fields}` };
-    records.push({ name: String.fromCharCode(...dir.subarray(at, end)), ...fields });
+    records.push({ name, ...fields });
   }
   return { records };
 }

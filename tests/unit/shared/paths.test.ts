@@ -15,7 +15,7 @@ describe('safeRelativePath', () => {
   });
 });
 
-/** safeRelativePath as it was written before its one-test shortcut for names already in form. */
+/** safeRelativePath as first written, before its shortcut for names already in form: split, filter, join. */
 function reference(name: string): string | null {
   if (name.includes('\0')) return null;
   if (/^[a-zA-Z]:/.test(name)) return null;
@@ -49,5 +49,28 @@ describe('pathKey', () => {
   });
   it('normalizes stored names', () => {
     expect(normalizeArchivePath('\\a\\b\\')).toBe('a/b');
+  });
+});
+
+describe('the plain-name shortcuts of safeRelativePath and pathKey', () => {
+  // pathKey as first written: four replaces and an ASCII upper-casing.
+  const referenceKey = (path: string): string =>
+    normalizeArchivePath(path).replace(/[a-z]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 32));
+
+  it('give the rules’ answers for every name of up to five characters from a tricky alphabet', () => {
+    const alphabet = ['a', 'Z', '.', '/', '\\', ':', '\0', 'é', ' ', '~'];
+    let names = [''];
+    let checked = 0;
+    for (let length = 0; length <= 5; length++) {
+      for (const name of names) {
+        expect(safeRelativePath(name), JSON.stringify(name)).toBe(reference(name));
+        expect(pathKey(name), JSON.stringify(name)).toBe(referenceKey(name));
+        checked++;
+      }
+      names = names.flatMap((n) => alphabet.map((c) => n + c));
+    }
+    expect(checked).toBe(111_111);
+    for (const name of ['maps/e1m1.bsp', 'c:/x', 'C:x', 'a/../b', 'a/.../b', '..a/b', 'units/ARMCOM.FBI', 'sound/ÿ.wav'])
+      expect([safeRelativePath(name), pathKey(name)]).toEqual([reference(name), referenceKey(name)]);
   });
 });
