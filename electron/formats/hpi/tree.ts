@@ -26,8 +26,18 @@ export interface TreeDir {
 export function buildTree(files: readonly PackFile[]): TreeDir {
   const root: TreeDir = { kind: 'dir', name: '', children: [] };
   const folders = new Map<string, TreeDir>([['', root]]);
+  // Each folder as its files' paths spell it: siblings skip the case-folding of every part (a regular
+  // expression per part, for each of 30,000 files).
+  const bySpelling = new Map<string, TreeDir>();
   for (const file of files) {
     const path = file.path;
+    const spelled = path.slice(0, Math.max(0, path.lastIndexOf('/')));
+    const known = bySpelling.get(spelled);
+    // A name of its own after the folder (not a trailing slash, not an empty path) takes the known folder.
+    if (known && path.length > spelled.length + 1) {
+      known.children.push(new TreeFile(file));
+      continue;
+    }
     const parts = path.split('/').filter((p) => p !== '');
     if (parts.length === 0) fail('bad-name', `cannot pack a file with an empty path (${JSON.stringify(path)})`);
     let parent = root;
@@ -42,6 +52,7 @@ export function buildTree(files: readonly PackFile[]): TreeDir {
       }
       parent = folder;
     }
+    if (!path.endsWith('/')) bySpelling.set(spelled, parent);
     parent.children.push(new TreeFile(file));
   }
   return root;
