@@ -19,8 +19,7 @@ export interface CompressRequest {
 }
 /** `laid` is null when the file is best stored (see encodeFileChunksInto); `spare` is `into` when the chunks are not in it. */
 export type CompressReply =
-  | { id: number; data: Uint8Array | null; laid: LaidChunks | null; spare: Uint8Array | null }
-  | { id: number; error: string };
+  { id: number; data: Uint8Array | null; laid: LaidChunks | null; spare: Uint8Array | null } | { id: number; error: string };
 
 interface Job {
   data: Uint8Array;

@@ -13,7 +13,10 @@ export class TreeFile {
   readonly kind = 'file';
   constructor(readonly file: PackFile) {}
   get name(): string {
-    return this.file.path.split('/').filter((p) => p !== '').pop()!;
+    return this.file.path
+      .split('/')
+      .filter((p) => p !== '')
+      .pop()!;
   }
 }
 

@@ -31,5 +31,4 @@ describe('readWholeFileSync with the size a folder walk listed', () => {
       await rm(dir, { recursive: true, force: true });
     }
   });
-
 });

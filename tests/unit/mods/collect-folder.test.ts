@@ -34,7 +34,9 @@ describe('the folder walk', () => {
       ['top.txt', join(dir, 'top.txt'), 4],
     ]);
     expect(files.every((f) => f instanceof FolderFile)).toBe(true);
-    expect(warnings).toEqual(['UNITS/ARMCOM.FBI and UNITS/armcom.fbi differ only in case: both are stored, the game reads the one packed last']);
+    expect(warnings).toEqual([
+      'UNITS/ARMCOM.FBI and UNITS/armcom.fbi differ only in case: both are stored, the game reads the one packed last',
+    ]);
     const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
     expect(await Promise.all(files.map(async (f) => text(await f.read())))).toEqual(['one', 'two', 'three', 'four']);
     const scratch = new Uint8Array(16);
