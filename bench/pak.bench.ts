@@ -86,7 +86,12 @@ export async function run(): Promise<void> {
   // The corpus folder's .complete marker is not part of the corpus.
   const files = (await collectFolder(corpus.dir))
     .filter((f) => f.path !== '.complete')
-    .map((f) => ({ ...f, path: f.path.replace(/\.3do$/, '.bsp') }));
+    .map((f) => ({
+      path: f.path.replace(/\.3do$/, '.bsp'),
+      size: f.size,
+      read: () => f.read(),
+      readSync: (s?: Uint8Array) => f.readSync(s),
+    }));
   const target = join(await scratch('pak'), 'corpus-daikatana.pak');
   const packRun = await time(() => writeFileAtomically(target, (sink) => daikatanaEngine.pack!(files, sink, {})));
   const size = (await stat(target)).size;

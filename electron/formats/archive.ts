@@ -148,10 +148,16 @@ export interface ChunkWorkers {
    * uses) when it holds them, else in a new array. `into`, and with `lend` the whole buffer under `data`,
    * move to the worker (no copy; unusable here meanwhile) and come back with the reply, `data` as the
    * reply's own view of the same bytes. `laid` is null when the writer should store the file (its chunks
-   * would not be smaller).
+   * would not be smaller); `into` then comes back as `spare`, as it does when the chunks needed more room.
    */
-  compress(data: Uint8Array, method: number, handOver?: ChunkHandOver): Promise<{ data: Uint8Array; laid: LaidChunks | null }>;
+  compress(data: Uint8Array, method: number, handOver?: ChunkHandOver): Promise<ChunkReply>;
   close(): Promise<void>;
+}
+
+export interface ChunkReply {
+  data: Uint8Array;
+  laid: LaidChunks | null;
+  spare?: Uint8Array;
 }
 
 /** A file's chunks laid end to end in one array: chunk i is `bytes.subarray(ends[i - 1] ?? 0, ends[i])`. */

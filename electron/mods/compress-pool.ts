@@ -6,7 +6,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { bundledWorker, workersBesideThisThread } from '../io/worker-bundle.js';
-import type { ChunkHandOver, ChunkWorkers, LaidChunks } from '../formats/archive.js';
+import type { ChunkHandOver, ChunkReply, ChunkWorkers, LaidChunks } from '../formats/archive.js';
 
 export interface CompressRequest {
   id: number;
@@ -17,12 +17,13 @@ export interface CompressRequest {
   /** Whether `data`'s buffer was moved to the worker; it then comes back in the reply. */
   lent: boolean;
 }
-/** `laid` is null when the file is best stored (see encodeFileChunksInto). */
-export type CompressReply = { id: number; data: Uint8Array | null; laid: LaidChunks | null } | { id: number; error: string };
+/** `laid` is null when the file is best stored (see encodeFileChunksInto); `spare` is `into` when the chunks are not in it. */
+export type CompressReply =
+  { id: number; data: Uint8Array | null; laid: LaidChunks | null; spare: Uint8Array | null } | { id: number; error: string };
 
 interface Job {
   data: Uint8Array;
-  resolve: (r: { data: Uint8Array; laid: LaidChunks | null }) => void;
+  resolve: (r: ChunkReply) => void;
   reject: (e: Error) => void;
 }
 
@@ -41,7 +42,7 @@ class Pool implements ChunkWorkers {
         if (!job) return;
         this.waiting.delete(m.id);
         if ('error' in m) job.reject(new Error(m.error));
-        else job.resolve({ data: m.data ?? job.data, laid: m.laid });
+        else job.resolve({ data: m.data ?? job.data, laid: m.laid, spare: m.spare ?? undefined });
       });
       w.on('error', (err) => this.failAll(err));
       // A worker that stops without an error (killed, out of memory) must not leave its files waiting forever.
@@ -80,7 +81,7 @@ class Pool implements ChunkWorkers {
     return this.waiting.size;
   }
 
-  compress(data: Uint8Array, method: number, handOver: ChunkHandOver = {}): Promise<{ data: Uint8Array; laid: LaidChunks | null }> {
+  compress(data: Uint8Array, method: number, handOver: ChunkHandOver = {}): Promise<ChunkReply> {
     const id = this.next++;
     return new Promise((resolve, reject) => {
       const worker = this.workers[id % this.workers.length];

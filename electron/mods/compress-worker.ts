@@ -7,11 +7,13 @@ const port = parentPort!;
 port.on('message', (m: CompressRequest) => {
   try {
     const laid = fileCodec(m.method).encodeInto(m.data, m.into ?? undefined);
-    // Moved back whole, not copied: the chunks' one array and the lent file bytes, so neither thread
-    // allocates per file and nothing waits for a collection to be freed.
+    // Moved back whole, not copied: the chunks' one array, the lent file bytes, and the array lent for
+    // chunks that did not go in it (a stored file), so neither thread allocates per file.
+    const spare = m.into !== null && laid?.bytes.buffer !== m.into.buffer ? m.into : null;
     const moved = laid ? [laid.bytes.buffer as ArrayBuffer] : [];
+    if (spare) moved.push(spare.buffer as ArrayBuffer);
     if (m.lent) moved.push(m.data.buffer as ArrayBuffer);
-    port.postMessage({ id: m.id, data: m.lent ? m.data : null, laid } satisfies CompressReply, moved);
+    port.postMessage({ id: m.id, data: m.lent ? m.data : null, laid, spare } satisfies CompressReply, moved);
   } catch (err) {
     port.postMessage({ id: m.id, error: err instanceof Error ? err.message : String(err) } satisfies CompressReply);
   }

@@ -172,13 +172,19 @@ export async function* compressInOrder<T extends { file: PackFile }>(
           entry.job = pool.compress(data, method, { into: chunkArrays.take(fileCodec(method).bound(size)), lend: own }).then((reply) => {
             doneBytes += size;
             entry.data = reply.data;
+            if (reply.spare) chunkArrays.put(reply.spare);
             laidOut(entry, reply.laid);
             entry.ready = true;
           });
           entry.job.catch(() => {});
         } else {
           const codec = fileCodec(method);
-          laidOut(entry, codec.encodeInto(data, chunkArrays.take(codec.bound(size))));
+          const into = chunkArrays.take(codec.bound(size));
+          const laid = codec.encodeInto(data, into);
+          // A stored file leaves the array unused: it serves the next file (1,575 files of the bench corpus
+          // are stored, and each took a fresh one). A codec may lay its stream in a new view of the array.
+          if (laid?.bytes.buffer !== into.buffer) chunkArrays.put(into);
+          laidOut(entry, laid);
           // Let the workers' replies in, so the next file goes to them if they are ready for it.
           if (pool !== null) await turn();
         }

@@ -20,6 +20,12 @@ describe('readWholeFileSync with the size a folder walk listed', () => {
       // Listed at 6000 bytes, now 5000: the read stops short, and the caller sees 5000.
       expect(readWholeFileSync(path, scratch, 6000).length).toBe(5000);
       expect(readWholeFileSync(path, undefined, 5000)).toEqual(bytes);
+      // No byte of room past the listed size: the probe is a read of its own, with the same answers.
+      const tight = new Uint8Array(5000);
+      expect(readWholeFileSync(path, tight, 5000).buffer).toBe(tight.buffer);
+      expect(readWholeFileSync(path, new Uint8Array(4000), 4000)).toEqual(bytes);
+      expect(readWholeFileSync(path, new Uint8Array(5001), 4000)).toEqual(bytes);
+      expect(readWholeFileSync(path, new Uint8Array(6000), 6000).length).toBe(5000);
       expect(readWholeFileSync(path)).toEqual(bytes);
     } finally {
       await rm(dir, { recursive: true, force: true });

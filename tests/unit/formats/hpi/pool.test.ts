@@ -3,8 +3,8 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MemorySink } from '../../../../electron/io/byte-sink.js';
-import type { ChunkHandOver, ChunkWorkers, LaidChunks } from '../../../../electron/formats/archive.js';
-import { chunkViews, encodeFileChunksInto, laidEndToEnd } from '../../../../electron/formats/hpi/chunks.js';
+import type { ChunkHandOver, ChunkReply, ChunkWorkers, LaidChunks } from '../../../../electron/formats/archive.js';
+import { chunkViews, encodeFileChunksInto, fileChunksBound, laidEndToEnd } from '../../../../electron/formats/hpi/chunks.js';
 import { writeHpiV1 } from '../../../../electron/formats/hpi/v1-writer.js';
 import { writeHpiV2 } from '../../../../electron/formats/hpi/v2-writer.js';
 import { CHUNK_SIZE, encodeChunk, type ChunkMethod } from '../../../../electron/formats/hpi/sqsh.js';
@@ -42,6 +42,52 @@ describe('HPI compression on worker threads', () => {
       await write(files, mixed, { method: 'lz77', startWorkers: compressionWorkers(1) });
       expect(sameBytes(mixed.toBytes(), one.toBytes()), write.name).toBe('same');
     }
+  });
+});
+
+describe('chunk arrays of stored files', () => {
+  it('come back from a real worker when the file is stored, or its chunks did not fit', async () => {
+    const pool = await compressionWorkers(1)(0);
+    if (!pool) throw new Error('no compression worker could start');
+    try {
+      const noise = sampleBytes(7, 100_000, 'noise');
+      const stored = await pool.compress(noise, 1, { into: new Uint8Array(fileChunksBound(noise.length)) });
+      expect(stored.laid).toBeNull();
+      expect(stored.spare?.length).toBe(fileChunksBound(noise.length));
+      const text = sampleBytes(8, 100_000, 'text');
+      const grown = await pool.compress(text, 1, { into: new Uint8Array(10) });
+      expect(grown.spare?.length).toBe(10);
+      const fitted = await pool.compress(text, 1, { into: new Uint8Array(fileChunksBound(text.length)) });
+      expect(fitted.laid?.bytes.length).toBe(fileChunksBound(text.length));
+      expect(fitted.spare).toBeUndefined();
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('serve the next files, on the workers and on this thread: 300 stored files take no array each', async () => {
+    // Workers that keep what they are handed (no transfer), so the arrays' identities can be counted.
+    const handed = new Set<Uint8Array>();
+    let asked = 0;
+    const workers: ChunkWorkers = {
+      // Busy every other time it is asked: then this thread compresses the file itself.
+      get queued() {
+        return (asked++ % 2) * 8;
+      },
+      async compress(data, method, handOver = {}) {
+        if (handOver.into) handed.add(handOver.into);
+        const laid = encodeFileChunksInto(data, method as ChunkMethod, handOver.into);
+        return { data, laid, spare: handOver.into && laid?.bytes !== handOver.into ? handOver.into : undefined };
+      },
+      async close() {},
+    };
+    const files = Array.from({ length: 300 }, (_, i) => packFile(`noise/${i}.bin`, sampleBytes(300 + i, 5_000 + i * 10, 'noise')));
+    const sink = new MemorySink();
+    await writeHpiV1(files, sink, { method: 'lz77', startWorkers: async () => workers });
+    expect(handed.size).toBeLessThan(20);
+    expect(asked).toBeGreaterThan(250);
+    const got = await readAll(await openBytes(sink.toBytes()));
+    for (const f of files) expect(sameBytes(got.get(f.path), await f.read())).toBe('same');
   });
 });
 
@@ -90,7 +136,7 @@ class MovingWorkers implements ChunkWorkers {
   get queued(): number {
     return this.outstanding;
   }
-  compress(data: Uint8Array, method: number, handOver: ChunkHandOver = {}): Promise<{ data: Uint8Array; laid: LaidChunks | null }> {
+  compress(data: Uint8Array, method: number, handOver: ChunkHandOver = {}): Promise<ChunkReply> {
     const moved: ArrayBuffer[] = [];
     if (handOver.into) moved.push(handOver.into.buffer as ArrayBuffer);
     if (handOver.lend) moved.push(data.buffer as ArrayBuffer);
@@ -105,9 +151,11 @@ class MovingWorkers implements ChunkWorkers {
         this.outstanding--;
         if (this.failOn !== undefined && job.data.length === this.failOn) return reject(new Error('the worker gave up'));
         const laid = encodeFileChunksInto(job.data, method as ChunkMethod, job.into);
+        const spare = job.into && laid?.bytes !== job.into ? job.into : undefined;
         const moved = [job.data.buffer as ArrayBuffer];
         if (laid) moved.push(laid.bytes.buffer as ArrayBuffer);
-        resolve(structuredClone({ data: job.data, laid }, { transfer: moved }));
+        if (spare) moved.push(spare.buffer as ArrayBuffer);
+        resolve(structuredClone({ data: job.data, laid, spare }, { transfer: moved }));
       });
       if (this.backlog.length >= 8) for (const reply of this.backlog.splice(0)) setImmediate(reply);
       else setTimeout(() => this.backlog.splice(0).forEach((reply) => reply()), 5);
