@@ -6,11 +6,12 @@
  * parse needs: pass 1 finds a longest match at every position, pass 2 walks back from the end counting
  * the fewest bits to the end, and pass 3 writes the tokens that reach them.
  *
- * Pass 1 uses hash chains over 3-byte prefixes: adding a position costs two stores, so every position
+ * Pass 1 uses hash chains over 4-byte prefixes: adding a position costs a few stores, so every position
  * goes in, but a search only runs where the last match found is nearly used up. Inside a match of length
  * L at distance d, position p + k matches at least L - k bytes at the same d, and that is what its entry
- * gets. Searches follow at most MAX_CHAIN links and stop at 17 bytes. The 2-byte matches the chains miss
- * come from a table of each pair's latest position.
+ * gets. Searches follow at most MAX_CHAIN links and stop at 17 bytes. Chains of 4 bytes hold no
+ * candidate that agrees in 3 bytes only, so each link is likelier to be a match; a 3-byte match comes
+ * from a table of each 3-byte hash's latest position, and a 2-byte match from one of each pair's.
  */
 
 /** formats.md: a match is 2..17 bytes, from at most 4095 bytes back. */
@@ -21,15 +22,18 @@ const RING_MASK = 0xfff;
 const LITERAL_BITS = 9;
 const MATCH_BITS = 17;
 /** Chain links followed per search at most (and 17 bytes found ends it). */
-const MAX_CHAIN = 32;
+const MAX_CHAIN = 16;
 /**
  * A search runs where fewer than this many bytes of the last match are left; where more are left, that
- * match is rarely beaten. On the sample archives 3 made the streams 2.8 % larger than a greedy
- * full-window search, 8 makes them 0.5 % smaller; 18 (a search everywhere) was 0.5 % smaller again.
+ * match is rarely beaten. With 3-byte chains of 32 links, 3 made the sample archives' streams 2.8 % larger
+ * than a greedy full-window search and 8 made them 0.5 % smaller; 4-byte chains of 16 links with 8 make
+ * them 0.7 % smaller.
  */
 const RESEARCH_BELOW = 8;
-/** Chain heads by a hash of 3 bytes: 16,384 of them (64 KiB) stay in the core's cache; a window holds 4,095 positions. */
+/** Chain heads by a hash of 4 bytes: 16,384 of them (64 KiB) stay in the core's cache; a window holds 4,095 positions. */
 const HEAD_BITS = 14;
+/** The latest position of each 3-byte hash: one probe, for the matches of 3 bytes the chains do not hold. */
+const TRIPLE_BITS = 15;
 /**
  * Positions in the tables are absolute: each input starts 4096 past the end of the last, so an entry left
  * by an earlier input is more than a window away and never followed, and no table needs clearing per
@@ -42,6 +46,7 @@ const FAR = -8192;
  * chunks. HPI v2 writes a file as one chunk, so the per-position arrays grow to the largest input met.
  */
 const head = new Int32Array(1 << HEAD_BITS).fill(FAR);
+const lastTriple = new Int32Array(1 << TRIPLE_BITS).fill(FAR);
 /** prev[p & 4095] = the previous position with p's hash: a window is 4095 back, so a live link is never overwritten. */
 const prev = new Int32Array(RING_MASK + 1).fill(FAR);
 const lastPair = new Int32Array(65536).fill(FAR);
@@ -73,6 +78,7 @@ function nextBase(n: number): number {
   if (base > (1 << 30) - n - 8192) {
     head.fill(FAR);
     prev.fill(FAR);
+    lastTriple.fill(FAR);
     lastPair.fill(FAR);
     base = 0;
   }
@@ -158,11 +164,15 @@ function findMatches(data: Uint8Array): void {
   const b = nextBase(n);
   // Four bytes per step while matching: runs and repeated text compare 17 bytes at most searches.
   const words = new DataView(data.buffer, data.byteOffset, data.byteLength);
-  const hashEnd = n - 2;
+  const chainEnd = n - 3;
   // The last match found, as a distance and where the bytes stop agreeing at that distance: at each later
   // position before that end, the same distance matches up to it.
   let carryEnd = 0;
   let carryDist = 0;
+  // A run of one byte: the first position whose 4 bytes are all that byte, and the chain link before it.
+  let lastWord = -1;
+  let runFrom = FAR;
+  let beforeRun = FAR;
   let pos = 0;
   for (; pos < n - 1; pos++) {
     const abs = b + pos;
@@ -174,11 +184,27 @@ function findMatches(data: Uint8Array): void {
     // A match may not start at ring index 0 (the terminator's): output positions 4095, 8191, ...
     let bestLen = carry >= 2 && ((pos - carryDist) & RING_MASK) !== RING_MASK ? carry : 0;
     let bestDist = carryDist;
-    if (pos < hashEnd) {
-      const key = Math.imul((pair << 8) | data[pos + 2]!, 0x9e3779b1) >>> (32 - HEAD_BITS);
-      let candidate = head[key]!;
-      head[key] = abs;
-      prev[abs & RING_MASK] = candidate;
+    if (pos < n - 2) {
+      // The next 4 bytes, little-endian; at the last 3 positions, the 3 that are left.
+      const word = pos < chainEnd ? words.getUint32(pos, true) : data[pos]! | (data[pos + 1]! << 8) | (data[pos + 2]! << 16);
+      const tripleKey = Math.imul(word << 8, 0x9e3779b1) >>> (32 - TRIPLE_BITS);
+      const triple = lastTriple[tripleKey]!;
+      lastTriple[tripleKey] = abs;
+      let candidate = FAR;
+      let skipAt = -1;
+      if (pos < chainEnd) {
+        const key = Math.imul(word, 0x9e3779b1) >>> (32 - HEAD_BITS);
+        candidate = head[key]!;
+        head[key] = abs;
+        prev[abs & RING_MASK] = candidate;
+        // Inside a run every earlier position of the run matches exactly as far as the one just before:
+        // the chain goes from that one straight to the link before the run.
+        if (word !== lastWord) {
+          runFrom = abs;
+          beforeRun = candidate;
+          lastWord = word;
+        } else if (runFrom < abs - 1) skipAt = abs - 1;
+      }
       if (carry < RESEARCH_BELOW) {
         let chain = MAX_CHAIN;
         while (abs - candidate <= MAX_DISTANCE) {
@@ -195,7 +221,17 @@ function findMatches(data: Uint8Array): void {
             }
           }
           if (--chain === 0) break;
-          candidate = prev[candidate & RING_MASK]!;
+          candidate = candidate === skipAt ? beforeRun : prev[candidate & RING_MASK]!;
+        }
+        // No 4 bytes found: the latest position with the same 3-byte hash, if its bytes agree.
+        if (bestLen < 3 && abs - triple <= MAX_DISTANCE) {
+          const c = triple - b;
+          if (data[c] === data[pos] && data[c + 1] === data[pos + 1] && data[c + 2] === data[pos + 2] && (c & RING_MASK) !== RING_MASK) {
+            let l = 3;
+            while (l < limit && data[c + l] === data[pos + l]) l++;
+            bestLen = l;
+            bestDist = pos - c;
+          }
         }
       }
     }

@@ -13,11 +13,19 @@ import { fileChunks, sameBytes, sampleBytes } from './fixtures.js';
  * input's stream does not depend on what was encoded before it.
  */
 
-/** formats.md's LZ77, as a ring: returns the output and the distance of every match (terminator excluded). */
-function ringDecode(stream: Uint8Array): { out: number[]; distances: number[] } {
+interface RingMatch {
+  /** Output position of the match's first byte. */
+  at: number;
+  distance: number;
+  length: number;
+}
+
+/** formats.md's LZ77, as a ring: returns the output and every match (terminator excluded). */
+function ringDecode(stream: Uint8Array): { out: number[]; distances: number[]; matches: RingMatch[] } {
   const ring = new Uint8Array(4096);
   const out: number[] = [];
   const distances: number[] = [];
+  const matches: RingMatch[] = [];
   let w = 1;
   let ip = 0;
   for (;;) {
@@ -33,8 +41,9 @@ function ringDecode(stream: Uint8Array): { out: number[]; distances: number[] } 
       const v = stream[ip]! | (stream[ip + 1]! << 8);
       ip += 2;
       let off = v >>> 4;
-      if (off === 0) return { out, distances };
+      if (off === 0) return { out, distances, matches };
       distances.push((w - off) & 0xfff || 4096);
+      matches.push({ at: out.length, distance: distances.at(-1)!, length: (v & 0xf) + 2 });
       for (let k = 0; k < (v & 0xf) + 2; k++) {
         const byte = ring[off]!;
         off = (off + 1) & 0xfff;
@@ -64,6 +73,12 @@ function expectEncodes(input: Uint8Array): Uint8Array {
   expect(ring.distances.every((d) => d >= 1 && d <= 4095)).toBe(true);
   expect(stream.length).toBeLessThanOrEqual(literalBound(input.length));
   return stream;
+}
+
+/** Copies the 3 bytes at `from` to `to` with a different fourth byte: a 3-byte match, not a longer one. */
+function decoy(data: Uint8Array, from: number, to: number): void {
+  data.copyWithin(to, from, from + 3);
+  data[to + 3] = data[from + 3]! ^ 0x80;
 }
 
 describe('HPI LZ77 encoder', () => {
@@ -111,6 +126,64 @@ describe('HPI LZ77 encoder', () => {
     data.set(marker, 1000 + 65_536 + 3000);
     const stream = expectEncodes(data);
     expect(ringDecode(stream).distances).toContain(3000);
+  });
+
+  it('finds repeats of exactly 3 bytes, which the 4-byte chains do not hold', () => {
+    // Noise with 3-byte copies whose fourth byte differs from the original's: 50 of them, 40 to 4,095 back.
+    const data = sampleBytes(27, 34_000, 'noise');
+    const copies: { at: number; distance: number }[] = [];
+    for (let k = 0; k < 50; k++) {
+      const distance = k === 49 ? 4095 : 40 + k * 83;
+      const at = 500 + k * 590 + distance;
+      data.copyWithin(at, at - distance, at - distance + 3);
+      if (data[at + 3] === data[at - distance + 3]) data[at + 3]! ^= 1;
+      copies.push({ at, distance });
+    }
+    const found = ringDecode(expectEncodes(data)).matches;
+    const coded = copies.filter((c) => found.some((m) => m.length === 3 && m.distance === c.distance && m.at === c.at));
+    // The 3-byte table is hashed: a collision in the window may hide one, never many.
+    expect(coded.length).toBeGreaterThanOrEqual(47);
+    expect(coded.some((c) => c.distance === 4095)).toBe(true);
+  });
+
+  it("finds matches that end at the input's last byte, with 2 to 17 bytes left", () => {
+    for (const left of [2, 3, 4, 5, 16, 17]) {
+      for (const size of [600, 4096, 65_536]) {
+        const data = sampleBytes(28, size, 'noise');
+        const at = size - left;
+        // Not 4,095 back from the end of 65,536: that source is at the terminator's ring slot.
+        const distance = Math.min(3000, at - 1);
+        data.copyWithin(at, at - distance, size - distance);
+        // From 4 bytes on, a nearer copy of its first 3 bytes only, so the 3-byte table cannot stand in for the chains.
+        if (left >= 4) decoy(data, at - distance, at - 20);
+        const found = ringDecode(expectEncodes(data)).matches;
+        expect(
+          found.some((m) => m.at === at && m.distance === distance && m.length === left),
+          `${left} left of ${size}`,
+        ).toBe(true);
+      }
+    }
+  });
+
+  it("finds matches 4,095 back whose source is the input's first byte", () => {
+    const data = sampleBytes(29, 8000, 'noise');
+    data.copyWithin(4095, 0, 17);
+    decoy(data, 0, 3000);
+    const found = ringDecode(expectEncodes(data)).matches;
+    expect(found.some((m) => m.at === 4095 && m.distance === 4095 && m.length === 17)).toBe(true);
+  });
+
+  it('looks past a run for an earlier run of the same byte and what followed it', () => {
+    // Two 40-byte runs of one byte, each followed by the same 20 bytes, 360 apart: near the end of the
+    // second run the best match is in the first (the run's last bytes and what follows), not in the run.
+    const data = sampleBytes(30, 2000, 'noise');
+    const tail = sampleBytes(31, 20, 'noise');
+    for (const start of [500, 860]) {
+      data.fill(0x5a, start, start + 40);
+      data.set(tail, start + 40);
+    }
+    const found = ringDecode(expectEncodes(data)).matches;
+    expect(found.some((m) => m.distance === 360 && m.at < 900 && m.at + m.length > 900)).toBe(true);
   });
 
   it('codes long runs and repeats as 17-byte matches through the whole input', () => {
