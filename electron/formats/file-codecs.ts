@@ -1,5 +1,5 @@
 /**
- * What a writer's compression pipeline (hpi/compress-order.ts) and the compression workers
+ * What a writer's compression pipeline (compress-order.ts) and the compression workers
  * (mods/compress-worker.ts) do to one file, by a method number that crosses the thread boundary. HPI's
  * SQSH methods keep their own numbers (1 LZ77, 2 zlib: a file becomes 64 KiB chunks); the PAK-family
  * codecs make one stream of the whole file and take numbers of their own.

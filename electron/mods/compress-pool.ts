@@ -1,7 +1,7 @@
 /**
  * Compression on every core for the HPI writers: worker threads (one per other core) that turn a file's
  * bytes into its SQSH chunks. The writers take them through `PackOptions.startWorkers` and keep the
- * archive's order themselves (formats/hpi/compress-order.ts); small archives, and builds where no worker
+ * archive's order themselves (formats/compress-order.ts); small archives, and builds where no worker
  * can start, compress in the writer's thread alone, with the same bytes out.
  */
 import { Worker } from 'node:worker_threads';

@@ -14,7 +14,7 @@ import { encodeName } from './names.js';
 import type { ChunkMethod } from './sqsh.js';
 import { trailerBytes } from './trailer.js';
 import { buildTree, type TreeDir, type TreeFile } from './tree.js';
-import { compressInOrder } from './compress-order.js';
+import { compressInOrder } from '../compress-order.js';
 import { laidEndToEnd } from './chunks.js';
 
 export const DEFAULT_HEADER_KEY = 0x7d;

@@ -14,7 +14,7 @@ import { HAPI, V2_HEADER_SIZE, VERSION_2 } from './header.js';
 import { encodeName } from './names.js';
 import { CHUNK_SIZE, encodeChunk, type ChunkMethod } from './sqsh.js';
 import { buildTree, type TreeDir, type TreeFile } from './tree.js';
-import { compressInOrder } from './compress-order.js';
+import { compressInOrder } from '../compress-order.js';
 import { LAST78_SIZE } from './v2-reader.js';
 
 const DIR2_SIZE = 20;

@@ -1,7 +1,7 @@
 import type { ByteSink } from '../../io/byte-sink.js';
 import type { PackFile, PackOptions } from '../archive.js';
 import { fail } from '../../../shared/errors.js';
-import { compressInOrder } from '../hpi/compress-order.js';
+import { compressInOrder } from '../compress-order.js';
 import { encodeName, packHeaderBytes, type PackLayout, type PackRecord } from './layout.js';
 
 /**

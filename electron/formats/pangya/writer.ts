@@ -1,6 +1,6 @@
 import type { PackFile, PackOptions } from '../archive.js';
 import { PANGYA_LZ77_METHOD, PANGYA_LZ77X_METHOD } from '../file-codecs.js';
-import { compressInOrder } from '../hpi/compress-order.js';
+import { compressInOrder } from '../compress-order.js';
 import type { ByteSink } from '../../io/byte-sink.js';
 import { fail } from '../../../shared/errors.js';
 import { pathKey } from '../../../shared/paths.js';

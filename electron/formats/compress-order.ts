@@ -1,16 +1,16 @@
 /**
- * The HPI writers' files, read and compressed in order and handed back in order, so the writer still
+ * A writer's files (HPI, Quake-family PAK, Pangya), read and compressed in order and handed back in order, so the writer still
  * lays the archive out file by file; the window of files in flight is bounded, so memory stays at a few
  * files. Threads are not this layer's: where the caller supplies `PackOptions.startWorkers` (packing on
  * every core, mods/compress-pool.ts), files go to those workers while they have work queued, and this
  * thread compresses the next file itself whenever they have enough; otherwise this thread compresses
  * alone, with the same code and the same bytes.
  */
-import type { ChunkWorkers, LaidChunks, PackFile, PackOptions } from '../archive.js';
-import { FileScratch } from '../archive.js';
-import { fail } from '../../../shared/errors.js';
-import { chunkViews } from './chunks.js';
-import { fileCodec } from '../file-codecs.js';
+import type { ChunkWorkers, LaidChunks, PackFile, PackOptions } from './archive.js';
+import { FileScratch } from './archive.js';
+import { fail } from '../../shared/errors.js';
+import { chunkViews } from './hpi/chunks.js';
+import { fileCodec } from './file-codecs.js';
 
 /**
  * This thread compresses the next file itself while the workers have this many bytes queued: enough that
