@@ -24,29 +24,55 @@ async function expectFiles(root: string, list: typeof files): Promise<void> {
   }
 }
 
+type Job = Parameters<typeof extractWithWorkers>[0];
+
+/** Every file of the archive extracted by `extractWithWorkers` with one worker; `more` adds to the job. */
+async function extractEveryFile(
+  archive: string,
+  root: string,
+  more: (hpi: HpiV1Archive, indices: number[]) => Partial<Job>,
+  check: (hpi: HpiV1Archive, indices: number[], outcomes: Map<number, EntryOutcome>, order: number[]) => void,
+): Promise<void> {
+  const outcomes = new Map<number, EntryOutcome>();
+  const order: number[] = [];
+  await withArchive(archive, async (opened) => {
+    expect(opened).toBeInstanceOf(HpiV1Archive);
+    const hpi = opened as HpiV1Archive;
+    const indices = hpi.entries.flatMap((e, i) => (e.dir ? [] : [i]));
+    await extractWithWorkers({
+      archivePath: archive,
+      root,
+      keepGoing: false,
+      indices,
+      sizeOf: (i) => hpi.entries[i]!.size,
+      workers: 1,
+      onFile: (i, outcome) => (order.push(i), outcomes.set(i, outcome)),
+      ...more(hpi, indices),
+    });
+    check(hpi, indices, outcomes, order);
+  });
+}
+
+/** The plan an HPI v1 worker is sent, with the options that go with it. */
+const planned = (hpi: HpiV1Archive, indices: number[]): Partial<Job> => ({
+  script: hpiV1WorkerScript,
+  prelude: v1Plan(hpi.cipherKey, hpi.entries, indices, (i) => hpi.entries[i]!.path),
+  ranges: true,
+});
+
 describe('workers started before the directory is read', () => {
   it('are taken by a job with the same setup and write its files', async () => {
     const archive = join(work, 'a.ufo');
     await writeFile(archive, await packToBytes(files));
     const root = join(work, 'out');
     const early = new EarlyWorkers({ path: archive, root, keepGoing: false }, 1);
-    const outcomes = new Map<number, EntryOutcome>();
-    await withArchive(archive, async (opened) => {
-      const indices = opened.entries.flatMap((e, i) => (e.dir ? [] : [i]));
-      // No `local`: every file goes to the one early worker.
-      await extractWithWorkers({
-        archivePath: archive,
-        root,
-        keepGoing: false,
-        indices,
-        sizeOf: (i) => opened.entries[i]!.size,
-        outOf: (i) => join(root, opened.entries[i]!.path),
-        workers: 1,
-        early,
-        onFile: (i, outcome) => outcomes.set(i, outcome),
-      });
-      expect(outcomes.size).toBe(indices.length);
-    });
+    // No `local`: every file goes to the one early worker.
+    await extractEveryFile(
+      archive,
+      root,
+      (hpi) => ({ outOf: (i) => join(root, hpi.entries[i]!.path), early }),
+      (_hpi, indices, outcomes) => expect(outcomes.size).toBe(indices.length),
+    );
     await expectFiles(root, files);
     // Taken: nothing is left for a second job.
     expect(await early.take(1, { path: archive, root, keepGoing: false })).toEqual([]);
@@ -65,26 +91,14 @@ describe('workers started before the directory is read', () => {
         keepGoing: false,
       }),
     ).toEqual([]);
-    const outcomes = new Map<number, EntryOutcome>();
-    await withArchive(archive, async (opened) => {
-      expect(opened).toBeInstanceOf(HpiV1Archive);
-      const indices = opened.entries.flatMap((e, i) => (e.dir ? [] : [i]));
-      await extractWithWorkers({
-        archivePath: archive,
-        root,
-        keepGoing: false,
-        indices,
-        sizeOf: (i) => opened.entries[i]!.size,
-        outOf: (i) => join(root, opened.entries[i]!.path),
-        workers: 1,
-        early,
-        script: hpiV1WorkerScript,
-        prelude: v1Plan((opened as HpiV1Archive).cipherKey, (opened as HpiV1Archive).entries, indices, (i) => opened.entries[i]!.path),
-        ranges: true,
-        onFile: (i, outcome) => outcomes.set(i, outcome),
-      });
-      for (const i of indices) expect(outcomes.get(i)).toEqual({ kind: 'file', bytes: opened.entries[i]!.size });
-    });
+    await extractEveryFile(
+      archive,
+      root,
+      (hpi, indices) => ({ outOf: (i) => join(root, hpi.entries[i]!.path), early, ...planned(hpi, indices) }),
+      (hpi, indices, outcomes) => {
+        for (const i of indices) expect(outcomes.get(i)).toEqual({ kind: 'file', bytes: hpi.entries[i]!.size });
+      },
+    );
     await expectFiles(root, files);
   });
 
@@ -94,23 +108,7 @@ describe('workers started before the directory is read', () => {
     const root = join(work, 'refusing');
     // A folder where a file goes: that one file is refused.
     await mkdir(join(root, files[4]!.path), { recursive: true });
-    const order: number[] = [];
-    const outcomes = new Map<number, EntryOutcome>();
-    await withArchive(archive, async (opened) => {
-      const hpi = opened as HpiV1Archive;
-      const indices = hpi.entries.flatMap((e, i) => (e.dir ? [] : [i]));
-      await extractWithWorkers({
-        archivePath: archive,
-        root,
-        keepGoing: false,
-        indices,
-        sizeOf: (i) => hpi.entries[i]!.size,
-        workers: 1,
-        script: hpiV1WorkerScript,
-        prelude: v1Plan(hpi.cipherKey, hpi.entries, indices, (i) => hpi.entries[i]!.path),
-        ranges: true,
-        onFile: (i, outcome) => (order.push(i), outcomes.set(i, outcome)),
-      });
+    await extractEveryFile(archive, root, planned, (hpi, indices, outcomes, order) => {
       // In the order handed out, one outcome each.
       expect(order).toEqual(indices);
       const refused = indices.filter((i) => outcomes.get(i)!.kind === 'refused').map((i) => hpi.entries[i]!.path);
