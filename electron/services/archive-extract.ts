@@ -1,5 +1,6 @@
 import { join, resolve } from 'node:path';
-import { FolderWriter, firstMissingFolder, refusalReason, removeEmptyFolders } from '../io/folder-writer.js';
+import { FolderWriter, firstMissingFolder, removeEmptyFolders } from '../io/folder-writer.js';
+import { errorOutcome } from './extract-replies.js';
 import { withArchive } from '../formats/index.js';
 import { sniffHpi, type HpiKind } from '../formats/hpi/header.js';
 import { FileSource } from '../io/byte-source.js';
@@ -122,12 +123,9 @@ async function extractEntry(
     );
     return { kind: 'file', bytes };
   } catch (err) {
-    const reason = refusalReason(err);
-    if (reason !== null) return { kind: 'refused', reason };
-    if (err instanceof FormatError) {
-      if (options.keepGoing) return { kind: 'failed', message: err.message };
-      throw new EntryFailure(entry.path, err);
-    }
+    const outcome = errorOutcome(err, options.keepGoing === true);
+    if (outcome) return outcome;
+    if (err instanceof FormatError) throw new EntryFailure(entry.path, err);
     throw err;
   }
 }

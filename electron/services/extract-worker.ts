@@ -11,9 +11,9 @@ import { openArchiveSource } from '../formats/index.js';
 import { ChunkScratch, entryChunks, type Archive, type ArchiveEntry } from '../formats/archive.js';
 import { FormatError } from '../../shared/errors.js';
 import { FileSource } from '../io/byte-source.js';
-import { FolderWriter, refusalReason } from '../io/folder-writer.js';
+import { FolderWriter } from '../io/folder-writer.js';
 import type { EntryOutcome, WorkerReply, WorkerRequest, WorkerSetup } from './extract-pool.js';
-import { errorReply } from './extract-replies.js';
+import { errorOutcome, errorReply } from './extract-replies.js';
 
 const port = parentPort!;
 const post = (m: WorkerReply) => port.postMessage(m);
@@ -46,9 +46,8 @@ async function extractOne(archive: Archive, entry: ArchiveEntry, out: string): P
       ),
     };
   } catch (err) {
-    const reason = refusalReason(err);
-    if (reason !== null) return { kind: 'refused', reason };
-    if (err instanceof FormatError && setup.keepGoing) return { kind: 'failed', message: err.message };
+    const outcome = errorOutcome(err, setup.keepGoing);
+    if (outcome) return outcome;
     throw Object.assign(err as object, { entryPath: entry.path });
   }
 }

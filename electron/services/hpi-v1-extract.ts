@@ -4,13 +4,13 @@
  * the entries; the HPI worker (hpi-extract-worker.ts) is sent a plan of typed arrays and the paths in one
  * string, built once from the directory this thread read, instead of reading the directory again.
  */
-import { FormatError } from '../../shared/errors.js';
 import { ChunkScratch } from '../formats/archive.js';
 import type { V1Entry } from '../formats/hpi/v1-directory.js';
 import { v1PiecesSync, type V1File } from '../formats/hpi/v1-pieces.js';
 import type { FileSource } from '../io/byte-source.js';
-import { FolderWriter, refusalReason } from '../io/folder-writer.js';
+import type { FolderWriter } from '../io/folder-writer.js';
 import type { EntryOutcome } from './extract-pool.js';
+import { errorOutcome } from './extract-replies.js';
 
 /** What a thread needs to write the files of an extraction, by position in its list (see extract-pool's ranges). */
 export interface V1Plan {
@@ -91,9 +91,8 @@ export class V1Extractor {
     try {
       return { kind: 'file', bytes: this.writer.writeSync(out, this.fill) };
     } catch (err) {
-      const reason = refusalReason(err);
-      if (reason !== null) return { kind: 'refused', reason };
-      if (err instanceof FormatError && this.keepGoing) return { kind: 'failed', message: err.message };
+      const outcome = errorOutcome(err, this.keepGoing);
+      if (outcome) return outcome;
       throw err;
     } finally {
       this.file = null;
