@@ -134,7 +134,7 @@ export interface PackOptions {
  * read-only by the cache. The one implementation, keyed by a digest, is mods/chunk-cache.ts.
  */
 export interface ChunkCache {
-  /** null: the file is written stored (see encodeFileChunksInto); undefined: not known. */
+  /** null: the file is written stored (see FileCodec.encodeInto); undefined: not known. */
   get(data: Uint8Array, method: number): Uint8Array[] | null | undefined;
   set(data: Uint8Array, method: number, chunks: Uint8Array[] | null): void;
 }

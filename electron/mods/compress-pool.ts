@@ -1,6 +1,7 @@
 /**
- * Compression on every core for the HPI writers: worker threads (one per other core) that turn a file's
- * bytes into its SQSH chunks. The writers take them through `PackOptions.startWorkers` and keep the
+ * Compression on every core for the writers (HPI, Daikatana, Pangya): worker threads (one per other core)
+ * that turn a file's bytes into its encoded form by a formats/file-codecs.ts method (HPI: SQSH chunks). The
+ * writers take them through `PackOptions.startWorkers` and keep the
  * archive's order themselves (formats/compress-order.ts); small archives, and builds where no worker
  * can start, compress in the writer's thread alone, with the same bytes out.
  */
@@ -17,7 +18,7 @@ export interface CompressRequest {
   /** Whether `data`'s buffer was moved to the worker; it then comes back in the reply. */
   lent: boolean;
 }
-/** `laid` is null when the file is best stored (see encodeFileChunksInto); `spare` is `into` when the chunks are not in it. */
+/** `laid` is null when the file is best stored (see FileCodec.encodeInto); `spare` is `into` when the chunks are not in it. */
 export type CompressReply =
   { id: number; data: Uint8Array | null; laid: LaidChunks | null; spare: Uint8Array | null } | { id: number; error: string };
 
