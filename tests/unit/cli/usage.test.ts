@@ -79,7 +79,7 @@ describe('bin/modpak as an executable', () => {
     const { readFile } = await import('node:fs/promises');
     const { modpakBin, samplesDir } = await import('../../helpers/run-cli.js');
     const shebang = (await readFile(modpakBin, 'utf8')).split('\n')[0]!;
-    expect(shebang).toMatch(/^#!\/usr\/bin\/env -S node .*--max-semi-space-size=\d+/);
+    expect(shebang).toMatch(/^#!\/usr\/bin\/env -S NODE_EXTRA_CA_CERTS= node .*--max-semi-space-size=\d+/);
     // Executed directly, as `./bin/modpak` or npm's bin link runs it: env must accept -S and node the flags.
     const run = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
       execFile(modpakBin, ['info', `${samplesDir}hpi/ArmImp.ufo`, '--json'], (err, stdout, stderr) =>
@@ -89,6 +89,20 @@ describe('bin/modpak as an executable', () => {
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout)).toMatchObject({ format: 'hpi', version: 1 });
+  });
+
+  it('does not load the certificate bundle NODE_EXTRA_CA_CERTS names (modpak opens no TLS connection)', async () => {
+    const { execFile } = await import('node:child_process');
+    const { modpakBin, samplesDir } = await import('../../helpers/run-cli.js');
+    // Node warns on stderr at start when the bundle it was told to load is missing: it would have read it.
+    const env = { ...process.env, NODE_EXTRA_CA_CERTS: '/nonexistent/modpak-test-ca.pem' };
+    const run = await new Promise<{ code: number; stderr: string }>((resolve) => {
+      execFile(modpakBin, ['info', `${samplesDir}hpi/ArmImp.ufo`], { env }, (err, _stdout, stderr) =>
+        resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stderr }),
+      );
+    });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
   });
 });
 
