@@ -1,6 +1,7 @@
 import type { ArchiveInfo, FormatId } from '../../shared/archive-info.js';
 import type { ByteSource } from '../io/byte-source.js';
 import type { ByteSink } from '../io/byte-sink.js';
+import type { EntrySpan } from './entry-span.js';
 
 /**
  * The one interface the rest of the program knows archives by. A reader lists its entries in stored order
@@ -53,6 +54,12 @@ export interface Archive {
    * (see entryChunks). The same errors and warnings as `read`, raised when the piece they concern is reached.
    */
   stream?(entry: ArchiveEntry, onWarning?: (message: string) => void, scratch?: ChunkScratch): AsyncIterable<Uint8Array>;
+  /**
+   * Where a file entry lies, for formats that keep each entry as one run of the file (see entry-span.ts):
+   * extraction threads then write it from the file alone. Checked as `read` checks it (a FormatError for
+   * data out of its place); null for an entry kept otherwise.
+   */
+  span?(entry: ArchiveEntry): EntrySpan | null;
   /**
    * Opaque format data a rewrite should keep (HPI v2's Last78 verification block): handed to the writer as
    * `PackOptions.carry` when an archive is re-exported with `--order-from`.
@@ -227,6 +234,9 @@ export function entryChunks(
     yield await archive.read(entry, onWarning);
   })();
 }
+
+/** A synchronous read whose bytes are used before the next read (they may be a view of the source's block). */
+export type ReadSync = (offset: number, length: number) => Uint8Array;
 
 /** Bytes of a stored entry read in slices of this size when streamed. */
 export const STREAM_SLICE = 1 << 20;

@@ -9,10 +9,10 @@ import { dkCompressBound, dkCompressInto } from './daikatana/codec.js';
 import { encodeFileChunksInto, fileChunksBound } from './hpi/chunks.js';
 import { lz77EncodeBound, lz77EncodeIfSmaller } from './pangya/lz77-encode.js';
 
-export const DAIKATANA_METHOD = 16;
-/** Pangya LZ77 types 1 and 3 (obfuscated). */
-export const PANGYA_LZ77_METHOD = 17;
-export const PANGYA_LZ77X_METHOD = 18;
+import { DAIKATANA_METHOD, PANGYA_LZ77_METHOD, PANGYA_LZ77X_METHOD } from './entry-span.js';
+
+/** The PAK family's method numbers are entry-span.ts's, where readers decode them. */
+export { DAIKATANA_METHOD, PANGYA_LZ77_METHOD, PANGYA_LZ77X_METHOD };
 
 export interface FileCodec {
   /** The most `encodeInto` writes for a file of `size` bytes (an array this large is never replaced). */

@@ -58,7 +58,7 @@ export async function buildElectronBundles(repo: string, out = join(repo, 'out')
  */
 export const WORKER_ENTRIES = [
   'electron/services/extract-worker.ts',
-  'electron/services/hpi-extract-worker.ts',
+  'electron/services/planned-extract-worker.ts',
   'electron/mods/compress-worker.ts',
   'electron/services/archive-task-worker.ts',
 ];

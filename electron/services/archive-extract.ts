@@ -12,7 +12,7 @@ import { pathMatcher } from './globs.js';
 import { EarlyWorkers, EntryFailure, extractWithWorkers, WorkerStartError, type EntryOutcome } from './extract-pool.js';
 import { bundledWorker, workersBesideThisThread } from '../io/worker-bundle.js';
 import { HpiV1Archive } from '../formats/hpi/v1-reader.js';
-import { V1Extractor, v1Plan } from './hpi-v1-extract.js';
+import { plannedPath, plannedWrite, spanPlan, v1Plan, type SpanPlan, type V1Plan } from './extract-plan.js';
 import type { ProgressFn } from './archive-service.js';
 
 /** An archive's files written under a folder (the CLI's `extract`, the studio's Extract…, a mod opened from an archive). */
@@ -130,39 +130,56 @@ async function extractEntry(
   }
 }
 
-/** The HPI v1 worker (hpi-extract-worker.ts): sent the plan, it reads no directory of its own. */
-export const hpiV1WorkerScript = () => bundledWorker(new URL('./hpi-extract-worker.ts', import.meta.url));
+/** The planned worker (planned-extract-worker.ts): sent a plan, it reads no directory of its own. */
+export const plannedWorkerScript = () => bundledWorker(new URL('./planned-extract-worker.ts', import.meta.url));
 
-/** An HPI v1 archive read from a file: extracted synchronously by this thread, and by the HPI worker from a plan. */
+/** An HPI v1 archive read from a file: extracted synchronously by this thread, and by the planned worker from a plan. */
 function hpiV1FromFile(archive: Archive): (HpiV1Archive & { source: FileSource }) | null {
   return archive instanceof HpiV1Archive && archive.source instanceof FileSource
     ? (archive as HpiV1Archive & { source: FileSource })
     : null;
 }
 
-/** How this thread writes one entry: synchronously for HPI v1 (no promise per file or chunk), else through the archive's stream. */
-type EntryExtraction = (index: number, out: string) => Promise<EntryOutcome> | EntryOutcome;
-
-function entryExtraction(archive: Archive, root: string, options: ExtractOptions): EntryExtraction {
-  const writer = new FolderWriter(root);
+/** The plan the planned worker is sent (HPI v1, or the spans of every planned entry), or null: the format-neutral worker. */
+function workerPlan(archive: Archive, plan: ExtractPlan): V1Plan | SpanPlan | null {
+  const relative = (index: number) => safeRelativePath(archive.entries[index]!.path)!;
   const hpi = hpiV1FromFile(archive);
-  if (hpi) {
-    const v1 = new V1Extractor(hpi.source, hpi.cipherKey, writer, options.keepGoing === true);
-    let path = '';
-    const warn = (m: string) => options.onWarning?.(`${path}: ${m}`);
-    return (index, out) => {
-      const entry = hpi.entries[index]!;
-      path = entry.path;
-      try {
-        return v1.extract(entry, out, warn);
-      } catch (err) {
-        if (err instanceof FormatError) throw new EntryFailure(path, err);
-        throw err;
-      }
+  if (hpi) return v1Plan(hpi.cipherKey, hpi.entries, plan.indices, relative);
+  return archive.source instanceof FileSource ? spanPlan(archive, plan.indices, relative) : null;
+}
+
+/**
+ * How this thread writes the plan's file at a position: from the worker plan as the workers do,
+ * synchronously (no promise per file or piece), else through the archive's stream.
+ */
+type PositionExtraction = (position: number) => Promise<EntryOutcome> | EntryOutcome;
+
+function positionExtraction(
+  archive: Archive,
+  plan: ExtractPlan,
+  options: ExtractOptions,
+  planned: V1Plan | SpanPlan | null,
+): PositionExtraction {
+  const writer = new FolderWriter(plan.root);
+  if (!planned) {
+    const scratch = new ChunkScratch();
+    return (position) => {
+      const entry = archive.entries[plan.indices[position]!]!;
+      return extractEntry(archive, entry, outPath(plan, entry), writer, options, scratch);
     };
   }
-  const scratch = new ChunkScratch();
-  return (index, out) => extractEntry(archive, archive.entries[index]!, out, writer, options, scratch);
+  let path = '';
+  const warn = (m: string) => options.onWarning?.(`${path}: ${m}`);
+  const write = plannedWrite(planned, archive.source as FileSource, writer, options.keepGoing === true, () => path, warn);
+  return (position) => {
+    path = archive.entries[plan.indices[position]!]!.path;
+    try {
+      return write(position, join(plan.root, plannedPath(planned, position)));
+    } catch (err) {
+      if (err instanceof FormatError) throw new EntryFailure(path, err);
+      throw err;
+    }
+  };
 }
 
 /** Count one outcome into the result (and say so, for refusals and failures). */
@@ -209,7 +226,7 @@ async function startEarly(path: string, target: string, options: ExtractOptions)
   return new EarlyWorkers(
     { path, root: resolve(target), keepGoing: options.keepGoing === true },
     options.workers ?? workersBesideThisThread(),
-    head.kind === 'v1' ? hpiV1WorkerScript : undefined,
+    head.kind === 'v1' ? plannedWorkerScript : undefined,
   );
 }
 
@@ -235,9 +252,9 @@ async function extractOpened(path: string, target: string, options: ExtractOptio
     const workers = options.workers ?? (worthWorkers(archive.entries, plan.indices) ? workersBesideThisThread() : 0);
     const created = await firstMissingFolder(plan.root);
     try {
-      const extractHere = entryExtraction(archive, plan.root, options);
+      const planned = workerPlan(archive, plan);
+      const extractHere = positionExtraction(archive, plan, options, planned);
       if (workers > 0 && plan.indices.length > 1) {
-        const hpi = hpiV1FromFile(archive);
         let done = refusedCount;
         try {
           await extractWithWorkers({
@@ -249,19 +266,17 @@ async function extractOpened(path: string, target: string, options: ExtractOptio
             outOf: (index) => outPath(plan, archive.entries[index]!),
             workers,
             early: early ?? undefined,
-            script: hpi ? hpiV1WorkerScript : undefined,
-            // The HPI worker is told each file's place and path once, then sent ranges of them.
-            prelude: hpi
-              ? v1Plan(hpi.cipherKey, hpi.entries, plan.indices, (index) => safeRelativePath(hpi.entries[index]!.path)!)
-              : undefined,
-            ranges: hpi !== null,
+            script: planned ? plannedWorkerScript : undefined,
+            // The planned worker is told each file's place and path once, then sent ranges of them.
+            prelude: planned ?? undefined,
+            ranges: planned !== null,
             signal: options.signal,
             onWarning: options.onWarning,
-            local: async (batch) => {
+            local: async (from, to) => {
               const outcomes: [number, EntryOutcome][] = [];
-              for (const { index, out } of batch) {
+              for (let position = from; position < to; position++) {
                 options.signal?.throwIfAborted();
-                outcomes.push([index, await extractHere(index, out)]);
+                outcomes.push([plan.indices[position]!, await extractHere(position)]);
               }
               return outcomes;
             },
@@ -301,13 +316,13 @@ async function extractInProcess(
   alreadyDone: number,
   options: ExtractOptions,
   result: ExtractResult,
-  extractHere: EntryExtraction,
+  extractHere: PositionExtraction,
 ): Promise<void> {
   let done = alreadyDone;
-  for (const index of plan.indices) {
+  for (let position = 0; position < plan.indices.length; position++) {
     options.signal?.throwIfAborted();
-    const entry = archive.entries[index]!;
-    record(result, entry.path, await extractHere(index, outPath(plan, entry)), options);
+    const entry = archive.entries[plan.indices[position]!]!;
+    record(result, entry.path, await extractHere(position), options);
     options.onProgress?.(++done, total, entry.path);
   }
 }

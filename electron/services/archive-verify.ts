@@ -83,9 +83,9 @@ export async function verifyArchive(path: string, options: VerifyOptions | Progr
           sizeOf: (index) => archive.entries[index]!.size,
           workers,
           onWarning: (message, index) => warnings.push({ index: index ?? -1, message }),
-          local: async (batch) => {
+          local: async (from, to) => {
             const out: [number, EntryOutcome][] = [];
-            for (const { index } of batch)
+            for (const index of files.slice(from, to))
               out.push([
                 index,
                 await verifyEntry(archive, archive.entries[index]!, (message) => warnings.push({ index, message }), scratch),

@@ -94,10 +94,10 @@ export interface PoolJob {
   onWarning?: (message: string, index?: number) => void;
   signal?: AbortSignal;
   /**
-   * This thread takes batches too (once a worker has started): with one worker per remaining core every
-   * core decodes, and the process carries one isolate less than with a worker per core.
+   * This thread takes batches too, as positions [from, to) of `indices`: with one worker per remaining
+   * core every core decodes, and the process carries one isolate less than with a worker per core.
    */
-  local?: (items: { index: number; out: string }[]) => Promise<[index: number, outcome: EntryOutcome][]>;
+  local?: (from: number, to: number) => Promise<[index: number, outcome: EntryOutcome][]>;
   /** Workers already started for this job's archive and settings (see EarlyWorkers): used before any new one. */
   early?: EarlyWorkers;
   /** The worker to run (default: the format-neutral one). */
@@ -247,7 +247,8 @@ export async function extractWithWorkers(job: PoolJob): Promise<void> {
     const runLocal = async () => {
       try {
         while (!finished && next < ends.length) {
-          const done = await job.local!(batch(next++));
+          const n = next++;
+          const done = await job.local!(n === 0 ? 0 : ends[n - 1]!, ends[n]!);
           if (finished) return;
           for (const [index, outcome] of done) job.onFile(index, outcome);
           // Reads served from the read-ahead block and synchronous writes never leave the microtask

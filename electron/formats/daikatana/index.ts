@@ -3,7 +3,6 @@ import { DAIKATANA_LAYOUT, type PackRecord } from '../pak/layout.js';
 import { detectLayout } from '../pak/recognition.js';
 import { openPack } from '../pak/archive.js';
 import { writePack } from '../pak/writer.js';
-import { DK_WINDOW, dkDecompress, dkDecompressPieces } from './codec.js';
 import { DAIKATANA_METHOD } from '../file-codecs.js';
 
 /**
@@ -30,15 +29,6 @@ export const daikatanaEngine: FormatEngine = {
   id: 'daikatana',
   label: DAIKATANA_LAYOUT.label,
   detect: (source) => detectLayout(source, DAIKATANA_LAYOUT),
-  open: (source) =>
-    openPack(
-      source,
-      DAIKATANA_LAYOUT,
-      {
-        whole: (stored, record) => dkDecompress(stored, record.length),
-        pieces: (stored, record, scratch) => dkDecompressPieces(stored, record.length, scratch?.take(DK_WINDOW)),
-      },
-      storedLengthWarning,
-    ),
+  open: (source) => openPack(source, DAIKATANA_LAYOUT, DAIKATANA_METHOD, storedLengthWarning),
   pack: (files, sink, options) => writePack(files, sink, options, DAIKATANA_LAYOUT, methodOf),
 };

@@ -3,7 +3,7 @@
  * the cipher key): what an extraction thread needs, without the directory. `HpiV1Archive.stream` is the
  * same walk over asynchronous reads; the checks and messages are shared below.
  */
-import type { ChunkScratch } from '../archive.js';
+import type { ChunkScratch, ReadSync } from '../archive.js';
 import { checkRange, fail } from '../../../shared/errors.js';
 import { positionCipherInto } from './cipher.js';
 import { CHUNK_SIZE, decodeStoredChunk, SQSH_HEADER_SIZE } from './sqsh.js';
@@ -18,9 +18,6 @@ export interface V1File {
   /** 0 stored, else chunked. */
   readonly flag: number;
 }
-
-/** A synchronous read whose bytes are used before the next read (they may be a view of the source's block). */
-export type ReadSync = (offset: number, length: number) => Uint8Array;
 
 /** Chunk i's packed size from the (plain) chunk table, checked to hold at least a chunk header. */
 export function chunkSizeAt(table: DataView, i: number, file: V1File): number {

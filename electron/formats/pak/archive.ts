@@ -3,6 +3,7 @@ import type { Archive, ArchiveEntry, ArchiveInfo, ChunkScratch } from '../archiv
 import { readSlices } from '../archive.js';
 import { fail } from '../../../shared/errors.js';
 import { pathKey } from '../../../shared/paths.js';
+import { decodeSpan, decodeSpanPieces, STORED_METHOD, type EntrySpan, type SpanMethod } from '../entry-span.js';
 import type { PackLayout, PackRecord } from './layout.js';
 import { recordsFor } from './recognition.js';
 
@@ -12,13 +13,6 @@ import { recordsFor } from './recognition.js';
  * stored order and stored names (backslashes shown as '/').
  */
 
-/** Turns an entry's stored bytes into its content; Quake and SiN have none (everything is stored). */
-export interface PackDecoder {
-  whole(stored: Uint8Array, record: PackRecord): Uint8Array;
-  /** The same bytes a piece at a time, decoded in memory lent by `scratch` (then valid until the next piece). */
-  pieces(stored: Uint8Array, record: PackRecord, scratch?: ChunkScratch): Iterable<Uint8Array>;
-}
-
 class PackArchive implements Archive {
   readonly entries: readonly ArchiveEntry[];
   private readonly records = new Map<ArchiveEntry, PackRecord>();
@@ -27,7 +21,8 @@ class PackArchive implements Archive {
     private readonly layout: PackLayout,
     readonly source: ByteSource,
     records: readonly PackRecord[],
-    private readonly decode: PackDecoder | undefined,
+    /** How compressed entries decode; Quake and SiN have none (everything is stored). */
+    private readonly compression: SpanMethod | undefined,
     readonly warnings: readonly string[],
   ) {
     this.entries = records.map((r) => {
@@ -65,16 +60,17 @@ class PackArchive implements Archive {
     return record;
   }
 
-  private decoder(entry: ArchiveEntry): PackDecoder {
-    if (!this.decode) fail('unsupported', `${entry.path}: ${this.layout.label} entries cannot be compressed`);
-    return this.decode;
+  /** The compression of an entry flagged compressed, where the format has one. */
+  private methodOf(entry: ArchiveEntry, record: PackRecord): SpanMethod {
+    if (!record.compressed) return STORED_METHOD;
+    if (this.compression === undefined) fail('unsupported', `${entry.path}: ${this.layout.label} entries cannot be compressed`);
+    return this.compression;
   }
 
   async read(entry: ArchiveEntry): Promise<Uint8Array> {
     const record = this.recordOf(entry);
-    const stored = await this.source.read(record.offset, record.storedLength);
-    if (!record.compressed) return stored;
-    return this.decoder(entry).whole(stored, record);
+    const method = this.methodOf(entry, record);
+    return decodeSpan(method, await this.source.read(record.offset, record.storedLength), record.length);
   }
 
   /**
@@ -83,12 +79,19 @@ class PackArchive implements Archive {
    */
   async *stream(entry: ArchiveEntry, _onWarning?: (message: string) => void, scratch?: ChunkScratch): AsyncIterable<Uint8Array> {
     const record = this.recordOf(entry);
-    if (!record.compressed) {
+    const method = this.methodOf(entry, record);
+    if (method === STORED_METHOD) {
       yield* readSlices(this.source, record.offset, record.storedLength, scratch);
       return;
     }
-    const decoder = this.decoder(entry);
-    yield* decoder.pieces(await this.source.read(record.offset, record.storedLength), record, scratch);
+    yield* decodeSpanPieces(method, await this.source.read(record.offset, record.storedLength), record.length, scratch);
+  }
+
+  /** Every entry is one run of the file; null for a compressed one the format cannot decode (read says why). */
+  span(entry: ArchiveEntry): EntrySpan | null {
+    const record = this.recordOf(entry);
+    if (record.compressed && this.compression === undefined) return null;
+    return { offset: record.offset, packedSize: record.storedLength, size: record.length, method: this.methodOf(entry, record) };
   }
 
   async close(): Promise<void> {
@@ -112,7 +115,7 @@ function directoryWarnings(records: readonly PackRecord[]): string[] {
 export async function openPack(
   source: ByteSource,
   layout: PackLayout,
-  decode?: PackDecoder,
+  compression?: SpanMethod,
   extraWarnings?: (r: PackRecord) => string | null,
 ): Promise<Archive> {
   const { records } = await recordsFor(source, layout);
@@ -122,5 +125,5 @@ export async function openPack(
       const w = extraWarnings(r);
       if (w) warnings.push(w);
     }
-  return new PackArchive(layout, source, records, decode, warnings);
+  return new PackArchive(layout, source, records, compression, warnings);
 }

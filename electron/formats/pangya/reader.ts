@@ -15,7 +15,7 @@ import {
   type RawEntry,
   type Trailer,
 } from './layout.js';
-import { LZ_WINDOW, lz77Decode, lz77DecodePieces } from './lz77.js';
+import { decodeSpan, decodeSpanPieces, PANGYA_LZ77_METHOD, PANGYA_LZ77X_METHOD, STORED_METHOD, type EntrySpan } from '../entry-span.js';
 import { decodeTable, type DecodedTable, type PangyaEntry } from './table.js';
 
 /** The largest an entry can be on disk: header, a 255-byte name, the XOR extra byte. */
@@ -87,12 +87,9 @@ export class PangyaArchive implements Archive {
   }
 
   async read(entry: ArchiveEntry): Promise<Uint8Array> {
-    const e = this.fileOf(entry);
+    const span = this.span(entry);
     try {
-      this.checkData(e);
-      const packed = await this.source.read(e.offset, e.packedSize);
-      if (e.kind === KIND_STORED) return packed;
-      return lz77Decode(packed, e.size, e.kind === KIND_LZ77X ? 3 : 1);
+      return decodeSpan(span.method, await this.source.read(span.offset, span.packedSize), span.size);
     } catch (err) {
       throw named(entry, err);
     }
@@ -103,18 +100,28 @@ export class PangyaArchive implements Archive {
    * in a window lent by `scratch`, so a declared size costs no more memory than the window.
    */
   async *stream(entry: ArchiveEntry, _onWarning?: (message: string) => void, scratch?: ChunkScratch): AsyncIterable<Uint8Array> {
-    const e = this.fileOf(entry);
+    const span = this.span(entry);
     try {
-      this.checkData(e);
-      if (e.kind === KIND_STORED) {
-        yield* readSlices(this.source, e.offset, e.packedSize, scratch);
+      if (span.method === STORED_METHOD) {
+        yield* readSlices(this.source, span.offset, span.packedSize, scratch);
         return;
       }
-      const packed = await this.source.read(e.offset, e.packedSize);
-      yield* lz77DecodePieces(packed, e.size, e.kind === KIND_LZ77X ? 3 : 1, scratch?.take(LZ_WINDOW));
+      yield* decodeSpanPieces(span.method, await this.source.read(span.offset, span.packedSize), span.size, scratch);
     } catch (err) {
       throw named(entry, err);
     }
+  }
+
+  /** Every file is one run of the data region, checked before a byte of it is read. */
+  span(entry: ArchiveEntry): EntrySpan {
+    const e = this.fileOf(entry);
+    try {
+      this.checkData(e);
+    } catch (err) {
+      throw named(entry, err);
+    }
+    const method = e.kind === KIND_STORED ? STORED_METHOD : e.kind === KIND_LZ77X ? PANGYA_LZ77X_METHOD : PANGYA_LZ77_METHOD;
+    return { offset: e.offset, packedSize: e.packedSize, size: e.size, method };
   }
 
   async close(): Promise<void> {

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { extractArchive, hpiV1WorkerScript, PARALLEL_BYTES } from '../../../electron/services/archive-extract.js';
-import { v1Plan } from '../../../electron/services/hpi-v1-extract.js';
+import { extractArchive, plannedWorkerScript, PARALLEL_BYTES } from '../../../electron/services/archive-extract.js';
+import { v1Plan } from '../../../electron/services/extract-plan.js';
 import { HpiV1Archive } from '../../../electron/formats/hpi/v1-reader.js';
 import { EarlyWorkers, extractWithWorkers, type EntryOutcome } from '../../../electron/services/extract-pool.js';
 import { withArchive } from '../../../electron/formats/index.js';
@@ -55,7 +55,7 @@ async function extractEveryFile(
 
 /** The plan an HPI v1 worker is sent, with the options that go with it. */
 const planned = (hpi: HpiV1Archive, indices: number[]): Partial<Job> => ({
-  script: hpiV1WorkerScript,
+  script: plannedWorkerScript,
   prelude: v1Plan(hpi.cipherKey, hpi.entries, indices, (i) => hpi.entries[i]!.path),
   ranges: true,
 });
@@ -82,10 +82,10 @@ describe('workers started before the directory is read', () => {
     const archive = join(work, 'plan.ufo');
     await writeFile(archive, await packToBytes(files, { key: 0x7d }));
     const root = join(work, 'planned');
-    const early = new EarlyWorkers({ path: archive, root, keepGoing: false }, 1, hpiV1WorkerScript);
+    const early = new EarlyWorkers({ path: archive, root, keepGoing: false }, 1, plannedWorkerScript);
     // A job with the format-neutral worker does not take them.
     expect(
-      await new EarlyWorkers({ path: archive, root, keepGoing: false }, 1, hpiV1WorkerScript).take(1, {
+      await new EarlyWorkers({ path: archive, root, keepGoing: false }, 1, plannedWorkerScript).take(1, {
         path: archive,
         root,
         keepGoing: false,
