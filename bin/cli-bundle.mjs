@@ -25,6 +25,13 @@ export const workerBundleDir = pathToFileURL(join(repo, 'out', 'cli', 'workers',
 const SOURCE_DIRS = ['electron', 'shared'];
 /** Packages bundled in (see above); every other package is imported from node_modules. */
 const INLINED = new Set(['commander', 'picomatch']);
+/**
+ * Inlined packages that most starts never call (picomatch: only `-p` and the mount commands' globs), yet
+ * are imported by modules every archive command loads (shared/globs.ts): our sources import a stand-in
+ * that evaluates the package on first use (see packagesOutside), so `extract` and `info` without a glob
+ * do not run it. Bundled as one chunk either way.
+ */
+const EVALUATED_ON_USE = new Set(['picomatch']);
 
 /** The newest modification time of any .ts source the CLI may import (a few hundred stats). */
 async function newestSource() {
@@ -60,6 +67,9 @@ const ownUrl = {
 /**
  * Every package external but the INLINED ones; inside those, child_process is required only when used
  * (commander's executable subcommands), through a stand-in that loads it on first property access.
+ * Our sources' imports of an EVALUATED_ON_USE package get a stand-in too: a function that evaluates the
+ * bundled package when it is first called or a property of it is read (esbuild's import of a CommonJS
+ * module only lists the stand-in's own keys and, in Node mode, never asks for __esModule).
  */
 const packagesOutside = {
   name: 'packages-outside',
@@ -71,12 +81,31 @@ const packagesOutside = {
         return { path: args.path, external: true };
       }
       const name = args.path.startsWith('@') ? args.path.split('/').slice(0, 2).join('/') : args.path.split('/')[0];
-      return INLINED.has(name) ? undefined : { path: args.path, external: true };
+      if (!INLINED.has(name)) return { path: args.path, external: true };
+      const fromSources = args.namespace === 'file' && !args.importer.includes('/node_modules/');
+      if (fromSources && EVALUATED_ON_USE.has(name)) return { path: `on-use:${args.path}`, namespace: 'modpak' };
+      return undefined;
     });
     build.onLoad({ filter: /^lazy-child-process$/, namespace: 'modpak' }, () => ({
       contents: `module.exports = new Proxy({}, { get: (_, key) => require('node:child_process')[key] });`,
       loader: 'js',
     }));
+    build.onLoad({ filter: /^on-use:/, namespace: 'modpak' }, (args) => {
+      const real = JSON.stringify(args.path.slice('on-use:'.length));
+      return {
+        contents: [
+          `let real;`,
+          `const load = () => (real ??= require(${real}));`,
+          `module.exports = new Proxy(function onUse() {}, {`,
+          `  apply: (_, self, args) => Reflect.apply(load(), self, args),`,
+          `  get: (_, key) => (key === '__esModule' ? undefined : load()[key]),`,
+          `  has: (_, key) => key in load(),`,
+          `});`,
+        ].join('\n'),
+        loader: 'js',
+        resolveDir: repo,
+      };
+    });
   },
 };
 
@@ -111,8 +140,12 @@ export async function freshCliBundle() {
       format: 'esm',
       target: 'node20',
       plugins: [ownUrl, packagesOutside],
-      // The inlined CommonJS packages call require() for Node's own modules.
-      banner: { js: `import { createRequire as __modpakRequire } from 'node:module'; const require = __modpakRequire(import.meta.url);` },
+      // The inlined CommonJS packages call require() for Node's own modules. Every chunk gets the banner
+      // (a start loads 15-20 of them), and only the one with esbuild's require shim ever calls it: each
+      // makes its require on first call, not at load.
+      banner: {
+        js: `import { createRequire as __modpakCreateRequire } from 'node:module'; let __modpakRequire; function require(id) { return (__modpakRequire ??= __modpakCreateRequire(import.meta.url))(id); }`,
+      },
       logLevel: 'silent',
     });
     await mkdir(join(outDir, 'chunks'), { recursive: true });

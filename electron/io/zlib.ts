@@ -1,4 +1,8 @@
-import { constants, deflateSync, inflateRawSync, inflateSync } from 'node:zlib';
+import type * as Zlib from 'node:zlib';
+
+/** node:zlib, loaded when first used: opening or extracting an archive that stores its files does not load it. */
+let loaded: typeof Zlib | undefined;
+const zlib = (): typeof Zlib => (loaded ??= process.getBuiltinModule('node:zlib'));
 
 /**
  * Node's native inflate for the format codecs, as plain Uint8Arrays (no Buffer reaches a codec). Native
@@ -6,14 +10,14 @@ import { constants, deflateSync, inflateRawSync, inflateSync } from 'node:zlib';
  * `maxOutputLength` bounds the allocation to what the caller expects; both throw on a bad stream.
  */
 export function inflateZlib(data: Uint8Array, maxOutputLength: number): Uint8Array {
-  return plain(inflateSync(data, { maxOutputLength: Math.max(maxOutputLength, 1), chunkSize: outputChunk(maxOutputLength) }));
+  return plain(zlib().inflateSync(data, { maxOutputLength: Math.max(maxOutputLength, 1), chunkSize: outputChunk(maxOutputLength) }));
 }
 
 /** Raw deflate without the zlib header and Adler-32, flushed as far as it goes (a missing Adler-32 is not an error). */
 export function inflateRaw(data: Uint8Array, maxOutputLength: number): Uint8Array {
   return plain(
-    inflateRawSync(data, {
-      finishFlush: constants.Z_SYNC_FLUSH,
+    zlib().inflateRawSync(data, {
+      finishFlush: zlib().constants.Z_SYNC_FLUSH,
       maxOutputLength: Math.max(maxOutputLength, 1),
       chunkSize: outputChunk(maxOutputLength),
     }),
@@ -39,5 +43,5 @@ function plain(buf: Uint8Array): Uint8Array {
  * files). Neither this nor pako reproduces HPIPack's zlib bytes; both are valid streams every reader inflates.
  */
 export function deflateZlib(data: Uint8Array): Uint8Array {
-  return plain(deflateSync(data));
+  return plain(zlib().deflateSync(data));
 }

@@ -66,16 +66,23 @@ export function commandOf(argv: readonly string[]): string | undefined {
   return argv.find((a) => !a.startsWith('-'));
 }
 
+/** Options that print and end before commander looks for a command: a command line of only these loads no group. */
+const WITHOUT_COMMANDS = new Set(['-V', '--version']);
+
 /**
- * Registers the groups `argv` needs (all of them when its command is none of theirs). Returns what
+ * Registers the groups `argv` needs (all of them when its command is none of theirs, none for `--version`
+ * alone: it printed the version after loading every command, 0.2 s where 0.1 s is enough). Returns what
  * releases their resources (mounted installs keep their archives open) once the command ends, which
  * matters when the CLI runs in-process (tests, the studio's host) rather than as its own process.
  */
 export async function registerCommandModules(program: Command, ctx: CliContext, argv: readonly string[]): Promise<() => Promise<void>> {
   const name = commandOf(argv);
-  const wanted = COMMAND_GROUPS.some((g) => name !== undefined && g.commands.includes(name))
-    ? COMMAND_GROUPS.filter((g) => name !== undefined && g.commands.includes(name))
-    : COMMAND_GROUPS;
+  const versionOnly = argv.length > 0 && argv.every((a) => WITHOUT_COMMANDS.has(a));
+  const wanted = versionOnly
+    ? []
+    : COMMAND_GROUPS.some((g) => name !== undefined && g.commands.includes(name))
+      ? COMMAND_GROUPS.filter((g) => name !== undefined && g.commands.includes(name))
+      : COMMAND_GROUPS;
   const deps: GroupDeps = {};
   const registrations = await Promise.all(wanted.map((g) => g.register(deps)));
   for (const register of registrations) register(program, ctx);

@@ -38,17 +38,20 @@ export interface PackLayout {
   readonly readMagics: readonly PackMagic[];
   readonly entrySize: number;
   readonly nameSize: number;
-  /** The fields after the name, or a string saying why they cannot be this layout's. */
-  readFields(view: DataView, at: number, fileSize: number): Omit<PackRecord, 'name'> | string;
+  /**
+   * The record of `name` with the fields after it at `at`, or a string saying why they cannot be this
+   * layout's. Made whole here, not spread into a record with the name: one object per entry, not two.
+   */
+  readRecord(view: DataView, at: number, fileSize: number, name: string): PackRecord | string;
   writeFields(view: DataView, at: number, record: Omit<PackRecord, 'name'>): void;
 }
 
 /** Quake and SiN: `i32 offset, i32 length`, the data stored as is. */
-function plainFields(view: DataView, at: number, fileSize: number): Omit<PackRecord, 'name'> | string {
+function plainRecord(view: DataView, at: number, fileSize: number, name: string): PackRecord | string {
   const offset = view.getInt32(at, true);
   const length = view.getInt32(at + 4, true);
   if (offset < 0 || length < 0 || offset + length > fileSize) return `data ${offset} + ${length} lies outside the file (${fileSize} bytes)`;
-  return { offset, length, storedLength: length, compressed: false };
+  return { name, offset, length, storedLength: length, compressed: false };
 }
 
 function writePlainFields(view: DataView, at: number, r: Omit<PackRecord, 'name'>): void {
@@ -63,7 +66,7 @@ export const QUAKE_LAYOUT: PackLayout = {
   readMagics: ['PACK'],
   entrySize: 64,
   nameSize: 56,
-  readFields: plainFields,
+  readRecord: plainRecord,
   writeFields: writePlainFields,
 };
 export const SIN_LAYOUT: PackLayout = {
@@ -73,7 +76,7 @@ export const SIN_LAYOUT: PackLayout = {
   readMagics: ['SPAK', 'PACK'],
   entrySize: 128,
   nameSize: 120,
-  readFields: plainFields,
+  readRecord: plainRecord,
   writeFields: writePlainFields,
 };
 
@@ -84,7 +87,7 @@ export const DAIKATANA_LAYOUT: PackLayout = {
   readMagics: ['PACK'],
   entrySize: 72,
   nameSize: 56,
-  readFields(view, at, fileSize) {
+  readRecord(view, at, fileSize, name) {
     const offset = view.getInt32(at, true);
     const length = view.getInt32(at + 4, true);
     const compressedLength = view.getInt32(at + 8, true);
@@ -100,7 +103,7 @@ export const DAIKATANA_LAYOUT: PackLayout = {
     if (compressed && length > compressedLength * DK_MAX_EXPANSION) {
       return `length ${length} cannot come from ${compressedLength} compressed bytes (at most ${DK_MAX_EXPANSION}×)`;
     }
-    return { offset, length, storedLength, compressed, declaredCompressedLength: compressedLength };
+    return { name, offset, length, storedLength, compressed, declaredCompressedLength: compressedLength };
   },
   writeFields(view, at, r) {
     view.setInt32(at, r.offset, true);
@@ -186,9 +189,9 @@ export function readLayout(dir: Uint8Array, fileSize: number, layout: PackLayout
     }
     if (end === limit) return { reason: `entry ${i}: name is not NUL-terminated within its ${nameSize} bytes` };
     if (end === at) return { reason: `entry ${i}: name is empty` };
-    const fields = layout.readFields(view, limit, fileSize);
-    if (typeof fields === 'string') return { reason: `entry ${i}: ${fields}` };
-    records.push({ name, ...fields });
+    const record = layout.readRecord(view, limit, fileSize, name);
+    if (typeof record === 'string') return { reason: `entry ${i}: ${record}` };
+    records.push(record);
   }
   return { records };
 }

@@ -48,6 +48,24 @@ describe('command groups', () => {
     expect([...(await loaded(['inf', 'x.hpi'])).keys()]).toEqual(all);
   });
 
+  it('--version alone loads no group, and prints the same version as with every group loaded', async () => {
+    expect([...(await loaded(['--version'])).keys()]).toEqual([]);
+    expect([...(await loaded(['-V'])).keys()]).toEqual([]);
+    // Anything more (help, a command) still loads what it needs.
+    const all = [...(await loaded([])).keys()];
+    expect([...(await loaded(['--version', '--help'])).keys()]).toEqual(all);
+    expect([...(await loaded(['-V', 'info', 'x'])).keys()]).toEqual(['info', 'list', 'extract', 'cat', 'verify', 'pack']);
+    const { main } = await import('../../../electron/cli/main.js');
+    const { studioVersion } = await import('../../../electron/services/locations.js');
+    for (const flag of ['--version', '-V']) {
+      const out = new PassThrough();
+      const chunks: Buffer[] = [];
+      out.on('data', (c: Buffer) => chunks.push(c));
+      expect(await main([flag], { stdout: out, stderr: new PassThrough() })).toBe(0);
+      expect(Buffer.concat(chunks).toString()).toBe(`${studioVersion()}\n`);
+    }
+  });
+
   it('the command is the first word that is not an option', () => {
     expect(commandOf(['--json', 'info', 'x'])).toBe('info');
     expect(commandOf(['-V'])).toBeUndefined();
