@@ -1,7 +1,7 @@
 import type { FormatEngine } from '../archive.js';
 import { FormatError } from '../../../shared/errors.js';
-import { openPangya, readTable } from './reader.js';
-import { TRAILER_SIZE, parseTrailer } from './layout.js';
+import { detectTable, openPangya, readTrailer } from './reader.js';
+import { TRAILER_SIZE } from './layout.js';
 import { packPangya } from './writer.js';
 
 /**
@@ -16,9 +16,9 @@ export const pangyaEngine: FormatEngine = {
     let trailerFits = false;
     try {
       if (source.size < TRAILER_SIZE) return { match: false };
-      parseTrailer(await source.read(source.size - TRAILER_SIZE, TRAILER_SIZE), source.size);
+      const trailer = await readTrailer(source);
       trailerFits = true;
-      const { trailer, raws } = await readTable(source);
+      const { raws } = await detectTable(source, trailer);
       // An empty table is weak evidence: require it to sit right before the trailer.
       if (raws.length === 0 && trailer.tableOffset !== source.size - TRAILER_SIZE) return { match: false };
       return { match: true };

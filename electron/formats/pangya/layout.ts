@@ -87,7 +87,9 @@ export interface RawEntry {
   offset: number;
   packedSize: number;
   realSize: number;
-  name: Uint8Array;
+  /** Where the name's stored bytes start in the table walked (a position, not a view: a table has thousands). */
+  nameAt: number;
+  nameLength: number;
 }
 
 /**
@@ -133,7 +135,8 @@ export function walkTable(table: Uint8Array, tableOffset: number, count: number)
       offset: view.getUint32(p + 2, true),
       packedSize: view.getUint32(p + 6, true),
       realSize: view.getUint32(p + 10, true),
-      name: table.subarray(p + ENTRY_HEADER_SIZE, p + ENTRY_HEADER_SIZE + nameLength),
+      nameAt: p + ENTRY_HEADER_SIZE,
+      nameLength,
     });
     p += size;
   }

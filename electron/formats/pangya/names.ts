@@ -81,15 +81,20 @@ export function encodeName(name: string, shown = name): Uint8Array {
  * trail byte: when trimming leaves a dangling lead byte, one 0xCD is given back.
  */
 export function trimNamePadding(bytes: Uint8Array): Uint8Array {
-  let end = bytes.length;
-  while (end > 0 && (bytes[end - 1] === 0x00 || bytes[end - 1] === 0xcd)) end--;
-  if (end < bytes.length && bytes[end] === 0xcd && endsWithLeadByte(bytes, end)) end++;
-  return bytes.subarray(0, end);
+  return bytes.subarray(0, paddedNameEnd(bytes, 0, bytes.length));
 }
 
-/** Whether bytes[0, end) ends with an unpaired CP949 lead byte (0x81..0xFE). */
-function endsWithLeadByte(bytes: Uint8Array, end: number): boolean {
-  let i = 0;
+/** Where the name in bytes[start, end) ends once its padding is trimmed (see trimNamePadding). */
+export function paddedNameEnd(bytes: Uint8Array, start: number, end: number): number {
+  let trimmed = end;
+  while (trimmed > start && (bytes[trimmed - 1] === 0x00 || bytes[trimmed - 1] === 0xcd)) trimmed--;
+  if (trimmed < end && bytes[trimmed] === 0xcd && endsWithLeadByte(bytes, start, trimmed)) trimmed++;
+  return trimmed;
+}
+
+/** Whether bytes[start, end) ends with an unpaired CP949 lead byte (0x81..0xFE). */
+function endsWithLeadByte(bytes: Uint8Array, start: number, end: number): boolean {
+  let i = start;
   let dangling = false;
   while (i < end) {
     if (bytes[i]! >= 0x81 && bytes[i]! <= 0xfe) {
@@ -101,4 +106,41 @@ function endsWithLeadByte(bytes: Uint8Array, end: number): boolean {
     } else i++;
   }
   return dangling;
+}
+
+/** Bits of `nameShape`. */
+export const NAME_CONTROL = 1;
+export const NAME_ASCII = 2;
+/** ASCII whose path is the name with `\` turned into `/`: no leading, trailing or doubled separator. */
+export const NAME_PLAIN_PATH = 4;
+/** Nothing but separators: the name leaves no path. */
+export const NAME_ALL_SEPARATORS = 8;
+
+/**
+ * What the name in bytes[start, end) is made of, as NAME_* bits, in one pass: whether it has control bytes,
+ * is ASCII, and whether its path needs more than its separators turned (see normalizeArchivePath).
+ */
+export function nameShape(bytes: Uint8Array, start: number, end: number): number {
+  let control = false;
+  let ascii = true;
+  let doubled = false;
+  let onlySeparators = true;
+  let previousSeparator = true; // a leading separator counts as doubled
+  for (let i = start; i < end; i++) {
+    const b = bytes[i]!;
+    if (b < 0x20 || b === 0x7f) control = true;
+    else if (b >= 0x80) ascii = false;
+    const separator = b === 0x2f || b === 0x5c;
+    if (separator && previousSeparator) doubled = true;
+    if (!separator) onlySeparators = false;
+    previousSeparator = separator;
+  }
+  let shape = 0;
+  if (control) shape |= NAME_CONTROL;
+  if (ascii) {
+    shape |= NAME_ASCII;
+    if (!doubled && !previousSeparator) shape |= NAME_PLAIN_PATH;
+    if (onlySeparators && end > start) shape |= NAME_ALL_SEPARATORS;
+  }
+  return shape;
 }

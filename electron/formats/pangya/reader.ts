@@ -21,24 +21,53 @@ import { decodeTable, type DecodedTable, type PangyaEntry } from './table.js';
 /** The largest an entry can be on disk: header, a 255-byte name, the XOR extra byte. */
 const MAX_ENTRY_SIZE = ENTRY_HEADER_SIZE + MAX_NAME_LENGTH + 1;
 
+export interface TableWalk {
+  trailer: Trailer;
+  /** The table's bytes as read, which the entries' names point into. */
+  table: Uint8Array;
+  raws: RawEntry[];
+  end: number;
+}
+
 /**
- * Read the trailer and walk the table's structure (no keys involved). Only the bytes the declared entries
- * can occupy are read, so a lying trailer cannot make us read or allocate more than the file justifies.
+ * The walk `detect` made of a source's table, for `open` to take: opening what detection just recognised
+ * then neither reads nor walks the table again. Keyed by the source (whose bytes do not change), taken
+ * once, and gone with the source if it is never opened as Pangya.
  */
-export async function readTable(source: ByteSource): Promise<{ trailer: Trailer; raws: RawEntry[]; end: number }> {
+const detectedWalks = new WeakMap<ByteSource, TableWalk>();
+
+/** Walk the table behind `trailer` for `detect`, keeping the walk for `open`. */
+export async function detectTable(source: ByteSource, trailer: Trailer): Promise<TableWalk> {
+  const walk = await walkTableOf(source, trailer);
+  detectedWalks.set(source, walk);
+  return walk;
+}
+
+export async function readTrailer(source: ByteSource): Promise<Trailer> {
   if (source.size < TRAILER_SIZE) fail('truncated', `file of ${source.size} bytes is shorter than the ${TRAILER_SIZE}-byte Pangya trailer`);
-  const trailer = parseTrailer(await source.read(source.size - TRAILER_SIZE, TRAILER_SIZE), source.size);
+  return parseTrailer(await source.read(source.size - TRAILER_SIZE, TRAILER_SIZE), source.size);
+}
+
+/**
+ * Walk the table's structure (no keys involved). Only the bytes the declared entries can occupy are read,
+ * so a lying trailer cannot make us read or allocate more than the file justifies.
+ */
+async function walkTableOf(source: ByteSource, trailer: Trailer): Promise<TableWalk> {
   const span = Math.min(trailer.tableBytes, trailer.entryCount * MAX_ENTRY_SIZE);
   const table = await source.read(trailer.tableOffset, span);
   const { entries, end } = walkTable(table, trailer.tableOffset, trailer.entryCount);
-  return { trailer, raws: entries, end };
+  return { trailer, table, raws: entries, end };
+}
+
+/** Read the trailer and walk the table. */
+async function readTable(source: ByteSource): Promise<TableWalk> {
+  return walkTableOf(source, await readTrailer(source));
 }
 
 export class PangyaArchive implements Archive {
   readonly format = 'pangya' as const;
   readonly entries: readonly PangyaEntry[];
   readonly warnings: readonly string[];
-  private readonly known: WeakSet<ArchiveEntry>;
 
   constructor(
     readonly source: ByteSource,
@@ -48,7 +77,6 @@ export class PangyaArchive implements Archive {
   ) {
     this.entries = table.entries;
     this.warnings = [...extraWarnings, ...table.warnings];
-    this.known = new WeakSet(table.entries);
   }
 
   info(): PangyaInfo {
@@ -68,8 +96,9 @@ export class PangyaArchive implements Archive {
   }
 
   private fileOf(entry: ArchiveEntry): PangyaEntry {
-    if (!this.known.has(entry)) throw new Error(`${entry.path} is not an entry of this archive`);
+    // Entries are listed in table order, each at its index: a lookup, where a WeakSet of them cost every open.
     const e = entry as PangyaEntry;
+    if (this.entries[e.index] !== entry) throw new Error(`${entry.path} is not an entry of this archive`);
     if (e.kind === KIND_DIR) fail('unsupported', `${e.path} is a directory, not a file`);
     return e;
   }
@@ -136,8 +165,10 @@ function named(entry: ArchiveEntry, err: unknown): unknown {
 }
 
 export async function openPangya(source: ByteSource): Promise<PangyaArchive> {
-  const { trailer, raws, end } = await readTable(source);
+  const detected = detectedWalks.get(source);
+  detectedWalks.delete(source);
+  const { trailer, table, raws, end } = detected ?? (await readTable(source));
   const warnings: string[] = [];
   if (end < trailer.tableBytes) warnings.push(`${trailer.tableBytes - end} bytes between the table's last entry and the trailer`);
-  return new PangyaArchive(source, trailer, decodeTable(raws, trailer.tableOffset), warnings);
+  return new PangyaArchive(source, trailer, decodeTable(table, raws, trailer.tableOffset), warnings);
 }

@@ -5,7 +5,8 @@ import { detectFormat } from '../../../../electron/formats/index.js';
 import { pangyaEngine } from '../../../../electron/formats/pangya/index.js';
 import { KIND_DIR, KIND_STORED, encodeEntry, encodeTrailer, type PlainEntry } from '../../../../electron/formats/pangya/layout.js';
 import { REGION_KEYS, REGIONS } from '../../../../electron/formats/pangya/regions.js';
-import { decodeName, hasControlBytes, trimNamePadding } from '../../../../electron/formats/pangya/names.js';
+import { decodeName, encodeName, hasControlBytes, trimNamePadding } from '../../../../electron/formats/pangya/names.js';
+import { normalizeArchivePath } from '../../../../shared/paths.js';
 import { xteaDecipher, xteaEncipher } from '../../../../electron/formats/pangya/xtea.js';
 import type { PangyaEntry } from '../../../../electron/formats/pangya/table.js';
 import { withAllocationLimit } from '../../../helpers/fuzz.js';
@@ -117,6 +118,22 @@ describe('Pangya reader: trailer and table discipline', () => {
     expect(source.reads).toEqual([[entry.offset, entry.packedSize]]);
   });
 
+  it('opening what detection recognised takes its walk: the trailer and the table are read once', async () => {
+    const bytes = await buildArchive({ cipher: 'xtea', region: 'th' });
+    const trailerAt = bytes.length - 9;
+    const tableAt = new DataView(bytes.buffer, bytes.byteOffset, bytes.length).getUint32(trailerAt, true);
+    const source = new CountingSource(new MemorySource(bytes));
+    const readsAt = (at: number) => source.reads.filter(([offset]) => offset === at).length;
+    const { engine } = await detectFormat(source);
+    const archive = await engine.open(source);
+    expect(archive.info()).toMatchObject({ format: 'pangya', cipher: 'xtea', region: 'th', files: 6 });
+    expect([readsAt(trailerAt), readsAt(tableAt)]).toEqual([1, 1]);
+    // The walk is taken, not kept: opening the source again reads the table again, to the same entries.
+    const again = await engine.open(source);
+    expect([readsAt(trailerAt), readsAt(tableAt)]).toEqual([2, 2]);
+    expect(again.entries).toEqual(archive.entries);
+  });
+
   it('keeps the stored order, with each folder before its first file', async () => {
     const archive = await pangyaEngine.open(new MemorySource(await buildArchive({ cipher: 'xor' })));
     expect(archive.entries.map((e) => (e.dir ? `${e.path}/` : e.path))).toEqual([
@@ -129,6 +146,30 @@ describe('Pangya reader: trailer and table discipline', () => {
       'data/sub/empty.dat',
       'top.ini',
     ]);
+  });
+
+  it('lists every name under the path normalizeArchivePath makes of it, however its separators run', async () => {
+    // Most names are ASCII with single separators, and are listed without the general rule: the others
+    // (leading, trailing, doubled, mixed separators, non-ASCII) must come out as that rule has them.
+    const names = ['a\\b.txt', 'a/b\\c', '\\lead', '/lead', 'trail\\', 'a\\\\b', 'a\\/b', 'a//b/', ' sp ace\\x', '한\\\\글'];
+    const entries = names.map((name): PlainEntry => ({ kind: KIND_DIR, offset: 0, packedSize: 0, realSize: 0, name: encodeName(name) }));
+    for (const cipher of ['xor', 'xtea'] as const) {
+      const archive = await pangyaEngine.open(new MemorySource(handMade(entries, cipher)));
+      expect(archive.entries.map((e) => (e as PangyaEntry).name)).toEqual(names);
+      expect(archive.entries.map((e) => e.path)).toEqual(names.map(normalizeArchivePath));
+      expect(archive.entries.map((e) => e.path)).toEqual([
+        'a/b.txt',
+        'a/b/c',
+        'lead',
+        'lead',
+        'trail',
+        'a/b',
+        'a/b',
+        'a/b',
+        ' sp ace/x',
+        '한/글',
+      ]);
+    }
   });
 
   it('an entry whose data lies outside the data area: listed with a warning, refused when read', async () => {
