@@ -3,7 +3,7 @@
  * decodes entries by index (see extract-worker.ts). The main thread hands out small batches in stored
  * order, so memory stays bounded (one file in flight per worker) and both cores decode.
  */
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { bundledWorker, workersBesideThisThread } from '../io/worker-bundle.js';
 import { FormatError, type FormatErrorCode, type FormatErrorDetails } from '../../shared/errors.js';
 
@@ -121,7 +121,9 @@ interface SpawnedWorker {
   attach(handlers: WorkerHandlers): void;
 }
 
+/** node:worker_threads is loaded with the first worker: an extraction in this thread alone never loads it. */
 function spawnWorker(url: URL, setup: WorkerSetup): SpawnedWorker {
+  const { Worker } = process.getBuiltinModule('node:worker_threads');
   const worker = new Worker(url, { workerData: setup, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
   const waiting: (() => void)[] = [];
   let handlers: WorkerHandlers | null = null;
