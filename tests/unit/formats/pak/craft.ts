@@ -1,3 +1,7 @@
+import { MemorySink } from '../../../../electron/io/byte-sink.js';
+import { engineFor } from '../../../../electron/formats/index.js';
+import type { FormatId, PackFile } from '../../../../electron/formats/archive.js';
+
 /**
  * Hand-crafted 'PACK' archives for recognition tests. `Craft` writes fields into a directory and refuses a
  * write that would change a byte another field already set, so a directory meant to read two ways (64- and
@@ -59,4 +63,17 @@ export function assemble(dir: Uint8Array, dataLength: number): Uint8Array {
   for (let i = 0; i < dataLength; i++) out[12 + i] = 0x61 + (i % 26);
   out.set(dir, 12 + dataLength);
   return out;
+}
+
+/** A text file to pack. */
+export const file = (path: string, text: string): PackFile => {
+  const bytes = new TextEncoder().encode(text);
+  return { path, size: bytes.length, read: async () => bytes };
+};
+
+/** `files` packed by the format's own writer. */
+export async function packWith(format: FormatId, files: PackFile[]): Promise<Uint8Array> {
+  const sink = new MemorySink();
+  await engineFor(format).pack!(files, sink, {});
+  return sink.toBytes();
 }

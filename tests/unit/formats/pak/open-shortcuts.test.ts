@@ -1,25 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { MemorySource } from '../../../../electron/io/byte-source.js';
-import { MemorySink } from '../../../../electron/io/byte-sink.js';
 import { engineFor, openArchiveSource } from '../../../../electron/formats/index.js';
 import { FormatError } from '../../../../shared/errors.js';
-import type { Archive, FormatId, PackFile } from '../../../../electron/formats/archive.js';
+import type { Archive } from '../../../../electron/formats/archive.js';
+import { file, packWith } from './craft.js';
 
 /**
  * Opening a PAK takes shortcuts for the common case (data in directory order, no two names alike, entries
  * read in stored order); these check that the uncommon cases still get the full treatment.
  */
-
-const file = (path: string, text: string): PackFile => {
-  const bytes = new TextEncoder().encode(text);
-  return { path, size: bytes.length, read: async () => bytes };
-};
-
-async function packWith(format: FormatId, files: PackFile[]): Promise<Uint8Array> {
-  const sink = new MemorySink();
-  await engineFor(format).pack!(files, sink, {});
-  return sink.toBytes();
-}
 
 const open = (bytes: Uint8Array): Promise<Archive> => openArchiveSource(new MemorySource(bytes, 'crafted.pak'));
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);

@@ -3,25 +3,12 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MemorySource } from '../../../../electron/io/byte-source.js';
-import { MemorySink } from '../../../../electron/io/byte-sink.js';
 import { detectFormat, engineFor, openArchiveSource } from '../../../../electron/formats/index.js';
 import { formatEngines } from '../../../../electron/formats/registry.js';
 import { FormatError } from '../../../../shared/errors.js';
 import { PACK_LAYOUTS } from '../../../../electron/formats/pak/layout.js';
-import type { FormatId, PackFile } from '../../../../electron/formats/archive.js';
 import { runCli } from '../../../helpers/run-cli.js';
-import { Craft, assemble } from './craft.js';
-
-const file = (path: string, text: string): PackFile => {
-  const bytes = new TextEncoder().encode(text);
-  return { path, size: bytes.length, read: async () => bytes };
-};
-
-async function packWith(format: FormatId, files: PackFile[]): Promise<Uint8Array> {
-  const sink = new MemorySink();
-  await engineFor(format).pack!(files, sink, {});
-  return sink.toBytes();
-}
+import { Craft, assemble, file, packWith } from './craft.js';
 
 async function detect(bytes: Uint8Array) {
   return detectFormat(new MemorySource(bytes, 'crafted.pak'));
