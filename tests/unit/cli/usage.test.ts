@@ -74,7 +74,7 @@ describe('bin/modpak start-up', () => {
 });
 
 describe('bin/modpak as an executable', () => {
-  it('runs through its own shebang, with the node flags it sets for streaming (a small young generation)', async () => {
+  it('runs through its own shebang, with the node flag that keeps the young generation small (streaming)', async () => {
     const { execFile } = await import('node:child_process');
     const { readFile } = await import('node:fs/promises');
     const { modpakBin, samplesDir } = await import('../../helpers/run-cli.js');
@@ -103,6 +103,46 @@ describe('bin/modpak as an executable', () => {
     });
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
+  });
+
+  it("runs on V8's default flags once started, so its workers and built-in modules use node's code cache", async () => {
+    const { execFile, execFileSync } = await import('node:child_process');
+    const { mkdtemp, writeFile, rm } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { modpakBin } = await import('../../helpers/run-cli.js');
+    const dir = await mkdtemp(join(tmpdir(), 'modpak-flags-'));
+    try {
+      // V8 rejects code cached under other flags than its own (the shebang's heap flag made every worker
+      // compile node's internals afresh). A plain node caches a script; the probe, preloaded into the
+      // process, compiles it with that cache as the process ends.
+      const source = 'globalThis.probed = 1 + 1';
+      const env = { ...process.env, NODE_OPTIONS: '' };
+      const cache = execFileSync(
+        process.execPath,
+        ['-e', `process.stdout.write(new (require('node:vm').Script)(${JSON.stringify(source)}).createCachedData())`],
+        { env },
+      );
+      await writeFile(join(dir, 'cache.bin'), cache);
+      const probe = join(dir, 'probe.mjs');
+      await writeFile(
+        probe,
+        `import { readFileSync } from 'node:fs'; import { Script } from 'node:vm'; import { isMainThread } from 'node:worker_threads';
+if (isMainThread) process.once('beforeExit', () => {
+  const script = new Script(${JSON.stringify(source)}, { cachedData: readFileSync(${JSON.stringify(join(dir, 'cache.bin'))}) });
+  process.stderr.write('cache-rejected=' + script.cachedDataRejected + '\\n');
+});`,
+      );
+      const rejected = (file: string, args: string[]) =>
+        new Promise<string>((resolve) =>
+          execFile(file, args, { env: { ...env, NODE_OPTIONS: `--import=${probe}` } }, (_err, _stdout, stderr) => resolve(stderr)),
+        );
+      // The probe tells: the shebang's flag, left in force, fails it.
+      expect(await rejected(process.execPath, ['--max-semi-space-size=1', '-e', '0'])).toBe('cache-rejected=true\n');
+      expect(await rejected(modpakBin, ['--version'])).toBe('cache-rejected=false\n');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { stat } from 'node:fs/promises';
-import { modpakBin } from '../../helpers/run-cli.js';
+import { modpakBin, modpakNodeFlags } from '../../helpers/run-cli.js';
 import { hpiV1Amplifier, hpiV1ChunkBomb, hpiV2DirectoryBomb, withTrailer } from './hostile.js';
 import { put, withScratch } from './build.js';
 import { mkdir } from 'node:fs/promises';
@@ -28,7 +28,8 @@ function runLimited(args: string[]): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
-      [`--max-old-space-size=${LIMIT_MB}`, '--max-semi-space-size=1', '--import', REPORT, modpakBin, ...args],
+      // The flags of bin/modpak's shebang (as users run it), and the heap limit.
+      [`--max-old-space-size=${LIMIT_MB}`, ...modpakNodeFlags(), '--import', REPORT, modpakBin, ...args],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let stdoutBytes = 0;
