@@ -1,12 +1,4 @@
 import { existsSync } from 'node:fs';
-import { setFlagsFromString } from 'node:v8';
-
-// The shebang's --max-semi-space-size=1 sized this thread's young generation when node started (V8 reads it
-// once per heap); put back to its default now, before any worker starts: V8 accepts node's precompiled
-// internal modules only under the flags they were built with, so with the flag still set every worker
-// thread, and every built-in module loaded from here on, was compiled afresh (a worker was ready ~40 ms later).
-setFlagsFromString('--max-semi-space-size=0');
-
 // A reader that stops early (`modpak list X | head`) closes the pipe: that is a normal end, not an error.
 for (const stream of [process.stdout, process.stderr]) {
   stream.on('error', (err) => {
