@@ -152,5 +152,11 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals['shared-node-browser'] } },
     rules: { ...noNodeInPureCode },
   },
+  {
+    // The few CommonJS files (the bench's preloaded usage hook) load with require, as CommonJS does.
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs' },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
   prettier,
 );

@@ -11,7 +11,7 @@ import { setFlagsFromString } from 'node:v8';
 import { corpusFolder, corpusFiles, MEDIUM_CORPUS } from './corpus.js';
 import { inFreshFolders, limit, references, target } from './targets.js';
 import { figure, mbps, scratch, time } from './util.js';
-import { peakRssKb } from './peak-rss.mjs';
+import { peakRssKb } from './peak-rss.cjs';
 import { packFolder } from '../electron/mods/pack.js';
 import { listArchive } from '../electron/services/archive-service.js';
 import { extractArchive } from '../electron/services/archive-extract.js';
@@ -76,13 +76,13 @@ function runChild(archive: string, target: string, workers = 'auto', nodeFlags: 
   });
 }
 
-/** `bin/modpak ARGS` executed as users run it (its shebang), peak RSS and time from bench/report-usage.mjs. */
+/** `bin/modpak ARGS` executed as users run it (its shebang), peak RSS and time from bench/report-usage.cjs. */
 async function runCli(args: string[], scratchDir: string): Promise<{ ms: number; cpuMs: number; maxRssKb: number }> {
   const usageFile = join(scratchDir, 'usage.json');
   const code = await new Promise<number | null>((resolve, reject) => {
     const p = spawn(join(benchDir, '..', 'bin', 'modpak'), args, {
       stdio: ['ignore', 'ignore', 'inherit'],
-      env: { ...process.env, MODPAK_USAGE_FILE: usageFile, NODE_OPTIONS: `--import=${join(benchDir, 'report-usage.mjs')}` },
+      env: { ...process.env, MODPAK_USAGE_FILE: usageFile, NODE_OPTIONS: `--require=${join(benchDir, 'report-usage.cjs')}` },
     });
     p.on('error', reject);
     p.on('close', resolve);

@@ -24,19 +24,19 @@ interface Run {
   maxRssKb: number;
 }
 
-/** `bin/modpak ARGS` as users run it (its shebang); time, CPU and peak RSS from bench/report-usage.mjs. */
+/** `bin/modpak ARGS` as users run it (its shebang); time, CPU and peak RSS from bench/report-usage.cjs. */
 function cli(args: string[], dir: string): Promise<Run> {
   return measured(modpak, args, dir);
 }
 
-/** A command run with bench/report-usage.mjs loaded into it (so a reference pays the same hook). */
+/** A command run with bench/report-usage.cjs loaded into it (so a reference pays the same hook). */
 async function measured(command: string, args: string[], dir: string, env: NodeJS.ProcessEnv = {}): Promise<Run> {
   const usageFile = join(dir, 'usage.json');
   const started = performance.now();
   const code = await new Promise<number | null>((resolve, reject) => {
     const p = spawn(command, args, {
       stdio: ['ignore', 'ignore', 'inherit'],
-      env: { ...process.env, ...env, MODPAK_USAGE_FILE: usageFile, NODE_OPTIONS: `--import=${join(benchDir, 'report-usage.mjs')}` },
+      env: { ...process.env, ...env, MODPAK_USAGE_FILE: usageFile, NODE_OPTIONS: `--require=${join(benchDir, 'report-usage.cjs')}` },
     });
     p.on('error', reject);
     p.on('close', resolve);

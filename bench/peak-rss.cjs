@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+'use strict';
+const { readFileSync } = require('node:fs');
 
 /**
  * This process's peak resident set size in KiB. On Linux it is VmHWM from /proc/self/status, not
@@ -6,7 +7,7 @@ import { readFileSync } from 'node:fs';
  * process, after packing a 300 MB corpus in memory) reports the parent's size from the moment of the
  * fork. VmHWM belongs to the address space the child builds after exec. Elsewhere: ru_maxrss.
  */
-export function peakRssKb() {
+function peakRssKb() {
   try {
     const match = /^VmHWM:\s*(\d+)\s*kB/m.exec(readFileSync('/proc/self/status', 'utf8'));
     if (match) return Number(match[1]);
@@ -15,3 +16,5 @@ export function peakRssKb() {
   }
   return process.resourceUsage().maxRSS;
 }
+
+module.exports = { peakRssKb };
