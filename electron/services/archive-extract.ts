@@ -171,11 +171,11 @@ function positionExtraction(
   }
   let path = '';
   const warn = (m: string) => options.onWarning?.(`${path}: ${m}`);
-  const write = plannedWrite(planned, archive.source as FileSource, writer, options.keepGoing === true, () => path, warn);
+  const write = plannedWrite(planned, archive.source as FileSource, writer, options.keepGoing === true, warn);
   return (position) => {
     path = archive.entries[plan.indices[position]!]!.path;
     try {
-      return write(position, join(plan.root, plannedPath(planned, position)));
+      return write(position, path, join(plan.root, plannedPath(planned, position)));
     } catch (err) {
       if (err instanceof FormatError) throw new EntryFailure(path, err);
       throw err;

@@ -119,14 +119,10 @@ export class SyncExtractor<F> {
   }
 }
 
-/** Spans written from `source`, decoded in `scratch`. */
-export function spanExtractor(
-  source: FileSource,
-  writer: FolderWriter,
-  keepGoing: boolean,
-  scratch = new ChunkScratch(),
-): SyncExtractor<EntrySpan> {
+/** Spans written from `source`. */
+export function spanExtractor(source: FileSource, writer: FolderWriter, keepGoing: boolean): SyncExtractor<EntrySpan> {
   const read = source.readTransientSync.bind(source);
+  const scratch = new ChunkScratch();
   return new SyncExtractor<EntrySpan>(writer, keepGoing, (span, put) => spanPiecesSync(read, span, put, scratch));
 }
 
@@ -180,8 +176,8 @@ export function v1Extractor(source: FileSource, key: number, writer: FolderWrite
   );
 }
 
-/** Writes the plan's file at a position to `out`, synchronously; `onWarning` hears about that file. */
-export type PlannedWrite = (position: number, out: string) => EntryOutcome;
+/** Writes the plan's file at a position (named `path` in messages) to `out`, synchronously. */
+export type PlannedWrite = (position: number, path: string, out: string) => EntryOutcome;
 
 /** How a thread writes `plan`'s files from `source` under `writer`: one implementation for this thread and the workers. */
 export function plannedWrite(
@@ -189,15 +185,14 @@ export function plannedWrite(
   source: FileSource,
   writer: FolderWriter,
   keepGoing: boolean,
-  pathAt: (position: number) => string,
   onWarning: (message: string) => void,
 ): PlannedWrite {
   if (plan.type === 'hpi-v1-plan') {
     const v1 = v1Extractor(source, plan.key, writer, keepGoing);
     const file: PlannedFile = { path: '', dataOffset: 0, size: 0, flag: 0 };
-    return (position, out) => v1.extract(plannedFile(plan, position, pathAt(position), file), out, onWarning);
+    return (position, path, out) => v1.extract(plannedFile(plan, position, path, file), out, onWarning);
   }
   const spans = spanExtractor(source, writer, keepGoing);
   const span: EntrySpan = { offset: 0, packedSize: 0, size: 0, method: 0 };
-  return (position, out) => spans.extract(plannedSpan(plan, position, span), out);
+  return (position, _path, out) => spans.extract(plannedSpan(plan, position, span), out);
 }

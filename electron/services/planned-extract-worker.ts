@@ -29,7 +29,7 @@ try {
     try {
       if (msg.type === 'hpi-v1-plan' || msg.type === 'span-plan') {
         plan = msg;
-        write = plannedWrite(msg, source, writer, setup.keepGoing, () => path, warn);
+        write = plannedWrite(msg, source, writer, setup.keepGoing, warn);
       } else if (msg.type === 'close') {
         void source.close();
         port.close();
@@ -41,7 +41,7 @@ try {
         path = '';
         for (let at = msg.from; at < msg.to; at++) {
           path = plannedPath(plan, at);
-          const outcome = write(at, join(setup.root, path));
+          const outcome = write(at, path, join(setup.root, path));
           if (outcome.kind === 'file') bytes[at - msg.from] = outcome.bytes;
           else {
             bytes[at - msg.from] = -1;
