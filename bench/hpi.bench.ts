@@ -28,7 +28,7 @@ const benchDir = dirname(self);
 
 /** Child mode: extract an archive, print elapsed and CPU time, bytes and this process's peak RSS as JSON. */
 async function child(archive: string, target: string, workers: string): Promise<void> {
-  // As bin/modpak.mjs does once started: the shebang's heap flag, left in force, slows every worker's start.
+  // As bin/modpak does once started: the shebang's heap flag, left in force, slows every worker's start.
   setFlagsFromString('--max-semi-space-size=0');
   const started = performance.now();
   const result = await extractArchive(archive, target, workers === 'auto' ? {} : { workers: Number(workers) });

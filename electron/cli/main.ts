@@ -7,6 +7,8 @@ import { studioVersion } from '../services/locations.js';
 
 /** bin/modpak keeps the worker bundles beside the CLI bundle it runs (see io/worker-bundle.ts). */
 export { keepWorkerBundlesIn } from '../io/worker-bundle.js';
+/** The builder has bin/modpak run this once per bundle, to fill its code cache (see warm-up.ts). */
+export { warmUp } from './warm-up.js';
 
 /**
  * The modpak CLI: a thin shell over electron/services. Exit 0 on success, 1 on bad input or a failed

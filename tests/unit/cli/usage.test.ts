@@ -53,7 +53,7 @@ describe('bin/modpak start-up', () => {
     const { execFileSync } = await import('node:child_process');
     const { fileURLToPath } = await import('node:url');
     const { runBin, samplesDir } = await import('../../helpers/run-cli.js');
-    const bundle = fileURLToPath(new URL('../../../out/cli/modpak.mjs', import.meta.url));
+    const bundle = fileURLToPath(new URL('../../../out/cli/modpak.cjs', import.meta.url));
     const builder = fileURLToPath(new URL('../../../bin/cli-bundle.mjs', import.meta.url));
     const sample = `${samplesDir}hpi/ArmImp.ufo`;
     expect((await runBin(['info', sample, '--json'])).code).toBe(0);
@@ -70,6 +70,29 @@ describe('bin/modpak start-up', () => {
     execFileSync(process.execPath, [builder]);
     expect((await stat(bundle)).mtimeMs).toBe(rebuilt);
     expect((await runBin(['info', sample, '--json'])).code).toBe(0);
+  });
+
+  it("starts from the code cache the builder made for the new bundle, under the shebang's own flags", async () => {
+    const { execFile, execFileSync } = await import('node:child_process');
+    const { readdir, utimes } = await import('node:fs/promises');
+    const { fileURLToPath } = await import('node:url');
+    const { modpakBin, samplesDir } = await import('../../helpers/run-cli.js');
+    const bundle = fileURLToPath(new URL('../../../out/cli/modpak.cjs', import.meta.url));
+    const caches = fileURLToPath(new URL('../../../out/cli/code-cache/', import.meta.url));
+    await utimes(bundle, new Date(1000), new Date(1000));
+    execFileSync(process.execPath, [fileURLToPath(new URL('../../../bin/cli-bundle.mjs', import.meta.url))]);
+    // The rebuild emptied the folder and the warm-up wrote the new bundle's cache (more may follow: other
+    // tests start node bin/modpak without the shebang's flags, and each set of flags keeps its own).
+    expect((await readdir(caches)).filter((n) => n.endsWith('.cache')).length).toBeGreaterThanOrEqual(1);
+    const env = { ...process.env, MODPAK_DEBUG: '1' };
+    const run = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+      execFile(modpakBin, ['info', `${samplesDir}hpi/ArmImp.ufo`, '--json'], { env }, (err, stdout, stderr) =>
+        resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+      );
+    });
+    expect(run.stderr).toBe('modpak: debug: code cache used\n');
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ format: 'hpi', version: 1 });
   });
 });
 

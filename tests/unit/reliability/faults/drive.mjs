@@ -13,7 +13,7 @@ const plan = JSON.parse(readFileSync(planFile, 'utf8'));
 const faults = globalThis[Symbol.for('modpak.faults')];
 if (!faults) throw new Error('drive.mjs needs faults.mjs preloaded (node --import faults.mjs drive.mjs …)');
 
-// Whatever escapes the command (as bin/modpak.mjs does) is a last line, here kept for the run it ended.
+// Whatever escapes the command (as bin/modpak does) is a last line, here kept for the run it ended.
 let escaped;
 process.on('unhandledRejection', (err) => (escaped = err));
 
