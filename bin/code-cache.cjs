@@ -80,7 +80,6 @@ function loadWithCodeCache(file, cacheDir) {
   const script = new vm.Script(Module.wrap(source), {
     filename: file,
     cachedData: cachedData ?? undefined,
-    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
   });
   const cache = stored === null ? 'missing' : !cachedData || script.cachedDataRejected ? 'refused' : 'used';
   const module = new Module(file, null);

@@ -4,9 +4,16 @@ import { describeError, UsageError } from './errors.js';
 import { escapeControls } from '../../shared/escape.js';
 import { registerCommandModules } from './commands/index.js';
 import { studioVersion } from '../services/locations.js';
+import { keepWorkerBundlesIn as keepWorkerBundles } from '../io/worker-bundle.js';
 
-/** bin/modpak keeps the worker bundles beside the CLI bundle it runs (see io/worker-bundle.ts). */
-export { keepWorkerBundlesIn } from '../io/worker-bundle.js';
+/**
+ * bin/modpak keeps the worker bundles beside the CLI bundle it runs (see io/worker-bundle.ts). A function
+ * of this module, not a re-export: in the CommonJS bundle a re-exported function can be called before its
+ * module has run, whose start would then put the folder back to none.
+ */
+export function keepWorkerBundlesIn(dir: URL): void {
+  keepWorkerBundles(dir);
+}
 /** The builder has bin/modpak run this once per bundle, to fill its code cache (see warm-up.ts). */
 export { warmUp } from './warm-up.js';
 

@@ -96,6 +96,27 @@ describe('bin/modpak start-up', () => {
   });
 });
 
+describe('bin/modpak worker threads', () => {
+  it('start from the worker bundles kept beside the CLI bundle, made once, not bundled afresh at each start', async () => {
+    const { existsSync } = await import('node:fs');
+    const { mkdtemp, rm } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { fileURLToPath } = await import('node:url');
+    const { runBin, samplesDir } = await import('../../helpers/run-cli.js');
+    const dir = await mkdtemp(join(tmpdir(), 'modpak-kept-workers-'));
+    try {
+      const r = await runBin(['extract', `${samplesDir}hpi/ta3d.hpi`, '-t', dir, '--threads', '2']);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(/on 2 threads/);
+      const kept = fileURLToPath(new URL('../../../out/cli/workers/planned-extract-worker.mjs', import.meta.url));
+      expect(existsSync(kept)).toBe(true);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('bin/modpak as an executable', () => {
   it('runs through its own shebang, with the node flag that keeps the young generation small (streaming)', async () => {
     const { execFile } = await import('node:child_process');

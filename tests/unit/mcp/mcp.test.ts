@@ -19,9 +19,13 @@ let modDir: string;
 let client: Client;
 let writer: Client;
 
+/** What the servers wrote on stderr (a client shows it to the user): each its one line saying what it serves. */
+let serverStderr = '';
 const connect = async (args: string[]) => {
   const c = new Client({ name: 'modpak-test', version: '1.0.0' });
-  await c.connect(new StdioClientTransport({ command: process.execPath, args: [modpakBin, 'mcp', ...args], stderr: 'ignore' }));
+  const transport = new StdioClientTransport({ command: process.execPath, args: [modpakBin, 'mcp', ...args], stderr: 'pipe' });
+  transport.stderr?.on('data', (chunk: Buffer) => (serverStderr += chunk.toString()));
+  await c.connect(transport);
   return c;
 };
 const text = (result: Awaited<ReturnType<Client['callTool']>>) => (result.content as { type: string; text: string }[])[0]!.text;
@@ -221,5 +225,12 @@ describe('modpak mcp', () => {
     const fbi = files.find((r) => /CORCOM\.fbi$/i.test(r.uri))!;
     const read = await client.readResource({ uri: fbi.uri });
     expect((read.contents[0] as { text: string }).text).toContain('Loose commander');
+  });
+
+  it("writes on stderr only the line saying what it serves (no warning of node's either)", async () => {
+    await json(client, 'install_open');
+    const lines = serverStderr.trimEnd().split('\n');
+    expect(lines.length).toBeGreaterThanOrEqual(2);
+    for (const line of lines) expect(line).toMatch(/^modpak: MCP server for .* on stdio, (read-only|writing into .*)$/);
   });
 });
