@@ -129,9 +129,17 @@ export class LiveFolders {
       depth: 16,
       debounceMs: this.options.debounceMs,
       onChange: async (paths) => {
-        const files = await Promise.all(
-          paths.filter((p) => p !== '.').map(async (path) => ({ path, hash: await workspaceFileHash(abs, path).catch(() => null) })),
-        );
+        // Files only: a folder's own event (it appeared with the file saved into it) is no file gone.
+        const files = (
+          await Promise.all(
+            paths
+              .filter((p) => p !== '.')
+              .map(async (path) => {
+                if ((await stat(resolve(abs, path)).catch(() => null))?.isDirectory()) return null;
+                return { path, hash: await workspaceFileHash(abs, path).catch(() => null) };
+              }),
+          )
+        ).filter((f) => f !== null);
         if (files.length > 0) this.options.emit('workspace.changed', { dir: abs, files });
       },
       onError: (m) => this.log(m),

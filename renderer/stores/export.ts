@@ -190,6 +190,17 @@ export const useExportStore = defineStore('export', () => {
     impact.value = null;
   }
 
+  /**
+   * The install was mounted again after `changed` (top-level names) changed on disk. The impact already
+   * counts the target as replaced by the workspace, so a change of the target alone (the echo of our own
+   * export or watch build) leaves it standing; any other archive may move the ranks.
+   */
+  function installChanged(changed: string[]): void {
+    const own = targetName.value.toLowerCase();
+    const onlyTarget = exportsIntoInstall.value && changed.length > 0 && changed.every((name) => name.toLowerCase() === own);
+    if (!onlyTarget) invalidate();
+  }
+
   return {
     target,
     impact,
@@ -212,6 +223,7 @@ export const useExportStore = defineStore('export', () => {
     confirmed,
     exportNow,
     invalidate,
+    installChanged,
     gameOfInstall,
   };
 });

@@ -65,7 +65,7 @@ export function initModsStore(): () => void {
     watch(
       () => install.revision,
       () => {
-        exporting.invalidate();
+        exporting.installChanged(install.lastChange);
         void overrides.refresh();
       },
     ),

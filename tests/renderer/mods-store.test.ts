@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createPinia, setActivePinia } from 'pinia';
+import { flushPromises } from '@vue/test-utils';
 import { setApi } from '../../renderer/api';
 import { initModsStore } from '../../renderer/stores/mods';
 import { useWorkspaceStore } from '../../renderer/stores/workspace';
@@ -100,6 +101,26 @@ describe('mods store', () => {
     expect(exporting.impact).not.toBeNull();
     // Another editor changed the file: the impact no longer describes the workspace.
     changed({ dir: '/ws/mod', files: [{ path: 'units/A.FBI', hash: 'h3' }] });
+    expect(exporting.impact).toBeNull();
+    stop();
+  });
+
+  it("keeps the impact when the install changed only in the target (the export's own echo); drops it for any other archive", async () => {
+    const { stop } = await openWorkspace({ 'mods.impact': async () => impactOf(null) });
+    const install = useInstallStore();
+    const exporting = useExportStore();
+    exporting.target = '/games/TA/mod.ufo';
+    expect(exporting.exportsIntoInstall).toBe(true);
+    await exporting.previewImpact();
+    const remounted = (changed: string[]) =>
+      install.onChanged({ root: '/games/TA', game: 'ta', mounted: [], ignored: [], changed } as unknown as Events['install.changed']);
+    remounted(['MOD.UFO']);
+    await flushPromises();
+    expect(install.revision).toBe(1);
+    expect(exporting.impact).not.toBeNull();
+    // Another archive may move the ranks.
+    remounted(['mod.ufo', 'totala2.hpi']);
+    await flushPromises();
     expect(exporting.impact).toBeNull();
     stop();
   });

@@ -12,7 +12,7 @@ import { useEditorStore } from '../../renderer/stores/editor';
 import { useOverridesStore } from '../../renderer/stores/overrides';
 import { useExportStore } from '../../renderer/stores/export';
 import { useWatchStore } from '../../renderer/stores/watch';
-import { useInstallStore } from '../../renderer/stores/install';
+import { initInstallStore, useInstallStore } from '../../renderer/stores/install';
 import { useFilesStore } from '../../renderer/stores/files';
 import { createStudioHost } from '../../electron/services/handlers/index.js';
 import type { StudioHost } from '../../electron/services/host/host.js';
@@ -40,6 +40,8 @@ beforeAll(async () => {
     }),
   );
   setActivePinia(createPinia());
+  // As the app does: the install followed as the host re-mounts it.
+  initInstallStore();
   expect(await useInstallStore().open(fx.root)).toBe(true);
   wrapper = mount(ModView, { attachTo: document.body });
 });
@@ -159,8 +161,13 @@ describe('Mods screen', () => {
     expect(wrapper.find('[data-testid="impact-rank"]').text()).toMatch(/mymod\.ufo would mount at position 1 in the ufo stage/);
     expect(wrapper.find('[aria-label="Definitions"]').text()).toMatch(/unit ARMCOM wins over totala1\.hpi/);
     await expect(stat(join(fx.root, 'mymod.ufo'))).rejects.toThrow();
+    const revision = useInstallStore().revision;
     await exportButton().trigger('click');
     await until(() => useExportStore().lastExport !== null);
+    // The install is mounted again with the export in it: that echo of our own write keeps the impact.
+    await until(() => useInstallStore().revision > revision);
+    expect(useInstallStore().lastChange).toEqual(['mymod.ufo']);
+    expect(useExportStore().impact).not.toBeNull();
     expect(wrapper.find('[data-testid="export-result"]').text()).toMatch(/✓ 2 files, \d+ bytes in \d+ ms/);
     const opened = await host.call('install.open', { root: fx.root });
     expect(opened.ok && (opened.result as ResponseOf<'install.open'>).mounted[0]).toMatchObject({ archive: 'mymod.ufo', stage: 'ufo' });
@@ -170,7 +177,9 @@ describe('Mods screen', () => {
     const watch = useWatchStore();
     const toggle = wrapper.find('[aria-label="Watch"] input[type="checkbox"]');
     await toggle.setValue(true);
+    // One tick starts it: the impact shown before the export still stands.
     await until(() => watch.status?.lastBuild?.ok === true);
+    expect((toggle.element as HTMLInputElement).checked).toBe(true);
     const first = watch.status!.lastBuild!.at;
     expect(wrapper.find('[data-testid="watch-last"]').text()).toMatch(/✓ .* · [\d.]+ ms · 2 files/);
     const area = wrapper.find('textarea[aria-label="File text"]');
@@ -186,6 +195,19 @@ describe('Mods screen', () => {
     );
     await toggle.setValue(false);
     await until(() => watch.status?.running === false);
+  });
+
+  it('a tick after the workspace changed shows the impact first and leaves the box unticked', async () => {
+    const watch = useWatchStore();
+    const toggle = wrapper.find('[aria-label="Watch"] input[type="checkbox"]');
+    // The last step's save wiped the impact: what the export would do must be worked out again.
+    expect(useExportStore().impact).toBeNull();
+    await toggle.setValue(true);
+    await until(() => useExportStore().impact !== null);
+    await flushPromises();
+    expect(watch.status?.running).toBe(false);
+    expect((toggle.element as HTMLInputElement).checked).toBe(false);
+    expect(wrapper.find('[data-testid="impact-rank"]').text()).toMatch(/mymod\.ufo would mount at position 1 in the ufo stage/);
   });
 
   it('opens an existing .ufo as a new workspace, extracted with its files', async () => {

@@ -220,6 +220,40 @@ describe('the workspace followed on disk, and saves that would lose an edit', ()
       await host.close();
     }
   });
+
+  it('a file saved into a new folder is reported as that file alone, never the folder as a deleted file', async () => {
+    const root = join(base, 'TA4b');
+    await mkdir(root);
+    await writeFile(join(root, 'TOTALA.EXE'), 'MZ');
+    await asInstall(root);
+    const ws = join(base, 'ws4b');
+    await mkdir(ws);
+    await writeRecord(ws, { version: 1 });
+    const host = await createStudioHost({
+      facts: { version: '1', host: 'web', initialRoot: root, demo: false },
+      recentFile: null,
+      warm: false,
+    });
+    const events = record(host);
+    try {
+      await ok(host.call('install.open', { root }));
+      await ok(host.call('workspace.open', { dir: ws, root }));
+      const text = '[WEAPON]\r\n{\r\n\tName=ZAP;\r\n}\r\n';
+      const saved = await ok<{ hash: string }>(
+        host.call('workspace.writeText', { dir: ws, path: 'weapons/ZAP.TDF', text, expectedHash: null }),
+      );
+      const files = () => events.of('workspace.changed').flatMap((e) => e.files);
+      await expect.poll(() => files().find((f) => f.path === 'weapons/ZAP.TDF')?.hash, { timeout: 10_000 }).toBe(saved.hash);
+      // A later change, reported after every batch before it.
+      await writeFile(join(ws, 'later.txt'), 'x');
+      await expect.poll(() => files().some((f) => f.path === 'later.txt'), { timeout: 10_000 }).toBe(true);
+      // The studio takes every entry as a file: a folder with no hash would read as a file deleted by
+      // another program, and the impact worked out since would be thrown away.
+      expect(files().map((f) => f.path)).toEqual(['weapons/ZAP.TDF', 'later.txt']);
+    } finally {
+      await host.close();
+    }
+  });
 });
 
 describe('export errors', () => {
