@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { corpusFolder, MEDIUM_CORPUS } from './corpus.js';
 import { figure, scratch } from './util.js';
-import { inFreshFolders, limit, references, shellMs, target } from './targets.js';
+import { inFreshFolders, inFreshFoldersInTurns, limit, references, shellMs, target } from './targets.js';
 import { packFolder } from '../electron/mods/pack.js';
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
@@ -110,13 +110,16 @@ export async function run(): Promise<void> {
     ['tmpfs', TMPFS, { LZ77: (1.5 * 1.3) / 2.0, zlib: (1.5 * 2.5) / 2.0 }],
     ['disk', dir, { LZ77: 1.1, zlib: 1.1 }],
   ] as const) {
-    const cp = await inFreshFolders(base, 3, async (out) => ({ ms: references.cpTree(corpus.dir, out), cpuMs: NaN, maxRssKb: 0 }));
-    for (const [label, archive] of [
-      ['LZ77', lz],
-      ['zlib', zl],
+    const [cp, ...extracts] = await inFreshFoldersInTurns(base, 3, [
+      async (out) => ({ ms: references.cpTree(corpus.dir, out), cpuMs: NaN, maxRssKb: 0 }),
+      (out) => cli(['extract', lz, '-t', out], dir),
+      (out) => cli(['extract', zl, '-t', out], dir),
+    ]);
+    for (const [label, r] of [
+      ['LZ77', extracts[0]!],
+      ['zlib', extracts[1]!],
     ] as const) {
-      const r = await inFreshFolders(base, 3, (out) => cli(['extract', archive, '-t', out], dir));
-      target(`extract (${label}) into ${where}`, r.ms, `cp -r into ${where}`, cp.ms, Number(ratios[label].toFixed(2)));
+      target(`extract (${label}) into ${where}`, r.ms, `cp -r into ${where}`, cp!.ms, Number(ratios[label].toFixed(2)));
       figure('  wall, CPU', cpuNote(r));
       limit(`  peak RSS of extract (${label})`, r.maxRssKb / 1024, 128, 'MB');
     }

@@ -67,3 +67,32 @@ export async function inFreshFolders<R extends { ms: number }>(base: string, n: 
     shellMs('sync');
   }
 }
+
+/**
+ * `inFreshFolders` for several commands taken in turns: round after round, each command once into a new
+ * folder and `sync` after each (one command's writeback never lands in the next one's time), then the
+ * round's folders removed. The disk's speed drifts by minutes (cp -r of the
+ * 303 MB tree took 2 s in one run, 11 s in the next): in turns, a slow minute hits every command alike.
+ * Returns each command's median run.
+ */
+export async function inFreshFoldersInTurns<R extends { ms: number }>(
+  base: string,
+  rounds: number,
+  fns: ((out: string) => Promise<R>)[],
+): Promise<R[]> {
+  const runs: R[][] = fns.map(() => []);
+  shellMs('sync');
+  for (let round = 0; round < rounds; round++) {
+    const outs = fns.map((_, i) => join(base, `modpak-bench-${process.pid}-${round}-${i}`));
+    try {
+      for (const [i, fn] of fns.entries()) {
+        runs[i]!.push(await fn(outs[i]!));
+        shellMs('sync');
+      }
+    } finally {
+      for (const out of outs) await rm(out, { recursive: true, force: true });
+      shellMs('sync');
+    }
+  }
+  return runs.map((r) => r.sort((a, b) => a.ms - b.ms)[Math.floor(rounds / 2)]!);
+}
