@@ -30,6 +30,22 @@ afterAll(async () => {
   await rm(base, { recursive: true, force: true });
 });
 
+/** The studio's host as the web build starts it, on `root`. */
+const webHost = (root: string) =>
+  createStudioHost({ facts: { version: '1', host: 'web', initialRoot: root, demo: false }, recentFile: null, warm: false });
+
+/** An install `TA<tag>` holding one game archive, and an empty workspace `ws<tag>` beside it. */
+async function installAndWorkspace(tag: string): Promise<{ root: string; ws: string }> {
+  const root = join(base, `TA${tag}`);
+  await mkdir(root);
+  await writeFile(join(root, 'TOTALA.EXE'), 'MZ');
+  await asInstall(root);
+  const ws = join(base, `ws${tag}`);
+  await mkdir(ws);
+  await writeRecord(ws, { version: 1 });
+  return { root, ws };
+}
+
 const sha = (s: string | Uint8Array) => createHash('sha256').update(s).digest('hex');
 
 function record(host: StudioHost) {
@@ -50,11 +66,7 @@ async function ok<T>(p: Promise<{ ok: boolean; result?: unknown; error?: unknown
 describe('the install followed on disk', () => {
   it('a .ufo written into the install wins at once: install.changed with the new order, resolve sees it', async () => {
     const root = await generateDemoInstall(join(base, 'TA1'));
-    const host = await createStudioHost({
-      facts: { version: '1', host: 'web', initialRoot: root, demo: false },
-      recentFile: null,
-      warm: false,
-    });
+    const host = await webHost(root);
     const events = record(host);
     try {
       await ok(host.call('install.open', { root }));
@@ -163,20 +175,11 @@ describe('the install followed on disk', () => {
 
 describe('the workspace followed on disk, and saves that would lose an edit', () => {
   it('an outside change arrives with its hash; a save with the old hash is refused until the user chooses', async () => {
-    const root = join(base, 'TA4');
-    await mkdir(root);
-    await writeFile(join(root, 'TOTALA.EXE'), 'MZ');
-    await asInstall(root);
-    const ws = join(base, 'ws4');
-    await mkdir(join(ws, 'units'), { recursive: true });
-    await writeRecord(ws, { version: 1 });
+    const { root, ws } = await installAndWorkspace('4');
+    await mkdir(join(ws, 'units'));
     const original = '[UNITINFO]\r\n{\r\n\tUnitName=A;\r\n\tMaxDamage=10;\r\n}\r\n';
     await writeFile(join(ws, 'units', 'A.FBI'), original);
-    const host = await createStudioHost({
-      facts: { version: '1', host: 'web', initialRoot: root, demo: false },
-      recentFile: null,
-      warm: false,
-    });
+    const host = await webHost(root);
     const events = record(host);
     try {
       await ok(host.call('install.open', { root }));
@@ -222,18 +225,8 @@ describe('the workspace followed on disk, and saves that would lose an edit', ()
   });
 
   it('a file saved into a new folder is reported as that file alone, never the folder as a deleted file', async () => {
-    const root = join(base, 'TA4b');
-    await mkdir(root);
-    await writeFile(join(root, 'TOTALA.EXE'), 'MZ');
-    await asInstall(root);
-    const ws = join(base, 'ws4b');
-    await mkdir(ws);
-    await writeRecord(ws, { version: 1 });
-    const host = await createStudioHost({
-      facts: { version: '1', host: 'web', initialRoot: root, demo: false },
-      recentFile: null,
-      warm: false,
-    });
+    const { root, ws } = await installAndWorkspace('4b');
+    const host = await webHost(root);
     const events = record(host);
     try {
       await ok(host.call('install.open', { root }));
@@ -258,19 +251,10 @@ describe('the workspace followed on disk, and saves that would lose an edit', ()
 
 describe('export errors', () => {
   it('name the target and say why, never the temporary file', async () => {
-    const root = join(base, 'TA5');
-    await mkdir(root);
-    await writeFile(join(root, 'TOTALA.EXE'), 'MZ');
-    await asInstall(root);
-    const ws = join(base, 'ws5');
-    await mkdir(join(ws, 'units'), { recursive: true });
-    await writeRecord(ws, { version: 1 });
+    const { root, ws } = await installAndWorkspace('5');
+    await mkdir(join(ws, 'units'));
     await writeFile(join(ws, 'units', 'A.FBI'), '[UNITINFO]{UnitName=A;}');
-    const host = await createStudioHost({
-      facts: { version: '1', host: 'web', initialRoot: root, demo: false },
-      recentFile: null,
-      warm: false,
-    });
+    const host = await webHost(root);
     try {
       await ok(host.call('workspace.open', { dir: ws, root }));
       const answer = await host.call('mods.export', { dir: ws, target: '/proc/x.ufo' });
@@ -287,11 +271,7 @@ describe('export errors', () => {
 describe('a workspace opened from an archive of the install', () => {
   it("proposes the archive's own name, which replaces it and wins what it won (not the folder's name)", async () => {
     const root = await generateDemoInstall(join(base, 'TA6'));
-    const host = await createStudioHost({
-      facts: { version: '1', host: 'web', initialRoot: root, demo: false },
-      recentFile: null,
-      warm: false,
-    });
+    const host = await webHost(root);
     try {
       await ok(host.call('install.open', { root }));
       const opened = await ok<{ exportName: string | null; dir: string }>(
@@ -325,11 +305,7 @@ describe('a workspace opened from an archive of the install', () => {
 
   it('an archive from outside the install: proposes a name that wins its paths, not its own name that sorts after the original', async () => {
     const root = await generateDemoInstall(join(base, 'TA7'));
-    const host = await createStudioHost({
-      facts: { version: '1', host: 'web', initialRoot: root, demo: false },
-      recentFile: null,
-      warm: false,
-    });
+    const host = await webHost(root);
     try {
       await ok(host.call('install.open', { root }));
       // zeta.ufo's paths under a name that TA reads after zeta.ufo: as it is, zeta.ufo hides every one.
