@@ -110,14 +110,14 @@ export async function run(): Promise<void> {
     ['tmpfs', TMPFS, { LZ77: (1.5 * 1.3) / 2.0, zlib: (1.5 * 2.5) / 2.0 }],
     ['disk', dir, { LZ77: 1.1, zlib: 1.1 }],
   ] as const) {
-    const [cp, ...extracts] = await inFreshFoldersInTurns(base, 3, [
+    const [cp, lzRun, zlRun] = await inFreshFoldersInTurns(base, 3, [
       async (out) => ({ ms: references.cpTree(corpus.dir, out), cpuMs: NaN, maxRssKb: 0 }),
       (out) => cli(['extract', lz, '-t', out], dir),
       (out) => cli(['extract', zl, '-t', out], dir),
     ]);
     for (const [label, r] of [
-      ['LZ77', extracts[0]!],
-      ['zlib', extracts[1]!],
+      ['LZ77', lzRun!],
+      ['zlib', zlRun!],
     ] as const) {
       target(`extract (${label}) into ${where}`, r.ms, `cp -r into ${where}`, cp!.ms, Number(ratios[label].toFixed(2)));
       figure('  wall, CPU', cpuNote(r));

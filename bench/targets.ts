@@ -51,29 +51,20 @@ export const references = {
 };
 
 /**
- * The median of `n` runs, each into a folder of its own that does not exist yet, as a user extracts; all are
- * removed after the runs, then `sync`. A run right after `rm -rf` of a 30,000-file tree pays the kernel's
- * deferred work for it, which made the onto-disk figures meaningless.
+ * The median of `n` runs, each into a folder of its own that does not exist yet, as a user extracts: see
+ * `inFreshFoldersInTurns`, with one command.
  */
 export async function inFreshFolders<R extends { ms: number }>(base: string, n: number, fn: (out: string) => Promise<R>): Promise<R> {
-  const outs = Array.from({ length: n }, (_, i) => join(base, `modpak-bench-${process.pid}-${i}`));
-  shellMs('sync');
-  try {
-    const runs: R[] = [];
-    for (const out of outs) runs.push(await fn(out));
-    return runs.sort((a, b) => a.ms - b.ms)[Math.floor(n / 2)]!;
-  } finally {
-    for (const out of outs) await rm(out, { recursive: true, force: true });
-    shellMs('sync');
-  }
+  return (await inFreshFoldersInTurns(base, n, [fn]))[0]!;
 }
 
 /**
- * `inFreshFolders` for several commands taken in turns: round after round, each command once into a new
- * folder and `sync` after each (one command's writeback never lands in the next one's time), then the
- * round's folders removed. The disk's speed drifts by minutes (cp -r of the
- * 303 MB tree took 2 s in one run, 11 s in the next): in turns, a slow minute hits every command alike.
- * Returns each command's median run.
+ * Several commands taken in turns, each run into a folder of its own that does not exist yet, as a user
+ * extracts: round after round, each command once, with a `sync` after each run so that one run's writeback
+ * never lands in the next one's time. The disk's speed drifts by minutes (cp -r of the 303 MB tree took 2 s
+ * in one run, 11 s in the next): in turns, a slow minute hits every command alike. Every folder is removed
+ * only after the last round: a run right after `rm -rf` of a 30,000-file tree pays the kernel's deferred
+ * work for it, which made the onto-disk figures meaningless. Returns each command's median run.
  */
 export async function inFreshFoldersInTurns<R extends { ms: number }>(
   base: string,
@@ -81,18 +72,20 @@ export async function inFreshFoldersInTurns<R extends { ms: number }>(
   fns: ((out: string) => Promise<R>)[],
 ): Promise<R[]> {
   const runs: R[][] = fns.map(() => []);
+  const outs: string[] = [];
   shellMs('sync');
-  for (let round = 0; round < rounds; round++) {
-    const outs = fns.map((_, i) => join(base, `modpak-bench-${process.pid}-${round}-${i}`));
-    try {
+  try {
+    for (let round = 0; round < rounds; round++) {
       for (const [i, fn] of fns.entries()) {
-        runs[i]!.push(await fn(outs[i]!));
+        const out = join(base, `modpak-bench-${process.pid}-${round}-${i}`);
+        outs.push(out);
+        runs[i]!.push(await fn(out));
         shellMs('sync');
       }
-    } finally {
-      for (const out of outs) await rm(out, { recursive: true, force: true });
-      shellMs('sync');
     }
+    return runs.map((r) => r.sort((a, b) => a.ms - b.ms)[Math.floor(rounds / 2)]!);
+  } finally {
+    for (const out of outs) await rm(out, { recursive: true, force: true });
+    shellMs('sync');
   }
-  return runs.map((r) => r.sort((a, b) => a.ms - b.ms)[Math.floor(rounds / 2)]!);
 }
