@@ -5,7 +5,7 @@ import { pathKey } from '../../shared/paths.js';
 import { FolderWatcher } from './folder-watcher.js';
 import type { InstallOptions } from './install-service.js';
 import type { MountedInstall } from '../vfs/index.js';
-import { workspaceFileHash } from '../mods/workspace.js';
+import { WorkspaceChanges } from './workspace-changes.js';
 
 /**
  * What the studio has open, followed on disk. One install at a time owns the screens: following another
@@ -124,22 +124,14 @@ export class LiveFolders {
     const abs = resolve(dir);
     if (this.workspace?.dir === abs) return;
     await this.stopWorkspace();
+    const depth = 16;
+    const changes = new WorkspaceChanges(abs, depth);
     this.workspace = await FolderWatcher.start({
       dir: abs,
-      depth: 16,
+      depth,
       debounceMs: this.options.debounceMs,
       onChange: async (paths) => {
-        // Files only: a folder's own event (it appeared with the file saved into it) is no file gone.
-        const files = (
-          await Promise.all(
-            paths
-              .filter((p) => p !== '.')
-              .map(async (path) => {
-                if ((await stat(resolve(abs, path)).catch(() => null))?.isDirectory()) return null;
-                return { path, hash: await workspaceFileHash(abs, path).catch(() => null) };
-              }),
-          )
-        ).filter((f) => f !== null);
+        const files = await changes.of(paths);
         if (files.length > 0) this.options.emit('workspace.changed', { dir: abs, files });
       },
       onError: (m) => this.log(m),
