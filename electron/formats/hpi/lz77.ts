@@ -11,6 +11,7 @@
  */
 import { fail } from '../../../shared/errors.js';
 import { MatchFinder, type MatchFinderOptions } from '../common/match-finder.js';
+import { copyLiteralRun, copyMatch, LZ_WORDS_INPUT_SLACK, LZ_WORDS_OVERSHOOT } from '../common/lz-words.js';
 import { LZ77_MAX_MATCH, LZ77_MIN_MATCH, tokenSpace } from './lz77-encode.js';
 
 export { encodeLz77, encodeLz77Literals, encodeLz77View, lz77CannotShrink, LZ77_MAX_MATCH, LZ77_MIN_MATCH } from './lz77-encode.js';
@@ -36,19 +37,16 @@ export const HPI_MATCH_OPTIONS: MatchFinderOptions = {
  * Decode one LZ77 chunk that must produce exactly `size` bytes, into `into` (its first `size` bytes) when
  * given, else a new array.
  *
- * While a whole flag group's input (8 tokens, read 8 bytes past the last literal) and output (8 × 17 bytes,
- * written up to 20 bytes past the last match) are in bounds, a group runs without per-token checks and in
- * words: each run of literals is one 8-byte copy, and a match 4 or more bytes back is five 4-byte copies (a
- * byte repeated, one word filled five times); the bytes written past a token's end are overwritten by the
- * tokens after it. The last group of a chunk takes the checked path, byte by byte.
+ * While a whole flag group's input and output are in bounds, a group runs without per-token checks and in
+ * words (common/lz-words.ts). The last group of a chunk takes the checked path, byte by byte.
  */
 export function decodeLz77(src: Uint8Array, size: number, into?: Uint8Array): Uint8Array {
   const out = into && into.length >= size ? into.subarray(0, size) : new Uint8Array(size);
   const n = src.length;
   const input = new DataView(src.buffer, src.byteOffset, n);
   const output = new DataView(out.buffer, out.byteOffset, size);
-  const fastInput = n - 24;
-  const fastOutput = size - 8 * LZ77_MAX_MATCH - 8;
+  const fastInput = n - LZ_WORDS_INPUT_SLACK;
+  const fastOutput = size - 8 * LZ77_MAX_MATCH - LZ_WORDS_OVERSHOOT;
   let ip = 0;
   let q = 0;
   outer: while (ip < n) {
@@ -56,10 +54,7 @@ export function decodeLz77(src: Uint8Array, size: number, into?: Uint8Array): Ui
     let flags = src[ip++]! | 0x100;
     if (ip <= fastInput && q <= fastOutput) {
       for (;;) {
-        // The literals up to the next match (the lowest set bit): 8 bytes copied, as many kept.
-        output.setUint32(q, input.getUint32(ip, true), true);
-        output.setUint32(q + 4, input.getUint32(ip + 4, true), true);
-        const literals = 31 - Math.clz32(flags & -flags);
+        const literals = copyLiteralRun(input, ip, output, q, flags);
         q += literals;
         ip += literals;
         flags >>>= literals + 1;
@@ -78,26 +73,9 @@ export function decodeLz77(src: Uint8Array, size: number, into?: Uint8Array): Ui
           out.fill(0, q, q + zeros);
           q += zeros;
           for (let t = 0; q < end;) out[q++] = out[t++]!;
-        } else if (distance >= 4) {
-          // Each word's source lies wholly before it, so word copies repeat an overlap as the ring does.
-          output.setUint32(q, output.getUint32(s, true), true);
-          output.setUint32(q + 4, output.getUint32(s + 4, true), true);
-          output.setUint32(q + 8, output.getUint32(s + 8, true), true);
-          output.setUint32(q + 12, output.getUint32(s + 12, true), true);
-          output.setUint32(q + 16, output.getUint32(s + 16, true), true);
-          q += len;
-        } else if (distance === 1) {
-          const w = Math.imul(out[s]!, 0x01010101);
-          output.setUint32(q, w, true);
-          output.setUint32(q + 4, w, true);
-          output.setUint32(q + 8, w, true);
-          output.setUint32(q + 12, w, true);
-          output.setUint32(q + 16, w, true);
-          q += len;
         } else {
-          // 2 or 3 back: byte by byte, in order.
-          const end = q + len;
-          for (let t = s; q < end;) out[q++] = out[t++]!;
+          copyMatch(out, output, q, s, distance, len);
+          q += len;
         }
       }
       continue;

@@ -1,5 +1,6 @@
 import { fail } from '../../../shared/errors.js';
 import { decodeInWindow, type WindowCursor } from '../common/windowed-decode.js';
+import { copyLiteralRun, copyMatch, LZ_WORDS_INPUT_SLACK, LZ_WORDS_OVERSHOOT } from '../common/lz-words.js';
 
 /**
  * Pangya's LZ77, types 1 and 3. A stream is groups of one flag byte and up to eight tokens; flag bits are
@@ -50,6 +51,9 @@ function checkSize(input: Uint8Array, size: number): void {
  * Decode whole flag groups of `input` into `out` from `c.op` until the output reaches `stop` or the input
  * ends. `size` is the entry's whole declared size (positions are checked as `c.before + op`); `out` has
  * room for `stop` plus one group (GROUP_MAX), or is exactly `size` long.
+ *
+ * While a whole group's input and output are in bounds, the group runs in words (common/lz-words.ts),
+ * checking only each match's distance; near either end, groups take the checked byte loop.
  */
 function lzDecodeInto(input: Uint8Array, out: Uint8Array, c: WindowCursor, stop: number, size: number, type: PangyaLzType): void {
   const inEnd = input.length;
@@ -57,7 +61,10 @@ function lzDecodeInto(input: Uint8Array, out: Uint8Array, c: WindowCursor, stop:
   const base = c.before;
   // Output positions in `out` this entry may still fill, and those a whole group may go to unchecked.
   const room = size - base;
-  const fastEnd = Math.min(room, out.length) - GROUP_MAX;
+  const fastEnd = Math.min(room, out.length) - GROUP_MAX - LZ_WORDS_OVERSHOOT;
+  const fastInput = inEnd - LZ_WORDS_INPUT_SLACK;
+  const inView = new DataView(input.buffer, input.byteOffset, inEnd);
+  const outView = new DataView(out.buffer, out.byteOffset, out.length);
   let ip = c.ip;
   let op = c.op;
   while (ip < inEnd && op < stop) {
@@ -65,40 +72,23 @@ function lzDecodeInto(input: Uint8Array, out: Uint8Array, c: WindowCursor, stop:
     // Type 3: flip the flag bits and pick the pad once per group; type 1 uses the byte and a zero pad.
     const flags = obfuscated ? raw ^ LZ77X_FLAG_MASK : raw;
     const pad = obfuscated ? LZ77X_PAD[(raw >> 3) & 7]! : 0;
-    if (ip + 16 <= inEnd && op <= fastEnd) {
-      // Fast path: a whole group (at most 16 bytes in, 136 out) fits both buffers, so only the
-      // distances need checking per token.
-      if (flags === 0) {
-        // Eight literals (incompressible data is mostly these).
-        out[op] = input[ip]!;
-        out[op + 1] = input[ip + 1]!;
-        out[op + 2] = input[ip + 2]!;
-        out[op + 3] = input[ip + 3]!;
-        out[op + 4] = input[ip + 4]!;
-        out[op + 5] = input[ip + 5]!;
-        out[op + 6] = input[ip + 6]!;
-        out[op + 7] = input[ip + 7]!;
-        op += 8;
-        ip += 8;
-        continue;
-      }
-      // The flags above a sentinel bit: the group is done when only the sentinel is left.
-      for (let f = flags | 0x100; f !== 1; f >>= 1) {
-        if ((f & 1) === 0) {
-          out[op++] = input[ip++]!;
-          continue;
-        }
-        const v = (input[ip]! | (input[ip + 1]! << 8)) ^ pad;
+    if (ip <= fastInput && op <= fastEnd) {
+      // A sentinel bit above the 8 flags: the group ends when it is shifted out.
+      let f = flags | 0x100;
+      for (;;) {
+        const literals = copyLiteralRun(inView, ip, outView, op, f);
+        op += literals;
+        ip += literals;
+        f >>>= literals + 1;
+        if (f === 0) break;
+        const v = inView.getUint16(ip, true) ^ pad;
         ip += 2;
         const distance = v & 0x0fff;
         if (distance === 0 || distance > base + op)
           streamError(`match at output ${base + op} reaches back ${distance} bytes, before the start`, ip - 2);
-        let from = op - distance;
-        const end = op + (v >> 12) + LZ_MIN_MATCH;
-        // Every match is at least LZ_MIN_MATCH (2) bytes long.
-        out[op++] = out[from++]!;
-        out[op++] = out[from++]!;
-        while (op < end) out[op++] = out[from++]!;
+        const length = (v >>> 12) + LZ_MIN_MATCH;
+        copyMatch(out, outView, op, op - distance, distance, length);
+        op += length;
       }
       continue;
     }
