@@ -1,4 +1,3 @@
-import { stat } from 'node:fs/promises';
 import { relative, resolve, sep } from 'node:path';
 import { REMOUNT_JOB, type EventName, type Events } from '../../shared/contract.js';
 import { pathKey } from '../../shared/paths.js';
@@ -6,6 +5,7 @@ import { FolderWatcher } from './folder-watcher.js';
 import type { InstallOptions } from './install-service.js';
 import type { MountedInstall } from '../vfs/index.js';
 import { WorkspaceChanges } from './workspace-changes.js';
+import { fileStampOf } from '../io/file-stamp.js';
 
 /**
  * What the studio has open, followed on disk. One install at a time owns the screens: following another
@@ -85,7 +85,7 @@ export class LiveFolders {
     const rel = relative(held.root, resolve(file));
     if (rel === '' || rel.startsWith('..') || resolve(held.root, rel) !== resolve(file)) return;
     const path = rel.split(sep).join('/');
-    const stamp = await stampOf(file);
+    const stamp = await fileStampOf(file);
     if (stamp === null) return;
     this.handled.set(path, stamp);
     held.watcher.run(() => this.remount(held.root, [path], true));
@@ -114,7 +114,7 @@ export class LiveFolders {
     for (const p of paths) {
       const was = this.handled.get(p);
       this.handled.delete(p);
-      if (was === undefined || (await stampOf(resolve(root, p))) !== was) all = false;
+      if (was === undefined || (await fileStampOf(resolve(root, p))) !== was) all = false;
     }
     return all;
   }
@@ -162,9 +162,4 @@ export class LiveFolders {
   private log(err: unknown): void {
     this.options.onLog?.(`live: ${err instanceof Error ? err.message : String(err)}`);
   }
-}
-
-async function stampOf(file: string): Promise<string | null> {
-  const info = await stat(file).catch(() => null);
-  return info ? `${info.size}:${info.mtimeMs}:${info.ino}` : null;
 }

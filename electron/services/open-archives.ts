@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { openArchive, type Archive } from '../formats/index.js';
+import { fileStamp } from '../io/file-stamp.js';
 
 /**
  * Archives the host keeps open between calls, so that each preview click on the Archive screen reads an
@@ -30,7 +31,7 @@ export class OpenArchiveCache {
   async use<T>(path: string, fn: (archive: Archive) => Promise<T>): Promise<T> {
     const abs = resolve(path);
     const info = await stat(abs);
-    const stamp = `${info.mtimeMs}:${info.size}:${info.ino}`;
+    const stamp = fileStamp(info);
     let entry = this.held.get(abs);
     if (entry && entry.stamp !== stamp) {
       this.drop(abs, entry);

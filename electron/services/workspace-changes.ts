@@ -1,6 +1,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import { basename, resolve, sep } from 'node:path';
 import { isAtomicTemporary } from '../io/byte-sink.js';
+import { fileStamp } from '../io/file-stamp.js';
 import { workspaceFileHash } from '../mods/workspace.js';
 
 export interface ChangedFile {
@@ -35,7 +36,7 @@ export class WorkspaceChanges {
       const info = await stat(resolve(this.dir, path)).catch(() => null);
       if (info?.isDirectory()) {
         for (const file of await this.filesIn(path)) found.set(file.path, file);
-      } else if (info === null || this.fromFolders.get(path) !== stampOf(info)) {
+      } else if (info === null || this.fromFolders.get(path) !== fileStamp(info)) {
         this.fromFolders.delete(path);
         found.set(path, { path, hash: await workspaceFileHash(this.dir, path).catch(() => null) });
       }
@@ -51,17 +52,14 @@ export class WorkspaceChanges {
       if (path.split('/').length - 1 > this.depth || isAtomicTemporary(basename(path))) continue;
       const info = await stat(resolve(this.dir, path)).catch(() => null);
       if (!info?.isFile()) continue;
+      const stamp = fileStamp(info);
       // Reported already (the watcher's events for the folders below come one by one).
-      if (this.fromFolders.get(path) === stampOf(info)) continue;
+      if (this.fromFolders.get(path) === stamp) continue;
       const hash = await workspaceFileHash(this.dir, path).catch(() => null);
       if (hash === null) continue;
-      this.fromFolders.set(path, stampOf(info));
+      this.fromFolders.set(path, stamp);
       files.push({ path, hash });
     }
     return files;
   }
-}
-
-function stampOf(info: { size: number; mtimeMs: number; ino: number }): string {
-  return `${info.size}:${info.mtimeMs}:${info.ino}`;
 }

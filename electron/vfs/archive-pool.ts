@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import type { GameId } from '../../shared/vfs-types.js';
 import { probeArchive, type ProbeResult } from './probe.js';
+import { fileStamp } from '../io/file-stamp.js';
 
 /**
  * Opened archives shared between successive mounts of one install, so that re-mounting after a change
@@ -28,7 +29,7 @@ export class ArchivePool {
 
   async acquire(game: GameId, path: string): Promise<PooledProbe> {
     const info = await stat(path).catch(() => null);
-    const stamp = info ? `${info.size}:${info.mtimeMs}:${info.ino}` : 'missing';
+    const stamp = info ? fileStamp(info) : 'missing';
     const key = `${game}\0${path}`;
     let entry = this.current.get(key);
     if (!entry || entry.stamp !== stamp) {
