@@ -9,8 +9,9 @@
 import { deflateZlib, inflateRaw, inflateZlib } from '../../io/zlib.js';
 import { fail, FormatError } from '../../../shared/errors.js';
 import { byteSum } from './checksums.js';
-import { decipherPayload, scrambleInPlace, unscramble } from './cipher.js';
-import { decodeLz77, encodeLz77, encodeLz77Literals, encodeLz77View, lz77CannotShrink, LZ77_MAX_RATIO } from './lz77.js';
+import { decipherPayload, payloadCipher, scrambleInPlace } from './cipher.js';
+import { checkLz77, decodeLz77, encodeLz77, encodeLz77Literals, encodeLz77View, lz77CannotShrink, LZ77_MAX_RATIO } from './lz77.js';
+import { decodeLz77Into } from './wasm/codecs.js';
 
 export const SQSH_MAGIC = 0x48535153; // 'SQSH' little-endian
 export const SQSH_HEADER_SIZE = 19;
@@ -85,15 +86,18 @@ function decodeCompressed(
   onWarning?: (m: string) => void,
   into?: Uint8Array,
 ): Uint8Array {
-  if (header.method === 1) {
-    try {
-      return decodeLz77(plain, header.size, into);
-    } catch (err) {
-      if (err instanceof FormatError) fail(err.code, `SQSH chunk at ${where}: ${err.message}`, { ...err.details, offset: where });
-      throw err;
-    }
-  }
+  if (header.method === 1) return inChunk(where, () => decodeLz77(plain, header.size, into));
   return inflateChunk(plain, header.size, where, onWarning);
+}
+
+/** A decoder's FormatError said of the chunk at `where`. */
+function inChunk<T>(where: number, decode: () => T): T {
+  try {
+    return decode();
+  } catch (err) {
+    if (err instanceof FormatError) fail(err.code, `SQSH chunk at ${where}: ${err.message}`, { ...err.details, offset: where });
+    throw err;
+  }
 }
 
 function checkStoredSize(header: ChunkHeader, length: number, where: number): void {
@@ -107,15 +111,16 @@ function checkStoredSize(header: ChunkHeader, length: number, where: number): vo
  */
 export function decodeChunk(header: ChunkHeader, payload: Uint8Array, where: number, onWarning?: (m: string) => void): Uint8Array {
   checkPayload(header, payload.length, where);
-  const sum = byteSum(payload);
   let out: Uint8Array;
+  let sum: number;
   if (header.method === 0) {
-    const plain = header.scrambled ? unscramble(payload) : payload;
-    checkStoredSize(header, plain.length, where);
-    out = header.scrambled ? plain : plain.slice();
+    checkStoredSize(header, payload.length, where);
+    out = new Uint8Array(payload.length);
+    sum = decipherPayload(payload, 0, 0, header.scrambled, out);
   } else {
     // The decoders read the unscrambled payload once, straight away: reuse one scratch buffer for it.
-    const plain = header.scrambled ? unscramble(payload, scratchFor(payload.length)) : payload;
+    const plain = scratchFor(payload.length).subarray(0, payload.length);
+    sum = decipherPayload(payload, 0, 0, header.scrambled, plain);
     out = decodeCompressed(header, plain, where, onWarning);
   }
   // Only a chunk that decodes gets the warning: for one that does not, its error says all.
@@ -169,13 +174,17 @@ export function decodeStoredChunk(
     checkSum(header, sum, filePos, onWarning);
     return out;
   }
-  let plain = stored;
-  let sum: number;
-  if (key !== 0 || header.scrambled) {
-    plain = scratchFor(stored.length).subarray(0, stored.length);
-    sum = decipherPayload(stored, at, key, header.scrambled, plain);
-  } else sum = byteSum(stored);
-  const out = decodeCompressed(header, plain, filePos, onWarning, into);
+  if (header.method === 1) {
+    // Deciphered, summed and decoded inside the WebAssembly module, with one copy in and one out.
+    const out = into && into.length >= header.size ? into.subarray(0, header.size) : new Uint8Array(header.size);
+    const decoded = decodeLz77Into(stored, header.size, out, payloadCipher(at, key, header.scrambled));
+    inChunk(filePos, () => checkLz77(decoded, stored.length, header.size));
+    checkSum(header, decoded.sum, filePos, onWarning);
+    return out;
+  }
+  const plain = scratchFor(stored.length).subarray(0, stored.length);
+  const sum = decipherPayload(stored, at, key, header.scrambled, plain);
+  const out = inflateChunk(plain, header.size, filePos, onWarning);
   // Only a chunk that decodes gets the warning: for one that does not, its error says all.
   checkSum(header, sum, filePos, onWarning);
   return out;

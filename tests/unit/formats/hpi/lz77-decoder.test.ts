@@ -264,4 +264,30 @@ describe('decodeLz77 against a byte-by-byte ring decoder', () => {
     }
     expect(rejected).toBeGreaterThan(100);
   });
+
+  it('says where a stream goes wrong: the input offset, the output position, the bytes produced', () => {
+    const a = 0x61;
+    const message = (src: number[], size: number) => {
+      try {
+        decodeLz77(Uint8Array.from(src), size);
+      } catch (err) {
+        expect(err).toBeInstanceOf(FormatError);
+        return (err as FormatError).message;
+      }
+      return 'decoded';
+    };
+    expect(message([0x00, a, a, a], 2)).toBe('LZ77 output overruns its 2 bytes at input 3');
+    expect(message([0x02, a, 0x10], 5)).toBe('LZ77 match cut off at input 2 of 3');
+    // A literal, then 17 bytes from ring index 1 (the literal itself), into a 5-byte output.
+    expect(message([0x02, a, 0x1f, 0x00], 5)).toBe('LZ77 output overruns its 5 bytes: 1 + 17');
+    expect(message([0x00, a], 5)).toBe('LZ77 stream produced 1 bytes, expected 5');
+    expect(message([0x02, a, 0x1f, 0x00], 18)).toBe('decoded');
+  });
+
+  it('decodes a stream larger than the memory a thread keeps, and small ones after it', () => {
+    const big = sampleBytes(41, 3 << 20, 'text');
+    expect(sameBytes(decodeLz77(encodeLz77(big), big.length), big)).toBe('same');
+    const small = sampleBytes(42, 5000, 'text');
+    expect(sameBytes(decodeLz77(encodeLz77(small), small.length), small)).toBe('same');
+  });
 });
