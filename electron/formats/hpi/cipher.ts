@@ -8,7 +8,7 @@
  * The chunk scramble: a second, position-in-chunk transform applied to SQSH payloads whose `scrambled`
  * byte is set (HPIPack always sets it).
  */
-import { decipherInto, type PayloadCipher } from './wasm/codecs.js';
+import { decipherInto, type PayloadCipher } from './wasm/cipher.js';
 
 /** `K = rotl8(HeaderKey, 2)`; HeaderKey 0 means the archive is not enciphered. */
 export function deriveKey(headerKey: number): number {
@@ -85,7 +85,7 @@ export const payloadCipher = (filePos: number, key: number, scrambled: boolean):
 });
 
 /**
- * From this many bytes on, the WebAssembly module (wasm/codecs.wat) takes the bytes, 16 at a time; below
+ * From this many bytes on, the WebAssembly module (wasm/cipher.wat) takes the bytes, 16 at a time; below
  * it (a chunk's header, a short name) the byte loop costs less than the copies in and out.
  */
 const WASM_FROM = 256;

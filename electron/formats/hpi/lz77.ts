@@ -11,7 +11,7 @@
  */
 import { fail } from '../../../shared/errors.js';
 import { MatchFinder, type MatchFinderOptions } from '../common/match-finder.js';
-import { decodeLz77Into, type Lz77Decoded } from './wasm/codecs.js';
+import { HPI_LITERAL_OVERRUN, HPI_MATCH_CUT_OFF, HPI_MATCH_OVERRUN, hpiLz77Into, type HpiLz77Decoded } from '../common/wasm/lz-window.js';
 import { LZ77_MAX_MATCH, LZ77_MIN_MATCH, tokenSpace } from './lz77-encode.js';
 
 export { encodeLz77, encodeLz77Literals, encodeLz77View, lz77CannotShrink, LZ77_MAX_MATCH, LZ77_MIN_MATCH } from './lz77-encode.js';
@@ -35,27 +35,31 @@ export const HPI_MATCH_OPTIONS: MatchFinderOptions = {
 
 /**
  * Decode one LZ77 chunk that must produce exactly `size` bytes, into `into` (its first `size` bytes) when
- * given, else a new array. The decoder is WebAssembly (wasm/codecs.wat): twice the speed of the same
- * word-wise loop in JavaScript on the bench corpus's chunks.
+ * given, else a new array. The decoder is WebAssembly (common/wasm/lz-window.wat): twice the speed of the
+ * same word-wise loop in JavaScript on the bench corpus's chunks.
  */
 export function decodeLz77(src: Uint8Array, size: number, into?: Uint8Array): Uint8Array {
   const out = into && into.length >= size ? into.subarray(0, size) : new Uint8Array(size);
-  checkLz77(decodeLz77Into(src, size, out, null), src.length, size);
+  checkLz77(
+    hpiLz77Into(src.length, size, out, (input) => input.set(src)),
+    src.length,
+    size,
+  );
   return out;
 }
 
 /** A decoded stream's outcome as the format's errors: a failure, or an end short of `size`. */
-export function checkLz77(decoded: Lz77Decoded, n: number, size: number): void {
+export function checkLz77(decoded: HpiLz77Decoded<unknown>, n: number, size: number): void {
   const { failure: f, produced } = decoded;
-  if (f?.kind === 'literal-overrun')
+  if (f?.code === HPI_LITERAL_OVERRUN)
     fail('bad-stream', `LZ77 output overruns its ${size} bytes at input ${f.at}`, { offset: f.at, expected: size });
-  if (f?.kind === 'match-cut-off')
+  if (f?.code === HPI_MATCH_CUT_OFF)
     fail('bad-stream', `LZ77 match cut off at input ${f.at} of ${n}`, { offset: f.at, expected: f.at + 2, actual: n });
-  if (f?.kind === 'match-overrun')
-    fail('bad-stream', `LZ77 output overruns its ${size} bytes: ${f.outAt} + ${f.length}`, {
+  if (f?.code === HPI_MATCH_OVERRUN)
+    fail('bad-stream', `LZ77 output overruns its ${size} bytes: ${f.outAt} + ${f.value}`, {
       offset: f.at,
       expected: size,
-      actual: f.outAt + f.length,
+      actual: f.outAt + f.value,
     });
   if (produced !== size)
     fail('size-mismatch', `LZ77 stream produced ${produced} bytes, expected ${size}`, { expected: size, actual: produced });

@@ -11,7 +11,8 @@ import { fail, FormatError } from '../../../shared/errors.js';
 import { byteSum } from './checksums.js';
 import { decipherPayload, payloadCipher, scrambleInPlace } from './cipher.js';
 import { checkLz77, decodeLz77, encodeLz77, encodeLz77Literals, encodeLz77View, lz77CannotShrink, LZ77_MAX_RATIO } from './lz77.js';
-import { decodeLz77Into } from './wasm/codecs.js';
+import { hpiLz77Into } from '../common/wasm/lz-window.js';
+import { decipherInto } from './wasm/cipher.js';
 
 export const SQSH_MAGIC = 0x48535153; // 'SQSH' little-endian
 export const SQSH_HEADER_SIZE = 19;
@@ -175,11 +176,12 @@ export function decodeStoredChunk(
     return out;
   }
   if (header.method === 1) {
-    // Deciphered, summed and decoded inside the WebAssembly module, with one copy in and one out.
+    // Deciphered and summed straight into the decoder's memory.
     const out = into && into.length >= header.size ? into.subarray(0, header.size) : new Uint8Array(header.size);
-    const decoded = decodeLz77Into(stored, header.size, out, payloadCipher(at, key, header.scrambled));
+    const cipher = payloadCipher(at, key, header.scrambled);
+    const decoded = hpiLz77Into(stored.length, header.size, out, (input) => decipherInto(stored, cipher, input));
     inChunk(filePos, () => checkLz77(decoded, stored.length, header.size));
-    checkSum(header, decoded.sum, filePos, onWarning);
+    checkSum(header, decoded.input, filePos, onWarning);
     return out;
   }
   const plain = scratchFor(stored.length).subarray(0, stored.length);

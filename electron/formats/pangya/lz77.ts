@@ -1,6 +1,6 @@
 import { fail } from '../../../shared/errors.js';
 import { decodeInWindow, type WindowCursor } from '../common/windowed-decode.js';
-import { copyLiteralRun, copyMatch, LZ_WORDS_INPUT_SLACK, LZ_WORDS_OVERSHOOT } from '../common/lz-words.js';
+import { PANGYA_LITERAL_OVERRUN, PANGYA_MATCH_BEFORE_START, PANGYA_MATCH_CUT_OFF, pangyaLz77Step } from '../common/wasm/lz-window.js';
 
 /**
  * Pangya's LZ77, types 1 and 3. A stream is groups of one flag byte and up to eight tokens; flag bits are
@@ -50,68 +50,24 @@ function checkSize(input: Uint8Array, size: number): void {
 /**
  * Decode whole flag groups of `input` into `out` from `c.op` until the output reaches `stop` or the input
  * ends. `size` is the entry's whole declared size (positions are checked as `c.before + op`); `out` has
- * room for `stop` plus one group (GROUP_MAX), or is exactly `size` long.
- *
- * While a whole group's input and output are in bounds, the group runs in words (common/lz-words.ts),
- * checking only each match's distance; near either end, groups take the checked byte loop.
+ * room for `stop` plus one group (GROUP_MAX), or is exactly `size` long. The decoder is WebAssembly
+ * (common/wasm/lz-window.wat).
  */
 function lzDecodeInto(input: Uint8Array, out: Uint8Array, c: WindowCursor, stop: number, size: number, type: PangyaLzType): void {
-  const inEnd = input.length;
-  const obfuscated = type === 3;
   const base = c.before;
-  // Output positions in `out` this entry may still fill, and those a whole group may go to unchecked.
-  const room = size - base;
-  const fastEnd = Math.min(room, out.length) - GROUP_MAX - LZ_WORDS_OVERSHOOT;
-  const fastInput = inEnd - LZ_WORDS_INPUT_SLACK;
-  const inView = new DataView(input.buffer, input.byteOffset, inEnd);
-  const outView = new DataView(out.buffer, out.byteOffset, out.length);
-  let ip = c.ip;
-  let op = c.op;
-  while (ip < inEnd && op < stop) {
-    const raw = input[ip++]!;
-    // Type 3: flip the flag bits and pick the pad once per group; type 1 uses the byte and a zero pad.
-    const flags = obfuscated ? raw ^ LZ77X_FLAG_MASK : raw;
-    const pad = obfuscated ? LZ77X_PAD[(raw >> 3) & 7]! : 0;
-    if (ip <= fastInput && op <= fastEnd) {
-      // A sentinel bit above the 8 flags: the group ends when it is shifted out.
-      let f = flags | 0x100;
-      for (;;) {
-        const literals = copyLiteralRun(inView, ip, outView, op, f);
-        op += literals;
-        ip += literals;
-        f >>>= literals + 1;
-        if (f === 0) break;
-        const v = inView.getUint16(ip, true) ^ pad;
-        ip += 2;
-        const distance = v & 0x0fff;
-        if (distance === 0 || distance > base + op)
-          streamError(`match at output ${base + op} reaches back ${distance} bytes, before the start`, ip - 2);
-        const length = (v >>> 12) + LZ_MIN_MATCH;
-        copyMatch(out, outView, op, op - distance, distance, length);
-        op += length;
-      }
-      continue;
-    }
-    for (let bit = 0; bit < 8 && ip < inEnd; bit++) {
-      if ((flags & (1 << bit)) === 0) {
-        if (op >= room) streamError(`more data than the declared ${size} bytes`, ip);
-        out[op++] = input[ip++]!;
-        continue;
-      }
-      if (ip + 2 > inEnd) streamError(`match cut short at the end of the stream (${inEnd} bytes)`, ip);
-      const v = (input[ip]! | (input[ip + 1]! << 8)) ^ pad;
-      ip += 2;
-      const distance = v & 0x0fff;
-      const length = (v >> 12) + LZ_MIN_MATCH;
-      if (distance === 0 || distance > base + op)
-        streamError(`match at output ${base + op} reaches back ${distance} bytes, before the start`, ip - 2);
-      if (op + length > room) streamError(`match at output ${base + op} of ${length} bytes runs past the declared ${size} bytes`, ip - 2);
-      // Byte by byte on purpose: an overlapping match must see the bytes it has just written.
-      for (let from = op - distance, end = op + length; op < end;) out[op++] = out[from++]!;
-    }
+  const step = pangyaLz77Step(input, c.ip, out, c.op, stop, size - base, type === 3);
+  if (step.failure === null) {
+    c.ip = step.ip;
+    c.op = step.op;
+    return;
   }
-  c.ip = ip;
-  c.op = op;
+  const { code, at, outAt, value } = step.failure;
+  const ip = step.ipFrom + at;
+  const position = base + step.opFrom + outAt;
+  if (code === PANGYA_LITERAL_OVERRUN) streamError(`more data than the declared ${size} bytes`, ip);
+  if (code === PANGYA_MATCH_CUT_OFF) streamError(`match cut short at the end of the stream (${input.length} bytes)`, ip);
+  if (code === PANGYA_MATCH_BEFORE_START) streamError(`match at output ${position} reaches back ${value} bytes, before the start`, ip);
+  streamError(`match at output ${position} of ${value} bytes runs past the declared ${size} bytes`, ip);
 }
 
 function checkEnd(produced: number, size: number): void {

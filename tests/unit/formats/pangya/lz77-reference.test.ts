@@ -139,6 +139,18 @@ describe('Pangya LZ77 against a reference decoder written from the format descri
       expect(good).toBeGreaterThan(0);
     });
 
+    it(`type ${type}: streams far longer than their declared size, and bytes long past a stream's end, fail alike`, () => {
+      const rand = prng(type * 31);
+      for (let i = 0; i < 12; i++) {
+        const { stream, size } = randomStream(rand, 2_000 + Math.floor(rand() * 60_000), type);
+        // Declared a tenth of it or less; or the whole stream, then zeros (literal groups) past twice its output.
+        expect(agreeOn(stream, Math.floor((size * rand()) / 10), type)).toBe('bad');
+        const trailing = new Uint8Array(stream.length + 2 * size + 100 + i * 1000);
+        trailing.set(stream);
+        expect(agreeOn(trailing, size, type)).toBe('bad');
+      }
+    });
+
     it(`type ${type}: text and runs as the encoder writes them`, () => {
       const rand = prng(type);
       const data = new Uint8Array(600_000);
