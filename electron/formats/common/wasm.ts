@@ -4,8 +4,15 @@
  * memory, into which a caller copies its input and from which it copies the result.
  */
 
+import { fail } from '../../../shared/errors.js';
+
 /** WebAssembly's page: memory grows by whole pages. */
 const PAGE = 65536;
+/**
+ * The most memory a codec works in: the modules compare offsets as signed 32-bit numbers. A stream of
+ * that size is no game's; the format's own checks let one through only from a file that lies about it.
+ */
+export const WASM_MAX_BYTES = 2 ** 31 - PAGE;
 
 /** An instance's exports with the memory every codec module exports. */
 export interface WasmExports {
@@ -32,6 +39,11 @@ export function wasmInstances<E extends WasmExports>(base64: string, keptBytes: 
     return new WebAssembly.Instance(module, {}).exports as unknown as E;
   };
   return (bytes) => {
+    if (bytes > WASM_MAX_BYTES)
+      fail('unsupported', `${bytes} bytes to decode at once, more than the ${WASM_MAX_BYTES} a codec takes`, {
+        expected: WASM_MAX_BYTES,
+        actual: bytes,
+      });
     const exports = bytes <= keptBytes ? (kept ??= instantiate()) : instantiate();
     return { exports, heap: heapOf(exports.memory, bytes) };
   };

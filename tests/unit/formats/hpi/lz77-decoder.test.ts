@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { decodeLz77, encodeLz77 } from '../../../../electron/formats/hpi/lz77.js';
+import { hpiLz77Into } from '../../../../electron/formats/common/wasm/lz-window.js';
+import { WASM_MAX_BYTES } from '../../../../electron/formats/common/wasm.js';
 import { deriveKey, positionCipher, unscramble } from '../../../../electron/formats/hpi/cipher.js';
 import { CHUNK_SIZE, readChunkHeader, SQSH_HEADER_SIZE } from '../../../../electron/formats/hpi/sqsh.js';
 import type { V1Entry } from '../../../../electron/formats/hpi/v1-directory.js';
@@ -288,6 +290,14 @@ describe('decodeLz77 against a byte-by-byte ring decoder', () => {
     const big = sampleBytes(41, 3 << 20, 'text');
     expect(sameBytes(decodeLz77(encodeLz77(big), big.length), big)).toBe('same');
     const small = sampleBytes(42, 5000, 'text');
+    expect(sameBytes(decodeLz77(encodeLz77(small), small.length), small)).toBe('same');
+  });
+
+  it('refuses, before growing any memory, a stream that would need more than a codec works in', () => {
+    const input = Uint8Array.of(0, 1, 2);
+    expect(() => hpiLz77Into(input.length, WASM_MAX_BYTES, new Uint8Array(0), (into) => into.set(input))).toThrow(/more than the/);
+    // The thread's own instance is unharmed.
+    const small = sampleBytes(43, 3000, 'runs');
     expect(sameBytes(decodeLz77(encodeLz77(small), small.length), small)).toBe('same');
   });
 });
