@@ -44,16 +44,10 @@ export function positionCipherInPlace(bytes: Uint8Array, filePos: number, key: n
   positionCipherInto(bytes, filePos, key, bytes);
 }
 
-/**
- * Undo the SQSH scramble: `p[i] = ((p[i] - i) ^ i) & 0xFF`, i taken mod 256. Into a new array, or into
- * `into` when the caller only needs the result until its next call (decoders reading it at once).
- */
-export function unscramble(payload: Uint8Array, into?: Uint8Array): Uint8Array {
-  const out = into && into.length >= payload.length ? into.subarray(0, payload.length) : new Uint8Array(payload.length);
-  for (let i = 0; i < payload.length; i++) {
-    const k = i & 0xff;
-    out[i] = ((payload[i]! - k) ^ k) & 0xff;
-  }
+/** Undo the SQSH scramble, `p[i] = ((p[i] - i) ^ i) & 0xFF` with i taken mod 256, into a new array. */
+export function unscramble(payload: Uint8Array): Uint8Array {
+  const out = new Uint8Array(payload.length);
+  decipherPayload(payload, 0, 0, true, out);
   return out;
 }
 
