@@ -19,7 +19,7 @@ function reference(raw: Uint8Array, filePos: number, key: number, scrambled: boo
   return { bytes, sum };
 }
 
-describe('decipherPayload (word-wise for long payloads)', () => {
+describe('decipherPayload (in WebAssembly for long payloads)', () => {
   const source = sampleBytes(7, 400_000, 'noise');
   it('gives the bytes and checksum of the byte-by-byte definition, at every length, offset, key and alignment', () => {
     const lengths = [0, 1, 3, 4, 5, 255, 256, 257, 259, 1023, 1024, 1027, 65_536, 65_555, 300_001];

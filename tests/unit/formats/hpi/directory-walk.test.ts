@@ -96,7 +96,7 @@ describe('names read from a decoded directory block', () => {
   });
 });
 
-describe('positionCipherInto and positionCipherInPlace (word-wise for long buffers)', () => {
+describe('positionCipherInto and positionCipherInPlace (in WebAssembly for long buffers)', () => {
   const source = sampleBytes(11, 70_000, 'noise');
   it('gives the bytes of the byte-by-byte definition at every length, offset, key and alignment', () => {
     for (const length of [0, 1, 255, 256, 257, 259, 1024, 1027, 65_555])
