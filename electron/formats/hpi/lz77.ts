@@ -39,17 +39,27 @@ export const HPI_MATCH_OPTIONS: MatchFinderOptions = {
  * same word-wise loop in JavaScript on the bench corpus's chunks.
  */
 export function decodeLz77(src: Uint8Array, size: number, into?: Uint8Array): Uint8Array {
+  return decodeLz77Written(src.length, size, (input) => input.set(src), into).out;
+}
+
+/**
+ * `decodeLz77` of an `n`-byte stream that `writeInput` puts into the decoder's memory itself (a chunk is
+ * deciphered straight into it); also returns what `writeInput` returned.
+ */
+export function decodeLz77Written<T>(
+  n: number,
+  size: number,
+  writeInput: (input: Uint8Array) => T,
+  into?: Uint8Array,
+): { out: Uint8Array; input: T } {
   const out = into && into.length >= size ? into.subarray(0, size) : new Uint8Array(size);
-  checkLz77(
-    hpiLz77Into(src.length, size, out, (input) => input.set(src)),
-    src.length,
-    size,
-  );
-  return out;
+  const decoded = hpiLz77Into(n, size, out, writeInput);
+  checkLz77(decoded, n, size);
+  return { out, input: decoded.input };
 }
 
 /** A decoded stream's outcome as the format's errors: a failure, or an end short of `size`. */
-export function checkLz77(decoded: HpiLz77Decoded<unknown>, n: number, size: number): void {
+function checkLz77(decoded: HpiLz77Decoded<unknown>, n: number, size: number): void {
   const { failure: f, produced } = decoded;
   if (f?.code === HPI_LITERAL_OVERRUN)
     fail('bad-stream', `LZ77 output overruns its ${size} bytes at input ${f.at}`, { offset: f.at, expected: size });

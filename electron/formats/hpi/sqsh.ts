@@ -10,8 +10,7 @@ import { deflateZlib, inflateRaw, inflateZlib } from '../../io/zlib.js';
 import { fail, FormatError } from '../../../shared/errors.js';
 import { byteSum } from './checksums.js';
 import { decipherPayload, payloadCipher, scrambleInPlace } from './cipher.js';
-import { checkLz77, decodeLz77, encodeLz77, encodeLz77Literals, encodeLz77View, lz77CannotShrink, LZ77_MAX_RATIO } from './lz77.js';
-import { hpiLz77Into } from '../common/wasm/lz-window.js';
+import { decodeLz77, decodeLz77Written, encodeLz77, encodeLz77Literals, encodeLz77View, lz77CannotShrink, LZ77_MAX_RATIO } from './lz77.js';
 import { decipherInto } from './wasm/cipher.js';
 
 export const SQSH_MAGIC = 0x48535153; // 'SQSH' little-endian
@@ -177,11 +176,11 @@ export function decodeStoredChunk(
   }
   if (header.method === 1) {
     // Deciphered and summed straight into the decoder's memory.
-    const out = into && into.length >= header.size ? into.subarray(0, header.size) : new Uint8Array(header.size);
     const cipher = payloadCipher(at, key, header.scrambled);
-    const decoded = hpiLz77Into(stored.length, header.size, out, (input) => decipherInto(stored, cipher, input));
-    inChunk(filePos, () => checkLz77(decoded, stored.length, header.size));
-    checkSum(header, decoded.input, filePos, onWarning);
+    const { out, input: sum } = inChunk(filePos, () =>
+      decodeLz77Written(stored.length, header.size, (input) => decipherInto(stored, cipher, input), into),
+    );
+    checkSum(header, sum, filePos, onWarning);
     return out;
   }
   const plain = scratchFor(stored.length).subarray(0, stored.length);
