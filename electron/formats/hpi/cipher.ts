@@ -66,8 +66,8 @@ export function scrambleInPlace(payload: Uint8Array): void {
  * the bytes instead of three, and no array of its own.
  */
 export function decipherPayload(raw: Uint8Array, filePos: number, key: number, scrambled: boolean, out: Uint8Array): number {
-  if (raw.length >= WASM_FROM) return decipherInto(raw, payloadCipher(filePos, key, scrambled), out);
-  return decipherBytes(raw, filePos, key, scrambled, out);
+  const cipher = payloadCipher(filePos, key, scrambled);
+  return raw.length >= WASM_FROM ? decipherInto(raw, cipher, out) : decipherBytes(raw, cipher, out);
 }
 
 /** How a SQSH payload at `filePos` is enciphered: with key 0 not at all, not even by its position. */
@@ -85,13 +85,11 @@ export const payloadCipher = (filePos: number, key: number, scrambled: boolean):
 const WASM_FROM = 256;
 
 /** The byte loop; returns the sum. */
-function decipherBytes(raw: Uint8Array, filePos: number, key: number, scrambled: boolean, out: Uint8Array): number {
+function decipherBytes(raw: Uint8Array, { filePos, key, mask, scrambled }: PayloadCipher, out: Uint8Array): number {
   const n = raw.length;
   let sum = 0;
   // The key stream's low byte starts at the position's and wraps every 256 bytes, as does the scramble's.
-  // Key 0 means no cipher at all (not even the position), so the mask drops the position too.
   const start = filePos & 0xff;
-  const mask = key === 0 ? 0 : 0xff;
   if (scrambled) {
     for (let i = 0; i < n; i++) {
       const b = raw[i]! ^ ((start + i) & mask) ^ key;
