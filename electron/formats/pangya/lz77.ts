@@ -1,6 +1,12 @@
 import { fail } from '../../../shared/errors.js';
 import { decodeInWindow, type WindowCursor } from '../common/windowed-decode.js';
-import { PANGYA_LITERAL_OVERRUN, PANGYA_MATCH_BEFORE_START, PANGYA_MATCH_CUT_OFF, pangyaLz77Step } from '../common/wasm/lz-window.js';
+import {
+  PANGYA_LITERAL_OVERRUN,
+  PANGYA_MATCH_BEFORE_START,
+  PANGYA_MATCH_CUT_OFF,
+  pangyaLz77Step,
+  type PangyaWindow,
+} from '../common/wasm/lz-window.js';
 
 /**
  * Pangya's LZ77, types 1 and 3. A stream is groups of one flag byte and up to eight tokens; flag bits are
@@ -36,6 +42,7 @@ function streamError(message: string, at: number): never {
 const GROUP_MAX = 8 * LZ_MAX_MATCH;
 /** What a piecewise decode keeps of the output before its piece: the furthest a match reaches. */
 const HISTORY = LZ_MAX_DISTANCE + 1;
+const PANGYA_WINDOW: PangyaWindow = { groupMax: GROUP_MAX, reach: LZ_MAX_DISTANCE };
 
 function checkSize(input: Uint8Array, size: number): void {
   if (!Number.isSafeInteger(size) || size < 0) throw new Error(`invalid output size ${size}`);
@@ -55,7 +62,7 @@ function checkSize(input: Uint8Array, size: number): void {
  */
 function lzDecodeInto(input: Uint8Array, out: Uint8Array, c: WindowCursor, stop: number, size: number, type: PangyaLzType): void {
   const base = c.before;
-  const step = pangyaLz77Step(input, c.ip, out, c.op, stop, size - base, type === 3);
+  const step = pangyaLz77Step(input, c.ip, out, c.op, stop, size - base, type === 3, PANGYA_WINDOW);
   if (step.failure === null) {
     c.ip = step.ip;
     c.op = step.op;

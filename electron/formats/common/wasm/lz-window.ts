@@ -71,10 +71,11 @@ export const PANGYA_MATCH_CUT_OFF = -2;
 export const PANGYA_MATCH_BEFORE_START = -3;
 export const PANGYA_MATCH_OVERRUN = -4;
 
-/** The most output one flag group writes (eight 17-byte matches). */
-const GROUP_MAX = 136;
-/** The furthest a Pangya match reaches back. */
-const PANGYA_HISTORY = 4095;
+/** What a Pangya step needs of the format: the most one flag group writes, and the furthest a match reaches back. */
+export interface PangyaWindow {
+  groupMax: number;
+  reach: number;
+}
 
 /** Where a Pangya decode stands: the new positions, or a failure with the window position and input offset its own are from. */
 export type PangyaStep = { ip: number; op: number; failure: null } | { failure: LzFailure; opFrom: number; ipFrom: number };
@@ -94,14 +95,15 @@ export function pangyaLz77Step(
   stop: number,
   room: number,
   obfuscated: boolean,
+  { groupMax, reach }: PangyaWindow,
 ): PangyaStep {
   do {
-    const reach = Math.min(stop, room, out.length) - op;
-    const take = Math.min(input.length - ip, 2 * reach + 64);
-    const history = Math.min(op, PANGYA_HISTORY);
+    const ahead = Math.min(stop, room, out.length) - op;
+    const take = Math.min(input.length - ip, 2 * ahead + 64);
+    const history = Math.min(op, reach);
     const outputAt = outputAfter(take);
     // The output this call may write: up to a group past `stop`, never past `room` or the caller's array.
-    const limit = Math.min(room, stop + GROUP_MAX, out.length) - op;
+    const limit = Math.min(room, stop + groupMax, out.length) - op;
     const { exports, heap } = workspace(outputAt + history + Math.max(limit, 0) + OUTPUT_SLACK);
     heap.set(input.subarray(ip, ip + take));
     heap.set(out.subarray(op - history, op), outputAt);
