@@ -126,7 +126,7 @@ export function checkCounts(what: string, counts: AliasCounts): void {
 }
 
 /** The NUL-padded 64-byte skin paths of MD2 and DKM. */
-export function readSkinNames(reader: ByteReader, offset: number, count: number): AliasSkin[] {
+function readSkinNames(reader: ByteReader, offset: number, count: number): AliasSkin[] {
   reader.checkTable('skin names', offset, count, 64);
   const skins: AliasSkin[] = [];
   for (let i = 0; i < count; i++) skins.push({ name: reader.fixedString(offset + i * 64, 64, `skin ${i} name`) });
@@ -177,7 +177,7 @@ export function readScaledFrames(
 }
 
 /** MD2-style triangles: u16 vertex indices and u16 st indices, `st` as (s, t) pixel pairs. */
-export function readIndexedTriangles(
+function readIndexedTriangles(
   reader: ByteReader,
   layout: {
     offset: number;
@@ -222,9 +222,59 @@ export function readIndexedTriangles(
 }
 
 /** Texture coordinates (s, t) as signed 16-bit pixel pairs (MD2 and DKM). */
-export function readStPairs(reader: ByteReader, offset: number, count: number): Int16Array {
+function readStPairs(reader: ByteReader, offset: number, count: number): Int16Array {
   reader.checkTable('texture coordinates', offset, count, 4);
   const st = new Int16Array(count * 2);
   for (let i = 0; i < count * 2; i++) st[i] = reader.i16(offset + i * 2);
   return st;
 }
+
+/** What an MD2-style header (MD2, DKM) says: its counts, where its tables start, and the skin's size in pixels. */
+export interface Md2StyleHeader {
+  skins: number;
+  vertices: number;
+  stCount: number;
+  triangles: number;
+  frames: number;
+  frameSize: number;
+  skinsAt: number;
+  stAt: number;
+  trisAt: number;
+  skinWidth: number;
+  skinHeight: number;
+}
+
+/**
+ * An MD2-style model's skins and triangles, its counts checked first. Triangle records are `recordSize`
+ * bytes with the vertex indices at `xyzAt` and the texture-coordinate indices at `stAt`.
+ */
+export function readMd2StyleTables(
+  reader: ByteReader,
+  header: Md2StyleHeader,
+  record: { recordSize: number; xyzAt: number; stAt: number },
+): { skins: AliasSkin[]; triangles: Uint32Array; uvs: Float32Array } {
+  const { what } = reader;
+  checkCounts(what, header);
+  const skins = readSkinNames(reader, header.skinsAt, header.skins);
+  const st = readStPairs(reader, header.stAt, header.stCount);
+  checkSoupSize(what, header.triangles, header.frames, reader.length);
+  const indexed = readIndexedTriangles(reader, {
+    offset: header.trisAt,
+    count: header.triangles,
+    ...record,
+    vertexCount: header.vertices,
+    st,
+    skinWidth: header.skinWidth,
+    skinHeight: header.skinHeight,
+  });
+  return { skins, ...indexed };
+}
+
+/** A frame vertex of three unsigned bytes x, y, z (MD2, DKM version 1), for readScaledFrames. */
+export const byteVertex =
+  (bytes: Uint8Array) =>
+  (at: number, out: Int32Array): void => {
+    out[0] = bytes[at]!;
+    out[1] = bytes[at + 1]!;
+    out[2] = bytes[at + 2]!;
+  };

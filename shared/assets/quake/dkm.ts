@@ -1,14 +1,6 @@
 import { ByteReader } from '../../bytes/reader.js';
 import { fail } from '../../errors.js';
-import {
-  checkCounts,
-  checkSoupSize,
-  readIndexedTriangles,
-  readScaledFrames,
-  readSkinNames,
-  readStPairs,
-  type AliasModel,
-} from './alias.js';
+import { byteVertex, readMd2StyleTables, readScaledFrames, type AliasModel } from './alias.js';
 
 /**
  * Daikatana's DKM (DKMD, versions 1 and 2): MD2's design with a model origin and surfaces. Header of i32
@@ -41,34 +33,21 @@ export function parseDkm(bytes: Uint8Array, what = 'DKM', skinSize: [number, num
   const [frameSize, skins, vertices, stCount, triangles, , frames, , skinsAt, stAt, trisAt, framesAt] = Array.from({ length: 12 }, (_, i) =>
     r.i32(20 + i * 4),
   ) as [number, number, number, number, number, number, number, number, number, number, number, number];
-  checkCounts(what, { skins, vertices, stCount, triangles, frames, frameSize });
-  const skinList = readSkinNames(r, skinsAt, skins);
-  const st = readStPairs(r, stAt, stCount);
-  checkSoupSize(what, triangles, frames, bytes.length);
-  const indexed = readIndexedTriangles(r, {
-    offset: trisAt,
-    count: triangles,
-    recordSize: 16,
-    xyzAt: 4,
-    stAt: 10,
-    vertexCount: vertices,
-    st,
-    skinWidth: skinSize[0],
-    skinHeight: skinSize[1],
-  });
+  const [skinWidth, skinHeight] = skinSize;
+  const tables = readMd2StyleTables(
+    r,
+    { skins, vertices, stCount, triangles, frames, frameSize, skinsAt, stAt, trisAt, skinWidth, skinHeight },
+    { recordSize: 16, xyzAt: 4, stAt: 10 },
+  );
   const layout = { offset: framesAt, count: frames, frameSize, vertexCount: vertices, vertexSize: version === 1 ? 4 : 5, translate };
   const frameList =
     version === 1
-      ? readScaledFrames(r, layout, (at, out) => {
-          out[0] = bytes[at]!;
-          out[1] = bytes[at + 1]!;
-          out[2] = bytes[at + 2]!;
-        })
+      ? readScaledFrames(r, layout, byteVertex(bytes))
       : readScaledFrames(r, layout, (at, out) => {
           const packed = r.u32(at);
           out[0] = packed >>> 21;
           out[1] = (packed >>> 11) & 0x3ff;
           out[2] = packed & 0x7ff;
         });
-  return { format: 'dkm', header: { skins, frames, vertices, triangles }, skins: skinList, frames: frameList, ...indexed };
+  return { format: 'dkm', header: { skins, frames, vertices, triangles }, frames: frameList, ...tables };
 }

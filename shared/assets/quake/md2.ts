@@ -1,14 +1,6 @@
 import { ByteReader } from '../../bytes/reader.js';
 import { fail } from '../../errors.js';
-import {
-  checkCounts,
-  checkSoupSize,
-  readIndexedTriangles,
-  readScaledFrames,
-  readSkinNames,
-  readStPairs,
-  type AliasModel,
-} from './alias.js';
+import { byteVertex, readMd2StyleTables, readScaledFrames, type AliasModel } from './alias.js';
 
 /**
  * Quake 2's MD2 (IDP2, version 8). Header, 68 bytes of i32:
@@ -38,25 +30,12 @@ export function parseMd2(bytes: Uint8Array, what = 'MD2'): AliasModel {
     { length: 13 },
     (_, i) => r.i32(8 + i * 4),
   ) as number[] as [number, number, number, number, number, number, number, number, number, number, number, number, number];
-  checkCounts(what, { skins, vertices, stCount, triangles, frames, frameSize });
-  const skinList = readSkinNames(r, skinsAt, skins);
-  const st = readStPairs(r, stAt, stCount);
-  checkSoupSize(what, triangles, frames, bytes.length);
-  const indexed = readIndexedTriangles(r, {
-    offset: trisAt,
-    count: triangles,
-    recordSize: 12,
-    xyzAt: 0,
-    stAt: 6,
-    vertexCount: vertices,
-    st,
-    skinWidth,
-    skinHeight,
-  });
-  const frameList = readScaledFrames(r, { offset: framesAt, count: frames, frameSize, vertexCount: vertices, vertexSize: 4 }, (at, out) => {
-    out[0] = bytes[at]!;
-    out[1] = bytes[at + 1]!;
-    out[2] = bytes[at + 2]!;
-  });
-  return { format: 'md2', header: { skins, frames, vertices, triangles }, skins: skinList, frames: frameList, ...indexed };
+  const tables = readMd2StyleTables(
+    r,
+    { skins, vertices, stCount, triangles, frames, frameSize, skinsAt, stAt, trisAt, skinWidth, skinHeight },
+    { recordSize: 12, xyzAt: 0, stAt: 6 },
+  );
+  const layout = { offset: framesAt, count: frames, frameSize, vertexCount: vertices, vertexSize: 4 };
+  const frameList = readScaledFrames(r, layout, byteVertex(bytes));
+  return { format: 'md2', header: { skins, frames, vertices, triangles }, frames: frameList, ...tables };
 }
