@@ -31,6 +31,13 @@ const fileName = z
   .max(255)
   .regex(/^[^\\/\0]+$/, 'a file name without folders');
 const jobId = z.string().min(1).max(64).optional();
+/** The most bytes one read may ask for (64 MB). */
+const readLimit = z
+  .number()
+  .int()
+  .positive()
+  .max(64 << 20)
+  .optional();
 /** Bytes as base64 (the request body limit bounds the total). */
 const base64 = z
   .string()
@@ -61,12 +68,7 @@ export const requests = {
     root: path,
     path,
     archive: z.string().nullable().optional(),
-    maxBytes: z
-      .number()
-      .int()
-      .positive()
-      .max(64 << 20)
-      .optional(),
+    maxBytes: readLimit,
   }),
   /** `overwrite`: the user confirmed extracting into a folder that already holds files (else 'conflict'). */
   'install.extract': z.object({
@@ -96,12 +98,7 @@ export const requests = {
   'archive.read': z.object({
     path,
     entry: z.string(),
-    maxBytes: z
-      .number()
-      .int()
-      .positive()
-      .max(64 << 20)
-      .optional(),
+    maxBytes: readLimit,
   }),
   'archive.extract': z.object({ path, target: path, globs: z.array(z.string()).optional(), overwrite: z.boolean().optional(), jobId }),
   /** A dropped archive's bytes (the browser gives no path): kept in a temporary copy and opened from there. */
