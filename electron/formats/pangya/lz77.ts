@@ -42,6 +42,7 @@ function streamError(message: string, at: number): never {
 const GROUP_MAX = 8 * LZ_MAX_MATCH;
 /** What a piecewise decode keeps of the output before its piece: the furthest a match reaches. */
 const HISTORY = LZ_MAX_DISTANCE + 1;
+/** What the shared 4 KB-window decoder is told of this format. */
 const PANGYA_WINDOW: PangyaWindow = { groupMax: GROUP_MAX, reach: LZ_MAX_DISTANCE };
 
 function checkSize(input: Uint8Array, size: number): void {

@@ -229,14 +229,8 @@ function readStPairs(reader: ByteReader, offset: number, count: number): Int16Ar
   return st;
 }
 
-/** What an MD2-style header (MD2, DKM) says: its counts, where its tables start, and the skin's size in pixels. */
-export interface Md2StyleHeader {
-  skins: number;
-  vertices: number;
-  stCount: number;
-  triangles: number;
-  frames: number;
-  frameSize: number;
+/** What an MD2-style header (MD2, DKM) says: all of its counts, where its tables start, and the skin's size in pixels. */
+export interface Md2StyleHeader extends Required<AliasCounts> {
   skinsAt: number;
   stAt: number;
   trisAt: number;
