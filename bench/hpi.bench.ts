@@ -21,6 +21,7 @@ import { deriveKey, positionCipher, unscramble } from '../electron/formats/hpi/c
 import { decodeLz77, encodeLz77Greedy } from '../electron/formats/hpi/lz77.js';
 import { readChunkHeader, SQSH_HEADER_SIZE, CHUNK_SIZE } from '../electron/formats/hpi/sqsh.js';
 import type { V1Entry } from '../electron/formats/hpi/v1-directory.js';
+import { modpakNodeFlags } from '../bin/node-flags.cjs';
 
 const MB = 1048576;
 const self = fileURLToPath(import.meta.url);
@@ -56,12 +57,6 @@ interface ChildResult {
   files: number;
   threads: number;
   maxRssKb: number;
-}
-
-/** The node flags `bin/modpak` runs with (its shebang), so the in-process child measures what users run. */
-async function cliNodeFlags(): Promise<string[]> {
-  const shebang = (await readFile(join(benchDir, '..', 'bin', 'modpak'), 'utf8')).split('\n')[0]!;
-  return shebang.split(/\s+/).filter((word) => word.startsWith('--'));
 }
 
 function runChild(archive: string, target: string, workers = 'auto', nodeFlags: string[] = []): Promise<ChildResult> {
@@ -200,7 +195,7 @@ export async function run(): Promise<void> {
 
   // With the node flags bin/modpak sets (a small young generation releases garbage file buffers
   // sooner); the last run shows the peak without them.
-  const flags = await cliNodeFlags();
+  const flags = modpakNodeFlags();
   const runs = [
     ['LZ77', lz, 'auto', flags],
     ['zlib', zl, 'auto', flags],

@@ -15,10 +15,10 @@
  * Run directly (`node bin/cli-bundle.mjs`): rebuild when stale, exit 1 if the bundle cannot be made.
  */
 import { readdir, readFile, rename, rm, stat } from 'node:fs/promises';
-import { readFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { join } from 'node:path';
+import { modpakNodeFlags } from './node-flags.cjs';
 
 const repo = fileURLToPath(new URL('..', import.meta.url));
 const outDir = join(repo, 'out', 'cli');
@@ -167,11 +167,7 @@ export async function freshCliBundle() {
  */
 function warmUp() {
   const bin = join(repo, 'bin', 'modpak');
-  const flags = readFileSync(bin, 'utf8')
-    .split('\n')[0]
-    .split(/\s+/)
-    .filter((word) => word.startsWith('--'));
-  spawnSync(process.execPath, [...flags, bin], {
+  spawnSync(process.execPath, [...modpakNodeFlags(), bin], {
     env: { ...process.env, MODPAK_WARM_UP: '1', MODPAK_FRESH: '', NODE_OPTIONS: '', NODE_EXTRA_CA_CERTS: '' },
     stdio: ['ignore', 'ignore', 'inherit'],
     timeout: 120_000,

@@ -1,7 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { readFileSync } from 'node:fs';
 import { main } from '../../electron/cli/main.js';
 
 export interface CliRun {
@@ -26,11 +25,7 @@ export async function runCli(args: string[]): Promise<CliRun> {
 
 export const modpakBin = fileURLToPath(new URL('../../bin/modpak', import.meta.url));
 
-/** The node flags `bin/modpak`'s shebang passes, for a child that must run node as users' modpak does but with flags of its own. */
-export function modpakNodeFlags(): string[] {
-  const shebang = readFileSync(modpakBin, 'utf8').split('\n')[0]!;
-  return shebang.split(/\s+/).filter((word) => word.startsWith('--'));
-}
+export { modpakNodeFlags } from '../../bin/node-flags.cjs';
 
 /** Run the real `bin/modpak` as a child process, as a user would. */
 export function runBin(args: string[], options: { cwd?: string; timeoutMs?: number } = {}): Promise<CliRun> {
