@@ -4,14 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MemorySink } from '../../../../electron/io/byte-sink.js';
 import { MemorySource } from '../../../../electron/io/byte-source.js';
-import type { ChunkWorkers, PackFile, PackOptions } from '../../../../electron/formats/archive.js';
+import type { PackFile, PackOptions } from '../../../../electron/formats/archive.js';
 import { daikatanaEngine } from '../../../../electron/formats/daikatana/index.js';
 import { pangyaEngine } from '../../../../electron/formats/pangya/index.js';
 import { dkCompress } from '../../../../electron/formats/daikatana/codec.js';
 import { lz77Encode } from '../../../../electron/formats/pangya/lz77-encode.js';
 import { compressionWorkers } from '../../../../electron/mods/compress-pool.js';
 import { collectFolder } from '../../../../electron/mods/pack.js';
-import { packFile, readAll, sameBytes, sampleBytes } from '../hpi/fixtures.js';
+import { packFile, readAll, sameBytes, sampleBytes, workersUp } from '../hpi/fixtures.js';
 
 /**
  * Daikatana and Pangya packing on the compression workers: the archive must not show which thread
@@ -32,29 +32,6 @@ function mixedFiles(ext: string): PackFile[] {
     const path = `${i % 2 ? 'maps' : 'textures/sky'}/file${i}.${i % 7 === 6 ? 'wav' : ext}`;
     return packFile(path, sampleBytes(300 + i, i === 11 ? 0 : 3_000 + i * 1_511, kind));
   });
-}
-
-/** The real pool, counting the files it was handed. */
-function countingWorkers(count: number): { start: PackOptions['startWorkers']; handed: () => number } {
-  let handed = 0;
-  return {
-    handed: () => handed,
-    start: async (total) => {
-      const pool = await compressionWorkers(count)(total);
-      if (!pool) return null;
-      const counted: ChunkWorkers = {
-        get queued() {
-          return pool.queued;
-        },
-        compress: (data, method, handOver) => {
-          handed++;
-          return pool.compress(data, method, handOver);
-        },
-        close: () => pool.close(),
-      };
-      return counted;
-    },
-  };
 }
 
 async function pack(engine: Engine, files: readonly PackFile[], options: PackOptions): Promise<Uint8Array> {
@@ -79,7 +56,7 @@ describe('PAK-family compression on worker threads', () => {
       const files = mixedFiles(c.ext);
       const one = await pack(c.engine, files, { ...c.options, startWorkers: compressionWorkers(0) });
       for (const count of [1, 2]) {
-        const workers = countingWorkers(count);
+        const workers = await workersUp(count);
         const many = await pack(c.engine, files, { ...c.options, startWorkers: workers.start });
         expect(workers.handed(), `${count} workers`).toBeGreaterThan(0);
         expect(sameBytes(many, one), `${count} workers`).toBe('same');
@@ -90,8 +67,9 @@ describe('PAK-family compression on worker threads', () => {
 
   it('compresses a file as the one-thread codec does, and stores what would not shrink', async () => {
     const files = mixedFiles('pcx');
-    const workers = countingWorkers(2);
+    const workers = await workersUp(2);
     const bytes = await pack(daikatanaEngine, files, { startWorkers: workers.start });
+    expect(workers.handed()).toBeGreaterThan(0);
     const archive = await daikatanaEngine.open(new MemorySource(bytes, 'test.pak'));
     try {
       const sizes = new Map(archive.entries.map((e) => [e.path, e.packedSize]));
@@ -105,7 +83,12 @@ describe('PAK-family compression on worker threads', () => {
     }
     const noise = sampleBytes(9, 20_000, 'noise');
     expect(lz77Encode(noise, 1).length).toBeGreaterThanOrEqual(noise.length);
-    const pangya = await pack(pangyaEngine, [packFile('noise.dds', noise)], { method: 'lz77', startWorkers: compressionWorkers(1) });
+    const one = await workersUp(1);
+    const pangya = await pack(pangyaEngine, [packFile('noise.dds', noise), packFile('more-noise.dds', noise)], {
+      method: 'lz77',
+      startWorkers: one.start,
+    });
+    expect(one.handed()).toBeGreaterThan(0);
     const entry = (await pangyaEngine.open(new MemorySource(pangya, 'test.pak'))).entries.find((e) => e.path === 'noise.dds');
     expect(entry?.packedSize).toBe(noise.length);
   });
@@ -121,7 +104,9 @@ describe('PAK-family compression on worker threads', () => {
       const files = await collectFolder(dir);
       for (const c of cases) {
         const one = await pack(c.engine, files, { ...c.options, startWorkers: compressionWorkers(0) });
-        const many = await pack(c.engine, files, { ...c.options, startWorkers: compressionWorkers(2) });
+        const workers = await workersUp(2);
+        const many = await pack(c.engine, files, { ...c.options, startWorkers: workers.start });
+        expect(workers.handed(), c.name).toBeGreaterThan(0);
         expect(sameBytes(many, one), c.name).toBe('same');
         await expectReadBack(c.engine, many, files);
       }

@@ -1,5 +1,6 @@
 /** Archives built from code for the HPI tests: PackFiles from bytes, and a writer/reader round trip in memory. */
-import type { Archive, PackFile, PackOptions } from '../../../../electron/formats/archive.js';
+import type { Archive, ChunkWorkers, PackFile, PackOptions } from '../../../../electron/formats/archive.js';
+import { compressionWorkers } from '../../../../electron/mods/compress-pool.js';
 import { MemorySink } from '../../../../electron/io/byte-sink.js';
 import { MemorySource } from '../../../../electron/io/byte-source.js';
 import { hpiEngine } from '../../../../electron/formats/hpi/index.js';
@@ -77,4 +78,26 @@ export function sameBytes(actual: Uint8Array | undefined, expected: Uint8Array):
 export function fileChunks(data: Uint8Array, method: ChunkMethod): Uint8Array[] | null {
   const laid = encodeFileChunksInto(data, method);
   return laid && chunkViews(laid);
+}
+
+/**
+ * `PackOptions.startWorkers` for one pack, with `count` real compression workers already up, counting the
+ * files handed to them. A pack does not wait for its workers to start, and one as small as a test's would
+ * be done on the writer's thread before they were up.
+ */
+export async function workersUp(count: number): Promise<{ start: PackOptions['startWorkers']; handed: () => number }> {
+  let handed = 0;
+  const pool = await compressionWorkers(count)(1);
+  if (!pool) throw new Error('no compression workers could start');
+  const counted: ChunkWorkers = {
+    get queued() {
+      return pool.queued;
+    },
+    compress: (data, method, handOver) => {
+      handed++;
+      return pool.compress(data, method, handOver);
+    },
+    close: () => pool.close(),
+  };
+  return { start: async () => counted, handed: () => handed };
 }

@@ -10,7 +10,8 @@ import { writeHpiV2 } from '../../../../electron/formats/hpi/v2-writer.js';
 import { CHUNK_SIZE, encodeChunk, type ChunkMethod } from '../../../../electron/formats/hpi/sqsh.js';
 import { compressionWorkers, compressionWorkersAvailable } from '../../../../electron/mods/compress-pool.js';
 import { collectFolder } from '../../../../electron/mods/pack.js';
-import { modFiles, openBytes, packFile, readAll, sameBytes, sampleBytes } from './fixtures.js';
+import { RebuildChunkCache } from '../../../../electron/mods/chunk-cache.js';
+import { modFiles, openBytes, packFile, readAll, sameBytes, sampleBytes, workersUp } from './fixtures.js';
 
 describe('HPI compression on worker threads', () => {
   it('starts workers here, and writes byte for byte what one thread writes (v1 and v2, every method)', async () => {
@@ -21,7 +22,10 @@ describe('HPI compression on worker threads', () => {
         const one = new MemorySink();
         const many = new MemorySink();
         await write(files, one, { method, startWorkers: compressionWorkers(0) });
-        await write(files, many, { method, startWorkers: compressionWorkers(2) });
+        const workers = await workersUp(2);
+        await write(files, many, { method, startWorkers: workers.start });
+        // Files stored as they are (method none) need no workers.
+        if (method !== 'none') expect(workers.handed(), `${write.name} ${method}`).toBeGreaterThan(0);
         expect(sameBytes(many.toBytes(), one.toBytes()), `${write.name} ${method}`).toBe('same');
         const got = await readAll(await openBytes(many.toBytes()));
         for (const f of files) expect(sameBytes(got.get(f.path), await f.read())).toBe('same');
@@ -39,9 +43,58 @@ describe('HPI compression on worker threads', () => {
       const one = new MemorySink();
       const mixed = new MemorySink();
       await write(files, one, { method: 'lz77' });
-      await write(files, mixed, { method: 'lz77', startWorkers: compressionWorkers(1) });
+      const workers = await workersUp(1);
+      await write(files, mixed, { method: 'lz77', startWorkers: workers.start });
+      // Both threads compressed: this one took files while the worker had 8 queued.
+      expect(workers.handed(), write.name).toBeGreaterThan(0);
+      expect(workers.handed(), write.name).toBeLessThan(files.length);
       expect(sameBytes(mixed.toBytes(), one.toBytes()), write.name).toBe('same');
     }
+  });
+});
+
+describe('starting the workers', () => {
+  it('is not waited for: files are compressed on this thread until the workers are up', async () => {
+    const files = modFiles();
+    const one = new MemorySink();
+    await writeHpiV1(files, one, { method: 'lz77' });
+    // Workers that come up only once every file has been written: a writer that waited for them would never finish.
+    const workers = await workersUp(2);
+    let up: () => void = () => {};
+    const ready = new Promise<void>((resolve) => (up = resolve));
+    const late = new MemorySink();
+    await writeHpiV1(files, late, {
+      method: 'lz77',
+      startWorkers: async () => ready.then(() => workers.start!(0)),
+      onProgress: (done, total) => done === total && up(),
+    });
+    expect(workers.handed()).toBe(0);
+    expect(sameBytes(late.toBytes(), one.toBytes())).toBe('same');
+  }, 15_000);
+
+  it('with a chunk cache, only once files miss it: a rebuild after one small change compresses it here', async () => {
+    const files = (fbi: string) => [
+      packFile('units/ARMCOM.FBI', fbi),
+      ...Array.from({ length: 6 }, (_, i) => packFile(`anims/part${i}.gaf`, sampleBytes(40 + i, 300_000, 'runs'))),
+    ];
+    const cache = new RebuildChunkCache();
+    const starts: number[] = [];
+    const startWorkers = (bytes: number) => {
+      starts.push(bytes);
+      return workersUp(1).then((w) => w.start!(bytes));
+    };
+    const first = new MemorySink();
+    await writeHpiV1(files('MaxDamage=1;'), first, { method: 'lz77', chunkCache: cache.nextBuild(), startWorkers });
+    // The first build missed the cache throughout: the workers started once 1 MiB had missed it, for what was left.
+    expect(starts).toHaveLength(1);
+    expect(starts[0]).toBeLessThan(6 * 300_000);
+    const second = new MemorySink();
+    await writeHpiV1(files('MaxDamage=2;'), second, { method: 'lz77', chunkCache: cache.nextBuild(), startWorkers });
+    expect(starts).toHaveLength(1);
+    expect(cache.hits).toBe(6);
+    const fresh = new MemorySink();
+    await writeHpiV1(files('MaxDamage=2;'), fresh, { method: 'lz77' });
+    expect(sameBytes(second.toBytes(), fresh.toBytes())).toBe('same');
   });
 });
 
@@ -188,7 +241,9 @@ describe('files read from disk, lent to the workers whole', () => {
           const one = new MemorySink();
           await write(files, one, { method, startWorkers: compressionWorkers(0) });
           const real = new MemorySink();
-          await write(files, real, { method, startWorkers: compressionWorkers(1) });
+          const workers = await workersUp(1);
+          await write(files, real, { method, startWorkers: workers.start });
+          expect(workers.handed(), `${write.name} ${method}, worker threads`).toBeGreaterThan(0);
           expect(sameBytes(real.toBytes(), one.toBytes()), `${write.name} ${method}, worker threads`).toBe('same');
           const moving = new MovingWorkers();
           const moved = new MemorySink();
