@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { corpusFolder, MEDIUM_CORPUS } from './corpus.js';
 import { figure, scratch } from './util.js';
-import { inFreshFolders, inFreshFoldersInTurns, limit, references, shellMs, target } from './targets.js';
+import { fmt, inFreshFolders, inFreshFoldersInTurns, limit, references, shellMs, target } from './targets.js';
 import { packFolder } from '../electron/mods/pack.js';
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
@@ -115,6 +115,11 @@ export async function run(): Promise<void> {
       (out) => cli(['extract', lz, '-t', out], dir),
       (out) => cli(['extract', zl, '-t', out], dir),
     ]);
+    const [fastest, slowest] = cp!.spread;
+    figure(
+      `cp -r into ${where}, fastest / slowest run`,
+      `${fmt(fastest)} / ${fmt(slowest)}${slowest > 2 * fastest ? ': unsteady, read the ratios with care' : ''}`,
+    );
     for (const [label, r] of [
       ['LZ77', lzRun!],
       ['zlib', zlRun!],

@@ -25,7 +25,8 @@ export function limit(label: string, measured: number, max: number, unit: string
 }
 
 const round = (n: number) => (n >= 100 ? n.toFixed(0) : n.toFixed(1));
-const fmt = (ms: number) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(0)} ms`);
+/** `850 ms`, `1.20 s`. */
+export const fmt = (ms: number) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(0)} ms`);
 
 /** Wall time of a shell command (run through `sh -c`), the median of `runs`; throws if it fails. */
 export function shellMs(command: string, runs = 1): number {
@@ -64,13 +65,14 @@ export async function inFreshFolders<R extends { ms: number }>(base: string, n: 
  * never lands in the next one's time. The disk's speed drifts by minutes (cp -r of the 303 MB tree took 2 s
  * in one run, 11 s in the next): in turns, a slow minute hits every command alike. Every folder is removed
  * only after the last round: a run right after `rm -rf` of a 30,000-file tree pays the kernel's deferred
- * work for it, which made the onto-disk figures meaningless. Returns each command's median run.
+ * work for it, which made the onto-disk figures meaningless. Returns each command's median run, with the
+ * fastest and slowest (a wide spread of the reference says the machine changed speed during the runs).
  */
 export async function inFreshFoldersInTurns<R extends { ms: number }>(
   base: string,
   rounds: number,
   fns: ((out: string) => Promise<R>)[],
-): Promise<R[]> {
+): Promise<(R & { spread: [number, number] })[]> {
   const runs: R[][] = fns.map(() => []);
   const outs: string[] = [];
   shellMs('sync');
@@ -83,7 +85,10 @@ export async function inFreshFoldersInTurns<R extends { ms: number }>(
         shellMs('sync');
       }
     }
-    return runs.map((r) => r.sort((a, b) => a.ms - b.ms)[Math.floor(rounds / 2)]!);
+    return runs.map((r) => {
+      r.sort((a, b) => a.ms - b.ms);
+      return { ...r[Math.floor(rounds / 2)]!, spread: [r[0]!.ms, r[r.length - 1]!.ms] as [number, number] };
+    });
   } finally {
     for (const out of outs) await rm(out, { recursive: true, force: true });
     shellMs('sync');
