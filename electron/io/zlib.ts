@@ -43,5 +43,13 @@ function plain(buf: Uint8Array): Uint8Array {
  * files). Neither this nor pako reproduces HPIPack's zlib bytes; both are valid streams every reader inflates.
  */
 export function deflateZlib(data: Uint8Array): Uint8Array {
-  return plain(zlib().deflateSync(data));
+  return plain(zlib().deflateSync(data, { chunkSize: deflatedBound(data.length) }));
+}
+
+/**
+ * An output buffer the whole stream fits in (above zlib's compressBound, at least its 64-byte minimum), as
+ * for inflate: with Node's default of 16 KiB a 64 KiB chunk came out in pieces and a concatenation.
+ */
+function deflatedBound(size: number): number {
+  return Math.max(64, size + (size >> 8) + 64);
 }
