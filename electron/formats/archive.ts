@@ -126,7 +126,9 @@ export interface PackOptions {
   chunkCache?: ChunkCache;
   /**
    * Compression beside the writer's thread for a build of `totalBytes` (null: none). Threads belong to the
-   * layer that packs (mods/compress-pool.ts); without this the writer compresses in its own thread.
+   * layer that packs (mods/compress-pool.ts); without this the writer compresses in its own thread, as it
+   * does while they start (it does not wait for them). With a chunkCache they are started only once files
+   * miss it, for the bytes still to come.
    */
   startWorkers?: (totalBytes: number) => Promise<ChunkWorkers | null>;
   /** Opaque blocks carried over from the archive being rewritten (see Archive.carryOver). */
