@@ -48,8 +48,9 @@ export function deflateZlib(data: Uint8Array): Uint8Array {
 
 /**
  * An output buffer the whole stream fits in (above zlib's compressBound, at least its 64-byte minimum), as
- * for inflate: with Node's default of 16 KiB a 64 KiB chunk came out in pieces and a concatenation.
+ * for inflate: with Node's default of 16 KiB a 64 KiB chunk came out in pieces and a concatenation. Capped
+ * like inflate's, so a large input (a PNG's rows) does not allocate its own size again for output.
  */
 function deflatedBound(size: number): number {
-  return Math.max(64, size + (size >> 8) + 64);
+  return Math.max(64, Math.min(size, 1 << 20) + (size >> 8) + 64);
 }

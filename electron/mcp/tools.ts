@@ -5,6 +5,7 @@ import { decodeTdf, parseTdf } from '../../shared/tdf/parse.js';
 import { decompileCob } from '../../shared/assets/ta/cob/index.js';
 import { decodeAssetView } from '../../shared/assets/wire.js';
 import { encodePng } from '../../shared/assets/png.js';
+import { deflateZlib } from '../io/zlib.js';
 import type { AssetView, ImagesView } from '../../shared/assets/view.js';
 import type { GameId } from '../../shared/vfs-types.js';
 
@@ -174,7 +175,10 @@ export const tools: ToolDefinition[] = [
         `group ${found.group.name}, frame ${index} of ${found.group.frames.length}, ${frame.image.width} × ${frame.image.height}${found.palette ? `, palette ${found.palette}` : ''}`,
         `groups: ${groups.map((g) => g.group.name).join(', ')}`,
       ];
-      return { text: lines.join('\n'), image: { data: Buffer.from(encodePng(frame.image)).toString('base64'), mimeType: 'image/png' } };
+      return {
+        text: lines.join('\n'),
+        image: { data: Buffer.from(encodePng(frame.image, deflateZlib)).toString('base64'), mimeType: 'image/png' },
+      };
     },
   },
   {

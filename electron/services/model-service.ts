@@ -8,6 +8,7 @@ import { decodeAliasModel, parseAliasModel } from '../../shared/assets/quake/mod
 import type { AliasInfo } from '../../shared/assets/quake/alias.js';
 import { encodeGlb, encodeObj } from '../../shared/assets/gltf.js';
 import { encodePng } from '../../shared/assets/png.js';
+import { deflateZlib } from '../io/zlib.js';
 import { frameCount, triangleCount } from '../../shared/assets/mesh-util.js';
 import type { Mesh } from '../../shared/assets/mesh.js';
 
@@ -30,7 +31,7 @@ export function modelAssetInfo({ bytes }: ModelSource): AliasInfo {
   return { format: model.format, ...model.header };
 }
 
-const png = encodePng;
+const png = (image: Parameters<typeof encodePng>[0]) => encodePng(image, deflateZlib);
 
 export type ExportKind = 'glb' | 'obj';
 

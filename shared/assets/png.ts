@@ -8,7 +8,8 @@ import { checkImageSize, type RgbaImage } from './image.js';
  * reading PNGs back (WAD packing from PNGs, tests). Encoding always writes 8-bit RGBA, non-interlaced,
  * filter type 0 per row: exact pixels, no palette guessing. Decoding takes the 8-bit non-interlaced kinds
  * that image editors write (grey, grey+alpha, RGB, RGBA, palette with tRNS) and refuses the rest by name.
- * pako does the zlib part, so this runs in the browser too.
+ * pako does the zlib part by default, so this runs in the browser too; the main process and the CLI hand
+ * the encoders Node's native deflate instead (see `Deflate`).
  */
 
 const SIGNATURE = Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a);
@@ -65,12 +66,20 @@ function header(width: number, height: number): Uint8Array {
   return chunk('IHDR', ihdr);
 }
 
+/**
+ * What makes the zlib stream of the rows (header and Adler-32 included): any deflater gives a valid PNG.
+ * Node's native one is several times pako's speed, and on a large map render the PNG was most of the wait.
+ */
+export type Deflate = (bytes: Uint8Array) => Uint8Array;
+
+const pakoDeflate: Deflate = (bytes) => deflate(bytes);
+
 /** The zlib stream of an image's rows, each behind filter byte 0. */
-function imageData(image: RgbaImage): Uint8Array {
+function imageData(image: RgbaImage, compress: Deflate): Uint8Array {
   const stride = image.width * 4;
   const raw = new Uint8Array((stride + 1) * image.height);
   for (let y = 0; y < image.height; y++) raw.set(image.rgba.subarray(y * stride, (y + 1) * stride), y * (stride + 1) + 1);
-  return deflate(raw);
+  return compress(raw);
 }
 
 function checkImage(image: RgbaImage): void {
@@ -83,16 +92,21 @@ function checkImage(image: RgbaImage): void {
     );
 }
 
-export function encodePng(image: RgbaImage): Uint8Array {
+export function encodePng(image: RgbaImage, compress: Deflate = pakoDeflate): Uint8Array {
   checkImage(image);
-  return concat([SIGNATURE, header(image.width, image.height), chunk('IDAT', imageData(image)), chunk('IEND', new Uint8Array(0))]);
+  return concat([
+    SIGNATURE,
+    header(image.width, image.height),
+    chunk('IDAT', imageData(image, compress)),
+    chunk('IEND', new Uint8Array(0)),
+  ]);
 }
 
 /**
  * An animated PNG: every frame the size of the first, shown for its delay (ms), looping. Viewers without
  * APNG show the first frame.
  */
-export function encodeApng(frames: { image: RgbaImage; delayMs: number }[]): Uint8Array {
+export function encodeApng(frames: { image: RgbaImage; delayMs: number }[], compress: Deflate = pakoDeflate): Uint8Array {
   const first = frames[0];
   if (!first) fail('bad-count', 'APNG: no frames');
   const { width, height } = first.image;
@@ -111,7 +125,7 @@ export function encodeApng(frames: { image: RgbaImage; delayMs: number }[]): Uin
     view.setUint16(20, Math.max(0, Math.min(65535, Math.round(delayMs))));
     view.setUint16(22, 1000);
     parts.push(chunk('fcTL', control));
-    const data = imageData(image);
+    const data = imageData(image, compress);
     if (index === 0) parts.push(chunk('IDAT', data));
     else parts.push(chunk('fdAT', concat([u32be(sequence++), data])));
   });

@@ -8,6 +8,7 @@ import { wadLumpType } from '../../services/wad-lump-service.js';
 import type { OpenedAsset } from '../../services/asset-service.js';
 import { assetDecoderFor } from '../../../shared/assets/registry.js';
 import { encodePng } from '../../../shared/assets/png.js';
+import { deflateZlib } from '../../io/zlib.js';
 import { fail } from '../../../shared/errors.js';
 import type { RgbaImage } from '../../../shared/assets/image.js';
 import type { AssetView, ImagesView } from '../../../shared/assets/view.js';
@@ -92,7 +93,7 @@ export function registerQuakeAssetCommands(program: Command, ctx: CliContext): v
     await withAsset(ctx, file, opts, async (asset) => {
       const view = await imagesOf(file, asset, opts);
       const picture = pick(view, opts, file);
-      await writeFileAtomically(opts.target, (sink) => sink.write(encodePng(picture)));
+      await writeFileAtomically(opts.target, (sink) => sink.write(encodePng(picture, deflateZlib)));
       ctx.stderr.write(
         `wrote ${opts.target}: ${picture.width} × ${picture.height} from ${asset.origin}${view.palette ? `, palette ${view.palette}` : ''}\n`,
       );

@@ -5,6 +5,7 @@ import type { CliContext } from '../context.js';
 import { withAsset, withAssetOptions, type AssetCliOptions } from '../asset-options.js';
 import { writeFileAtomically } from '../../io/byte-sink.js';
 import { encodeApng, encodePng } from '../../../shared/assets/png.js';
+import { deflateZlib } from '../../io/zlib.js';
 import { readGaf, layerCount, durationMs, type GafFrame } from '../../../shared/assets/ta/gaf.js';
 import { alignFrames, renderGafFrame } from '../../../shared/assets/ta/gaf-pixels.js';
 import { decodePal, paletteSwatch } from '../../../shared/assets/ta/pal.js';
@@ -105,12 +106,15 @@ export function registerTaAssetCommands(program: Command, ctx: CliContext): void
             const aligned = alignFrames(frames);
             await writeBytes(
               join(root, `${rel}.png`),
-              encodeApng(aligned.map((image, k) => ({ image, delayMs: durationMs(frames[k]!.frame.duration) ?? UNTIMED_FRAME_MS }))),
+              encodeApng(
+                aligned.map((image, k) => ({ image, delayMs: durationMs(frames[k]!.frame.duration) ?? UNTIMED_FRAME_MS })),
+                deflateZlib,
+              ),
             );
             written++;
           } else {
             for (const { i, image } of frames) {
-              await writeBytes(join(root, rel, `${i}.png`), encodePng(image));
+              await writeBytes(join(root, rel, `${i}.png`), encodePng(image, deflateZlib));
               written++;
             }
           }
@@ -132,7 +136,7 @@ export function registerTaAssetCommands(program: Command, ctx: CliContext): void
       return withAsset(ctx, file, opts, async (asset) => {
         const decoded = decodePal(asset.bytes, asset.name);
         if (decoded.trailing > 0) ctx.warn(`${decoded.trailing} bytes after the 256 entries ignored`);
-        await writeBytes(resolve(opts.target), encodePng(paletteSwatch(decoded.palette, opts.cell)));
+        await writeBytes(resolve(opts.target), encodePng(paletteSwatch(decoded.palette, opts.cell), deflateZlib));
       });
     });
 }

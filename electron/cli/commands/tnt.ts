@@ -8,6 +8,7 @@ import { openTnt, tntInfo, type OpenedTnt, type TntInfo } from '../../services/t
 import type { InstallService } from '../../services/install-service.js';
 import { fail, FormatError } from '../../../shared/errors.js';
 import { encodePng } from '../../../shared/assets/png.js';
+import { deflateZlib } from '../../io/zlib.js';
 import { indexedToRgba } from '../../../shared/assets/image.js';
 import { drawTntMarkers, MAX_RENDER_SCALE, MIN_RENDER_SCALE, renderTnt } from '../../../shared/assets/ta/tnt-render.js';
 
@@ -117,7 +118,7 @@ export function registerTntCommands(program: Command, ctx: CliContext, installs?
           fail('refused', `${file}: the minimap is empty (its ${minimap.storedWidth} × ${minimap.storedHeight} pixels are all padding)`);
         const palette = await loaded.palette();
         ctx.file = opts.target;
-        await writePng(opts.target, encodePng(indexedToRgba(minimap.width, minimap.height, minimap.pixels, palette)));
+        await writePng(opts.target, encodePng(indexedToRgba(minimap.width, minimap.height, minimap.pixels, palette), deflateZlib));
         ctx.stderr.write(`modpak: ${opts.target}: minimap ${minimap.width} × ${minimap.height} (palette: ${palette.name})\n`);
       }),
     );
@@ -133,7 +134,7 @@ export function registerTntCommands(program: Command, ctx: CliContext, installs?
         const image = renderTnt(loaded.map, palette, opts.scale);
         if (opts.markers) drawTntMarkers(image, loaded.map, { features: true, voids: true, startPositions: loaded.ota?.startPositions });
         ctx.file = opts.target;
-        await writePng(opts.target, encodePng(image));
+        await writePng(opts.target, encodePng(image, deflateZlib));
         ctx.stderr.write(`modpak: ${opts.target}: ${image.width} × ${image.height} (palette: ${palette.name})\n`);
       }),
     );

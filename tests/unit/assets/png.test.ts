@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { crc32, deflateSync, inflateSync } from 'node:zlib';
 import { decodePng, encodeApng, encodePng } from '../../../shared/assets/png.js';
 import { FormatError } from '../../../shared/errors.js';
+import { deflateZlib } from '../../../electron/io/zlib.js';
 
 /** The chunks of a PNG, read here from the PNG specification's layout (length, type, data, CRC). */
 function chunks(png: Uint8Array): { type: string; data: Buffer; crcOk: boolean }[] {
@@ -55,6 +56,24 @@ describe('PNG', () => {
     const third = parts[7]!.data;
     expect(third.readUInt32BE(0)).toBe(4);
     expect(inflateSync(third.subarray(4))[1]).toBe(frames[2]!.image.rgba[0]);
+  });
+
+  it("hands the rows to the deflater it is given (the main process passes Node's native one)", () => {
+    const image = picture(64, 48, 3);
+    const frames = [image, picture(64, 48, 4)].map((frame) => ({ image: frame, delayMs: 80 }));
+    const given: number[] = [];
+    const native = (rows: Uint8Array) => {
+      given.push(rows.length);
+      return deflateZlib(rows);
+    };
+    expect(decodePng(encodePng(image, native))).toEqual(image);
+    expect(given).toEqual([(64 * 4 + 1) * 48]);
+    const apng = chunks(encodeApng(frames, native));
+    expect(given).toHaveLength(3);
+    // Any deflater gives the same rows: the second frame's, behind its sequence number.
+    expect(inflateSync(apng.find((c) => c.type === 'fdAT')!.data.subarray(4))).toEqual(
+      inflateSync(chunks(encodeApng(frames)).at(-2)!.data.subarray(4)),
+    );
   });
 
   it('reads back what it writes', () => {
