@@ -158,7 +158,7 @@ export function registerArchiveCommands(program: Command, ctx: CliContext): void
     .command('pack')
     .description('pack a folder into an archive (written to a temporary file, then renamed into place)')
     .argument('<dir>')
-    .requiredOption('--target <file>', 'the archive to write')
+    .requiredOption('-t, --target <file>', 'the archive to write')
     .option(
       '--format <format>',
       'hpi|hpi2|pak|sin|daikatana|pangya|wad2|wad3 (default: from the extension)',

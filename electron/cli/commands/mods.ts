@@ -70,7 +70,7 @@ export function registerModsCommands(program: Command, ctx: CliContext): void {
     .command('watch')
     .description('repack a folder into an archive on every change (debounced; one build at a time; Ctrl-C stops)')
     .argument('<dir>')
-    .requiredOption('--target <file>', 'the archive to keep rebuilt (.ufo, .hpi, ...)')
+    .requiredOption('-t, --target <file>', 'the archive to keep rebuilt (.ufo, .hpi, ...)')
     .option('--debounce <ms>', 'quiet time after the last change before a build', parseInteger, 150)
     .option('--order-from <archive>', 'keep the stored order of this archive for the paths it shares')
     .action(async (dir: string, opts: { target: string; debounce: number; orderFrom?: string }) => {

@@ -85,7 +85,7 @@ export function registerQuakeAssetCommands(program: Command, ctx: CliContext): v
       .command('export')
       .description('write a picture as an RGBA PNG (.lmp .wal .spr .pcx, a WAD lump, a BSP texture); alpha 0 where the game draws nothing')
       .argument('<file>')
-      .requiredOption('--target <png>', 'the PNG to write')
+      .requiredOption('-t, --target <png>', 'the PNG to write')
       .option('--entry <name>', 'a lump of the WAD, or a file inside the archive, named by FILE')
       .option('--mip <n>', 'the mip level (miptex, WAL)', parseInteger)
       .option('--frame <n>', 'the frame (sprites: counted across groups; BSP: the texture)', parseInteger),

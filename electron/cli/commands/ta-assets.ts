@@ -128,7 +128,7 @@ export function registerTaAssetCommands(program: Command, ctx: CliContext): void
   const pal = program.command('pal').description("TA's palette files");
   withAssetOptions(pal.command('swatch').argument('<file>', 'a PALETTE.PAL (with --install: a path in the install)'))
     .description('the 256 colours as a 16 × 16 grid PNG, index 0 top left')
-    .requiredOption('--target <png>', 'the PNG to write')
+    .requiredOption('-t, --target <png>', 'the PNG to write')
     .option('--cell <pixels>', 'the size of each colour square', parseInteger, 16)
     .exitOverride()
     .action(async (file: string, opts: AssetCliOptions & { target: string; cell: number }) => {

@@ -41,6 +41,21 @@ describe('command groups', () => {
     }
   });
 
+  it('every command that writes a --target takes it as -t too', async () => {
+    const program = new Command('modpak');
+    const release = await registerCommandModules(program, ctx(), []);
+    await release();
+    const walk = (c: Command, path: string): [string, string | undefined][] => [
+      ...c.options.filter((o) => o.long === '--target').map((o): [string, string | undefined] => [path, o.short]),
+      ...c.commands.flatMap((sub) => walk(sub, `${path} ${sub.name()}`.trim())),
+    ];
+    const targets = walk(program, '');
+    expect(targets.map(([path]) => path)).toEqual(
+      expect.arrayContaining(['extract', 'pack', 'watch', 'image export', 'pal swatch', 'tnt render']),
+    );
+    expect(targets.filter(([, short]) => short !== '-t')).toEqual([]);
+  });
+
   it('help, no command and an unknown word load every group (for the list and the suggestions)', async () => {
     const all = [...(await loaded([])).keys()];
     expect([...(await loaded(['help'])).keys()]).toEqual(all);
