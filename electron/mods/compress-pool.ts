@@ -8,6 +8,7 @@
 import { Worker } from 'node:worker_threads';
 import { bundledWorker, workersBesideThisThread } from '../io/worker-bundle.js';
 import type { ChunkHandOver, ChunkReply, ChunkWorkers, LaidChunks } from '../formats/archive.js';
+import { fromThreadError, type ThreadError } from '../io/thread-errors.js';
 
 export interface CompressRequest {
   id: number;
@@ -20,7 +21,7 @@ export interface CompressRequest {
 }
 /** `laid` is null when the file is best stored (see FileCodec.encodeInto); `spare` is `into` when the chunks are not in it. */
 export type CompressReply =
-  { id: number; data: Uint8Array | null; laid: LaidChunks | null; spare: Uint8Array | null } | { id: number; error: string };
+  { id: number; data: Uint8Array | null; laid: LaidChunks | null; spare: Uint8Array | null } | { id: number; error: ThreadError };
 
 interface Job {
   data: Uint8Array;
@@ -42,7 +43,7 @@ class Pool implements ChunkWorkers {
         const job = this.waiting.get(m.id);
         if (!job) return;
         this.waiting.delete(m.id);
-        if ('error' in m) job.reject(new Error(m.error));
+        if ('error' in m) job.reject(fromThreadError(m.error));
         else job.resolve({ data: m.data ?? job.data, laid: m.laid, spare: m.spare ?? undefined });
       });
       w.on('error', (err) => this.failAll(err));

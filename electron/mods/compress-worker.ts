@@ -1,6 +1,7 @@
 /** Worker side of the compression pool: files' bytes in, their encoded chunks out (see compress-pool.ts). */
 import { parentPort } from 'node:worker_threads';
 import { fileCodec } from '../formats/file-codecs.js';
+import { toThreadError } from '../io/thread-errors.js';
 import type { CompressReply, CompressRequest } from './compress-pool.js';
 
 const port = parentPort!;
@@ -15,6 +16,7 @@ port.on('message', (m: CompressRequest) => {
     if (m.lent) moved.push(m.data.buffer as ArrayBuffer);
     port.postMessage({ id: m.id, data: m.lent ? m.data : null, laid, spare } satisfies CompressReply, moved);
   } catch (err) {
-    port.postMessage({ id: m.id, error: err instanceof Error ? err.message : String(err) } satisfies CompressReply);
+    // With its code (a FormatError's, or a system error's), as this thread would have thrown it.
+    port.postMessage({ id: m.id, error: toThreadError(err) } satisfies CompressReply);
   }
 });

@@ -4,7 +4,7 @@
  * ends this thread only; the host answers an error and goes on.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { FormatError } from '../../shared/errors.js';
+import { toThreadError } from '../io/thread-errors.js';
 import { archiveInfo, listArchive } from './archive-service.js';
 import { verifyArchive } from './archive-verify.js';
 import type { ArchiveTask, ArchiveTaskReply } from './isolated-archive.js';
@@ -27,13 +27,5 @@ try {
     post({ type: 'done', result });
   }
 } catch (err) {
-  const e = err as NodeJS.ErrnoException;
-  post({
-    type: 'error',
-    format: err instanceof FormatError ? { code: err.code, details: err.details } : null,
-    message: e?.message ?? String(err),
-    name: e?.name,
-    code: typeof e?.code === 'string' ? e.code : undefined,
-    path: e?.path,
-  });
+  post({ type: 'error', ...toThreadError(err) });
 }

@@ -5,7 +5,8 @@
  */
 import type { Worker } from 'node:worker_threads';
 import { bundledWorker, workersBesideThisThread } from '../io/worker-bundle.js';
-import { FormatError, type FormatErrorCode, type FormatErrorDetails } from '../../shared/errors.js';
+import { FormatError } from '../../shared/errors.js';
+import { fromThreadError, type ThreadError } from '../io/thread-errors.js';
 
 /** What became of one entry: written, refused (its name cannot be written safely), or failed to decode. */
 export type EntryOutcome = { kind: 'file'; bytes: number } | { kind: 'refused'; reason: string } | { kind: 'failed'; message: string };
@@ -34,14 +35,7 @@ export type WorkerReply =
   | { type: 'range-done'; from: number; bytes: Float64Array; others: [position: number, outcome: EntryOutcome][] }
   | { type: 'warning'; message: string; index?: number }
   | { type: 'batch-done'; files: [index: number, outcome: EntryOutcome][] }
-  | {
-      type: 'error';
-      format: { code: FormatErrorCode; details: FormatErrorDetails } | null;
-      message: string;
-      code?: string;
-      path?: string;
-      entry?: string;
-    };
+  | ({ type: 'error'; entry?: string } & ThreadError);
 
 /** An entry that did not decode, which stops an extraction without keepGoing. */
 export class EntryFailure extends Error {
@@ -186,14 +180,8 @@ export class EarlyWorkers {
 }
 
 function toError(reply: Extract<WorkerReply, { type: 'error' }>): Error {
-  if (reply.format) {
-    const failure = new FormatError(reply.format.code, reply.message, reply.format.details);
-    return reply.entry !== undefined ? new EntryFailure(reply.entry, failure) : failure;
-  }
-  const err = new Error(reply.message) as NodeJS.ErrnoException;
-  if (reply.code) err.code = reply.code;
-  if (reply.path) err.path = reply.path;
-  return err;
+  const err = fromThreadError(reply);
+  return err instanceof FormatError && reply.entry !== undefined ? new EntryFailure(reply.entry, err) : err;
 }
 
 /**

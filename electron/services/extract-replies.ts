@@ -4,6 +4,7 @@
  */
 import { FormatError } from '../../shared/errors.js';
 import { refusalReason } from '../io/folder-writer.js';
+import { toThreadError } from '../io/thread-errors.js';
 import type { EntryOutcome, WorkerReply } from './extract-pool.js';
 
 /**
@@ -19,13 +20,5 @@ export function errorOutcome(err: unknown, keepGoing: boolean): EntryOutcome | n
 
 /** The error as a message: a FormatError keeps its code and details, a file-system error its code and path. */
 export function errorReply(err: unknown, entry?: string): WorkerReply {
-  const e = err as NodeJS.ErrnoException;
-  return {
-    type: 'error',
-    format: err instanceof FormatError ? { code: err.code, details: err.details } : null,
-    message: e?.message ?? String(err),
-    code: typeof e?.code === 'string' ? e.code : undefined,
-    path: e?.path,
-    entry,
-  };
+  return { type: 'error', ...toThreadError(err), entry };
 }

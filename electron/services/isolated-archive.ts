@@ -7,23 +7,14 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { ArchiveListing } from '../../shared/contract.js';
-import { FormatError, type FormatErrorCode, type FormatErrorDetails } from '../../shared/errors.js';
+import { fromThreadError, type ThreadError } from '../io/thread-errors.js';
 import { bundledWorker } from '../io/worker-bundle.js';
 import { archiveInfo, listArchive, type ProgressFn } from './archive-service.js';
 import { verifyArchive, type VerifyResult } from './archive-verify.js';
 
 export type ArchiveTask = { kind: 'open'; path: string } | { kind: 'verify'; path: string };
 export type ArchiveTaskReply =
-  | { type: 'done'; result: unknown }
-  | { type: 'progress'; done: number; total: number; label?: string }
-  | {
-      type: 'error';
-      format: { code: FormatErrorCode; details: FormatErrorDetails } | null;
-      message: string;
-      name?: string;
-      code?: string;
-      path?: string;
-    };
+  { type: 'done'; result: unknown } | { type: 'progress'; done: number; total: number; label?: string } | ({ type: 'error' } & ThreadError);
 
 export interface IsolationLimits {
   /** The worker's old-generation heap, in MB. */
@@ -40,15 +31,6 @@ export const DEFAULT_ISOLATION: IsolationLimits = { heapMb: 512, openMs: 120_000
 export class IsolationError extends Error {}
 
 const workerScript = () => bundledWorker(new URL('./archive-task-worker.ts', import.meta.url));
-
-function toError(reply: Extract<ArchiveTaskReply, { type: 'error' }>): Error {
-  if (reply.format) return new FormatError(reply.format.code, reply.message, reply.format.details);
-  const err = new Error(reply.message) as NodeJS.ErrnoException;
-  if (reply.name) err.name = reply.name;
-  if (reply.code) err.code = reply.code;
-  if (reply.path) err.path = reply.path;
-  return err;
-}
 
 async function runTask<T>(
   task: ArchiveTask,
@@ -100,7 +82,7 @@ async function runTask<T>(
           finish(() => reject(err));
         }
       } else if (m.type === 'done') finish(() => resolve(m.result as T));
-      else finish(() => reject(toError(m)));
+      else finish(() => reject(fromThreadError(m)));
     });
     worker.on('error', (err: Error & { code?: string }) => {
       const why =

@@ -84,7 +84,7 @@ describe('prebuilt worker bundles (what a packaged app runs)', () => {
         compressor.postMessage({ id: 7, data: text, method: 1, into: null, lent: false } satisfies CompressRequest);
         const reply = await message<CompressReply>(compressor);
         expect(reply.id).toBe(7);
-        if ('error' in reply) throw new Error(reply.error);
+        if ('error' in reply) throw new Error(reply.error.message);
         if (reply.laid === null) throw new Error('text came back to be stored');
         const chunks = chunkViews(reply.laid);
         expect(chunks).toEqual(fileChunks(text, 1));
