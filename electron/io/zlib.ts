@@ -43,14 +43,7 @@ function plain(buf: Uint8Array): Uint8Array {
  * files). Neither this nor pako reproduces HPIPack's zlib bytes; both are valid streams every reader inflates.
  */
 export function deflateZlib(data: Uint8Array): Uint8Array {
-  return plain(zlib().deflateSync(data, { chunkSize: deflatedBound(data.length) }));
-}
-
-/**
- * An output buffer the whole stream fits in (above zlib's compressBound, at least its 64-byte minimum), as
- * for inflate: with Node's default of 16 KiB a 64 KiB chunk came out in pieces and a concatenation. Capped
- * like inflate's, so a large input (a PNG's rows) does not allocate its own size again for output.
- */
-function deflatedBound(size: number): number {
-  return Math.max(64, Math.min(size, 1 << 20) + (size >> 8) + 64);
+  // Room for the whole stream (above zlib's compressBound) in one output buffer, capped as inflate's is, so a
+  // 64 KiB chunk is not written in 16 KiB pieces and concatenated, and a PNG's rows get no second copy.
+  return plain(zlib().deflateSync(data, { chunkSize: outputChunk(data.length + (data.length >> 8)) }));
 }
