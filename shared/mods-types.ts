@@ -44,7 +44,8 @@ export interface WatchStatus {
   target: string;
   running: boolean;
   state: 'idle' | 'building' | 'ok' | 'failed';
-  lastBuild: null | { at: string; durationMs: number; ok: boolean; message: string; files: number };
+  /** `number` counts this watch's builds from 1, so two builds in the same second with the same figures still differ. */
+  lastBuild: null | { number: number; at: string; durationMs: number; ok: boolean; message: string; files: number };
   /**
    * Grows with every status change of any watcher in the host: a call's answer and the `watch` events can
    * arrive in either order, and the higher revision is the newer status.

@@ -184,7 +184,7 @@ export class RepackWatcher {
   }
 
   private async runBuild(): Promise<void> {
-    this.builds++;
+    const number = ++this.builds;
     this.setStatus({ ...this.current, state: 'building' });
     const started = performance.now();
     const at = new Date().toISOString();
@@ -197,13 +197,13 @@ export class RepackWatcher {
       const sizes = report.size !== undefined ? `, ${report.size} bytes` : '';
       const message = `built ${this.target}: ${report.files} files${sizes} in ${durationMs} ms`;
       this.options.onLog?.(message);
-      this.setStatus({ ...this.current, state: 'ok', lastBuild: { at, durationMs, ok: true, message, files: report.files } });
+      this.setStatus({ ...this.current, state: 'ok', lastBuild: { number, at, durationMs, ok: true, message, files: report.files } });
     } catch (err) {
       const durationMs = Math.round((performance.now() - started) * 10) / 10;
       const reason = err instanceof Error ? err.message : String(err);
       const message = `build failed after ${durationMs} ms: ${reason}; the previous ${basename(this.target)} is kept`;
       this.options.onLog?.(message);
-      this.setStatus({ ...this.current, state: 'failed', lastBuild: { at, durationMs, ok: false, message, files: 0 } });
+      this.setStatus({ ...this.current, state: 'failed', lastBuild: { number, at, durationMs, ok: false, message, files: 0 } });
     }
   }
 

@@ -53,7 +53,7 @@ const status = (revision: number, state: WatchStatus['state'], lastBuild: WatchS
   lastBuild,
   revision,
 });
-const built = { at: '2026-01-01T00:00:00.000Z', durationMs: 12, ok: true, message: 'built', files: 3 };
+const built = { number: 1, at: '2026-01-01T00:00:00.000Z', durationMs: 12, ok: true, message: 'built', files: 3 };
 
 beforeEach(() => setActivePinia(createPinia()));
 

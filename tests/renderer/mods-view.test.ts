@@ -180,15 +180,16 @@ describe('Mods screen', () => {
     // One tick starts it: the impact shown before the export still stands.
     await until(() => watch.status?.lastBuild?.ok === true);
     expect((toggle.element as HTMLInputElement).checked).toBe(true);
-    const first = watch.status!.lastBuild!.at;
-    expect(wrapper.find('[data-testid="watch-last"]').text()).toMatch(/✓ .* · [\d.]+ ms · 2 files/);
+    expect(wrapper.find('[data-testid="watch-last"]').text()).toMatch(/✓ build 1 · .* · [\d.]+ ms · 2 files/);
     const area = wrapper.find('textarea[aria-label="File text"]');
     await area.setValue((area.element as HTMLTextAreaElement).value.replace('MaxDamage=4500', 'MaxDamage=5000'));
     await wrapper
       .findAll('button')
       .find((b) => b.text() === 'Save')!
       .trigger('click');
-    await until(() => watch.status?.lastBuild?.at !== first && watch.status?.state === 'ok');
+    await until(() => (watch.status?.lastBuild?.number ?? 0) >= 2 && watch.status?.state === 'ok');
+    await flushPromises();
+    expect(wrapper.find('[data-testid="watch-last"]').text()).toMatch(/✓ build [2-9] · /);
     const archive = await host.call('archive.read', { path: join(fx.root, 'mymod.ufo'), entry: 'units/ARMCOM.FBI' });
     expect(archive.ok && Buffer.from((archive.result as ResponseOf<'archive.read'>).data, 'base64').toString('latin1')).toContain(
       'MaxDamage=5000;',

@@ -78,7 +78,7 @@ describe('RepackWatcher', () => {
     expect(w.buildCount).toBeGreaterThanOrEqual(2);
     expect(w.buildCount).toBeLessThanOrEqual(3);
     expect(logs.every((l) => /^built .*out\.json: \d+ files in [\d.]+ ms$/.test(l))).toBe(true);
-    expect(w.status()).toMatchObject({ running: true, state: 'ok', lastBuild: { ok: true, files: 21 } });
+    expect(w.status()).toMatchObject({ running: true, state: 'ok', lastBuild: { ok: true, files: 21, number: w.buildCount } });
   });
 
   it('runs one build at a time and queues exactly one rebuild for changes made during a build', async () => {
@@ -124,7 +124,7 @@ describe('RepackWatcher', () => {
     expect(logs.at(-1)).toMatch(
       /^build failed after [\d.]+ ms: refused: the folder holds a file named FAIL; the previous out\.json is kept$/,
     );
-    expect(w.status().lastBuild).toMatchObject({ ok: false });
+    expect(w.status().lastBuild).toMatchObject({ ok: false, number: w.buildCount });
     expect((await readdir(work)).filter((n) => n.endsWith('.tmp'))).toEqual([]);
     await unlink(join(dir, 'FAIL'));
     await waitFor(() => w.status().state === 'ok');
