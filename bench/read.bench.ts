@@ -110,11 +110,16 @@ export async function run(): Promise<void> {
     ['tmpfs', TMPFS, { LZ77: (1.5 * 1.3) / 2.0, zlib: (1.5 * 2.5) / 2.0 }],
     ['disk', dir, { LZ77: 1.1, zlib: 1.1 }],
   ] as const) {
-    const [cp, lzRun, zlRun] = await inFreshFoldersInTurns(base, 3, [
-      async (out) => ({ ms: references.cpTree(corpus.dir, out), cpuMs: NaN, maxRssKb: 0 }),
-      (out) => cli(['extract', lz, '-t', out], dir),
-      (out) => cli(['extract', zl, '-t', out], dir),
-    ]);
+    const [cp, lzRun, zlRun] = await inFreshFoldersInTurns(
+      base,
+      3,
+      [
+        async (out) => ({ ms: references.cpTree(corpus.dir, out), cpuMs: NaN, maxRssKb: 0 }),
+        (out) => cli(['extract', lz, '-t', out], dir),
+        (out) => cli(['extract', zl, '-t', out], dir),
+      ],
+      { warmUp: (out) => references.cpTree(corpus.dir, out) },
+    );
     const [fastest, slowest] = cp!.spread;
     figure(
       `cp -r into ${where}, fastest / slowest run`,

@@ -55,28 +55,46 @@ export const references = {
  * The median of `n` runs, each into a folder of its own that does not exist yet, as a user extracts: see
  * `inFreshFoldersInTurns`, with one command.
  */
-export async function inFreshFolders<R extends { ms: number }>(base: string, n: number, fn: (out: string) => Promise<R>): Promise<R> {
-  return (await inFreshFoldersInTurns(base, n, [fn]))[0]!;
+export async function inFreshFolders<R extends { ms: number }>(
+  base: string,
+  n: number,
+  fn: (out: string) => Promise<R>,
+  options: FreshFolderOptions = {},
+): Promise<R> {
+  return (await inFreshFoldersInTurns(base, n, [fn], options))[0]!;
+}
+
+export interface FreshFolderOptions {
+  /** Run once, untimed, into a folder of its own before the first round (see `inFreshFoldersInTurns`). */
+  warmUp?: (out: string) => unknown;
 }
 
 /**
  * Several commands taken in turns, each run into a folder of its own that does not exist yet, as a user
  * extracts: round after round, each command once, with a `sync` after each run so that one run's writeback
- * never lands in the next one's time. The disk's speed drifts by minutes (cp -r of the 303 MB tree took 2 s
- * in one run, 11 s in the next): in turns, a slow minute hits every command alike. Every folder is removed
- * only after the last round: a run right after `rm -rf` of a 30,000-file tree pays the kernel's deferred
- * work for it, which made the onto-disk figures meaningless. Returns each command's median run, with the
- * fastest and slowest (a wide spread of the reference says the machine changed speed during the runs).
+ * never lands in the next one's time. In turns, a slow minute hits every command alike. Every folder is
+ * removed only after the last round. The disk is ext4 without a journal, whose inode allocator skips
+ * inodes freed in the last minutes: the first tree created after a 30,000-file tree was removed paid up to
+ * 20 s of kernel time scanning past them (cp -r 14 s, then 1.6 s twice), whichever command it was. So a
+ * `warmUp` tree, untimed, goes first. Returns each command's median run, with the fastest and slowest (a
+ * wide spread of the reference says the machine changed speed during the runs).
  */
 export async function inFreshFoldersInTurns<R extends { ms: number }>(
   base: string,
   rounds: number,
   fns: ((out: string) => Promise<R>)[],
+  options: FreshFolderOptions = {},
 ): Promise<(R & { spread: [number, number] })[]> {
   const runs: R[][] = fns.map(() => []);
   const outs: string[] = [];
   shellMs('sync');
   try {
+    if (options.warmUp) {
+      const out = join(base, `modpak-bench-${process.pid}-warm-up`);
+      outs.push(out);
+      await options.warmUp(out);
+      shellMs('sync');
+    }
     for (let round = 0; round < rounds; round++) {
       for (const [i, fn] of fns.entries()) {
         const out = join(base, `modpak-bench-${process.pid}-${round}-${i}`);
