@@ -42,15 +42,19 @@ export class MemorySink implements ByteSink {
 }
 
 /**
- * Appends to an open file handle with positioned writes. Small writes are gathered in one staging buffer
- * that is reused for the whole file (an archive arrives as thousands of small chunks: copying each into
- * the buffer costs less, and leaves less garbage, than keeping a copy of each and joining them); a write
- * at least as large as the buffer goes straight to the file.
+ * Appends to an open file handle with positioned writes. Small writes are gathered in a staging buffer
+ * (an archive arrives as thousands of small chunks: copying each into the buffer costs less, and leaves
+ * less garbage, than keeping a copy of each and joining them); a write at least as large as the buffer
+ * goes straight to the file. There are two staging buffers: while one is being written, the producer fills
+ * the other, so reading the next source files overlaps writing the last megabyte.
  */
 export class FileSink implements ByteSink {
-  private readonly staging = new Uint8Array(STAGING_BYTES);
+  private staging = new Uint8Array(STAGING_BYTES);
+  private spare = new Uint8Array(STAGING_BYTES);
   private staged = 0;
   private flushedTo = 0;
+  /** The write of the spare buffer, if one is under way; it resolves to its error, never rejects. */
+  private writing: Promise<unknown> | null = null;
   position = 0;
 
   constructor(private readonly handle: FileHandle) {}
@@ -58,6 +62,8 @@ export class FileSink implements ByteSink {
   async write(bytes: Uint8Array): Promise<void> {
     if (this.staged + bytes.length > this.staging.length) await this.flush();
     if (bytes.length >= this.staging.length) {
+      // The caller's buffer is its own again once this resolves, so this write is awaited in full.
+      await this.settle();
       await this.handle.write(bytes, 0, bytes.length, this.flushedTo);
       this.flushedTo += bytes.length;
     } else {
@@ -69,15 +75,32 @@ export class FileSink implements ByteSink {
 
   async writeAt(offset: number, bytes: Uint8Array): Promise<void> {
     await this.flush();
+    await this.settle();
     if (offset + bytes.length > this.position) throw new Error('writeAt past the end of the sink');
     await this.handle.write(bytes, 0, bytes.length, offset);
   }
 
+  /** Start writing what is staged; resolves once the previous write is done and this buffer may fill again. */
   async flush(): Promise<void> {
     if (this.staged === 0) return;
-    await this.handle.write(this.staging, 0, this.staged, this.flushedTo);
+    await this.settle();
+    const full = this.staging;
+    this.writing = this.handle.write(full, 0, this.staged, this.flushedTo).then(
+      () => null,
+      (err: unknown) => err ?? new Error('write failed'),
+    );
     this.flushedTo += this.staged;
     this.staged = 0;
+    this.staging = this.spare;
+    this.spare = full;
+  }
+
+  /** Wait for the write under way, throwing its error. Call before the handle is closed. */
+  async settle(): Promise<void> {
+    const writing = this.writing;
+    this.writing = null;
+    const err = writing && (await writing);
+    if (err) throw err;
   }
 }
 
@@ -110,8 +133,15 @@ async function writeThrough(tmp: string, target: string, produce: (sink: ByteSin
   let ok = false;
   try {
     const sink = new FileSink(handle);
-    await produce(sink);
-    await sink.flush();
+    try {
+      await produce(sink);
+      await sink.flush();
+    } catch (err) {
+      // The handle is closed next: the write under way ends first, and the producer's error is the one told.
+      await sink.settle().catch(() => undefined);
+      throw err;
+    }
+    await sink.settle();
     await handle.sync();
     ok = true;
   } finally {

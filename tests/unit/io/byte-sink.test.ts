@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, open, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { writeFileAtomically } from '../../../electron/io/byte-sink.js';
+import { FileSink, writeFileAtomically } from '../../../electron/io/byte-sink.js';
 import { prng } from '../../helpers/prng.js';
 
 const MB = 1 << 20;
@@ -39,16 +39,62 @@ describe('FileSink through writeFileAtomically', () => {
     try {
       const target = join(dir, 'mod.ufo');
       await writeFile(target, 'the old archive');
-      await expect(
-        writeFileAtomically(target, async (sink) => {
-          await sink.write(new Uint8Array(3 * MB));
-          throw new Error('disk full');
-        }),
-      ).rejects.toThrow('disk full');
-      expect(await readFile(target, 'utf8')).toBe('the old archive');
-      expect(await readdir(dir)).toEqual(['mod.ufo']);
+      // One large write (awaited in full), and small ones that leave a staged megabyte being written.
+      for (const produce of [
+        async (sink: { write(b: Uint8Array): Promise<void> }) => sink.write(new Uint8Array(3 * MB)),
+        async (sink: { write(b: Uint8Array): Promise<void> }) => {
+          for (let i = 0; i < 24; i++) await sink.write(new Uint8Array(65_536).fill(i));
+        },
+      ]) {
+        await expect(
+          writeFileAtomically(target, async (sink) => {
+            await produce(sink);
+            throw new Error('disk full');
+          }),
+        ).rejects.toThrow('disk full');
+        expect(await readFile(target, 'utf8')).toBe('the old archive');
+        expect(await readdir(dir)).toEqual(['mod.ufo']);
+      }
     } finally {
       await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('patches bytes whose staged megabyte was still being written, after that write', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'modpak-sink-'));
+    try {
+      const target = join(dir, 'out.bin');
+      const piece = 65_536;
+      const pieces = 200;
+      await writeFileAtomically(target, async (sink) => {
+        for (let i = 0; i < pieces; i++) {
+          const at = sink.position;
+          await sink.write(new Uint8Array(piece).fill(0xaa));
+          // Right after the write that started a flush, patch the piece it flushed.
+          if ((i + 1) % 16 === 0) await sink.writeAt(at, Uint8Array.of(i & 0xff));
+        }
+      });
+      const out = await readFile(target);
+      expect(out.length).toBe(piece * pieces);
+      for (let i = 0; i < pieces; i++) expect(out[i * piece]).toBe((i + 1) % 16 === 0 ? i & 0xff : 0xaa);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('tells a failed write of a staged megabyte to the producer, with no unhandled rejection', async () => {
+    // /dev/full refuses every write with ENOSPC, as a full disk does.
+    const handle = await open('/dev/full', 'w');
+    try {
+      const sink = new FileSink(handle);
+      const produce = async () => {
+        for (let i = 0; i < 64; i++) await sink.write(new Uint8Array(65_536));
+        await sink.flush();
+        await sink.settle();
+      };
+      await expect(produce()).rejects.toMatchObject({ code: 'ENOSPC' });
+    } finally {
+      await handle.close();
     }
   });
 });
