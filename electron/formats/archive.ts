@@ -217,9 +217,12 @@ export interface FormatEngine {
  */
 export class ChunkScratch {
   private bytes = new Uint8Array(0);
-  /** At least `size` bytes (grown when needed; the contents are not kept). */
+  /**
+   * At least `size` bytes (grown when needed; the contents are not kept). Never under 64 KiB and a little:
+   * a 64 KiB chunk's inflate needs room past its size to tell a stream that outputs more.
+   */
   take(size: number): Uint8Array {
-    if (this.bytes.length < size) this.bytes = new Uint8Array(Math.max(size, 65536));
+    if (this.bytes.length < size) this.bytes = new Uint8Array(Math.max(size, 65536 + 64));
     return this.bytes;
   }
 }

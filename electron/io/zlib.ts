@@ -9,11 +9,13 @@ const zlib = (): typeof Zlib => (loaded ??= process.getBuiltinModule('node:zlib'
  * inflate measured 3-4x pako's on 64 KiB chunks, which is why the codecs do not inflate with pako.
  * `maxOutputLength` bounds the allocation to what the caller expects; both throw on a bad stream, a
  * stream that outputs more with code ERR_BUFFER_TOO_LARGE. Through one native stream per thread, reset
- * between calls, where this Node has it (see `reusedInflate`); through `inflateSync` otherwise.
+ * between calls, where this Node has it (see `reusedInflate`); through `inflateSync` otherwise. The output
+ * is a view of `into` where that has room beyond `maxOutputLength` (to see a stream that outputs more)
+ * and the stream is reused: the caller's scratch, used before the next call.
  */
-export function inflateZlib(data: Uint8Array, maxOutputLength: number): Uint8Array {
+export function inflateZlib(data: Uint8Array, maxOutputLength: number, into?: Uint8Array): Uint8Array {
   const reused = maxOutputLength <= MAX_OUTPUT_CHUNK ? reusedInflate() : null;
-  return reused ? reused.inflate(data, maxOutputLength) : inflateZlibOnce(data, maxOutputLength);
+  return reused ? reused.inflate(data, maxOutputLength, into) : inflateZlibOnce(data, maxOutputLength);
 }
 
 /** `inflateZlib` through a stream of its own, as `zlib.inflateSync` makes one for each call. */
@@ -28,7 +30,7 @@ interface NativeInflateStream {
   onerror: (message: string, errno: number, code?: string) => void;
 }
 
-let reused: { inflate(data: Uint8Array, maxOutputLength: number): Uint8Array } | null | undefined;
+let reused: { inflate(data: Uint8Array, maxOutputLength: number, into?: Uint8Array): Uint8Array } | null | undefined;
 
 /**
  * One native inflate stream kept for the thread and reset after each chunk, driven as `inflateSync` drives
@@ -55,8 +57,8 @@ export function reusedInflate(): typeof reused {
     failure = Object.assign(new Error(message), { errno, code });
   };
   reused = {
-    inflate(data, maxOutputLength) {
-      const out = new Uint8Array(outputChunk(maxOutputLength));
+    inflate(data, maxOutputLength, into) {
+      const out = into && into.length > maxOutputLength ? into : plain(Buffer.allocUnsafe(outputChunk(maxOutputLength)));
       native.writeSync(finish, data, 0, data.length, out, 0, out.length);
       if (failure) {
         const err = failure;

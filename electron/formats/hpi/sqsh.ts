@@ -185,7 +185,7 @@ export function decodeStoredChunk(
   }
   const plain = scratchFor(stored.length).subarray(0, stored.length);
   const sum = decipherPayload(stored, at, key, header.scrambled, plain);
-  const out = inflateChunk(plain, header.size, filePos, onWarning);
+  const out = inflateChunk(plain, header.size, filePos, onWarning, into);
   // Only a chunk that decodes gets the warning: for one that does not, its error says all.
   checkSum(header, sum, filePos, onWarning);
   return out;
@@ -201,10 +201,10 @@ function scratchFor(length: number): Uint8Array {
  * zlib with the Adler-32 checked by zlib itself; if that fails, raw-inflate after the 2 header bytes, which
  * reads streams whose Adler-32 is missing or wrong (an old packer wrote such chunks and the game loads them).
  */
-function inflateChunk(plain: Uint8Array, size: number, where: number, onWarning?: (m: string) => void): Uint8Array {
+function inflateChunk(plain: Uint8Array, size: number, where: number, onWarning?: (m: string) => void, into?: Uint8Array): Uint8Array {
   let out: Uint8Array;
   try {
-    out = inflateZlib(plain, size);
+    out = inflateZlib(plain, size, into);
   } catch (first) {
     if ((first as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') {
       fail('size-mismatch', `zlib chunk at ${where} inflates to more than the ${size} bytes its header declares`, {

@@ -37,6 +37,23 @@ describe('inflateZlib', () => {
     }
   });
 
+  it("inflates into the caller's scratch where it has room past the size, and tells one that outputs more", () => {
+    const original = sample(65_536, 5);
+    const stream = deflateSync(original);
+    const roomy = new Uint8Array(65_536 + 64);
+    const out = inflateZlib(stream, 65_536, roomy);
+    expect(out.buffer).toBe(roomy.buffer);
+    expect(Buffer.compare(out, original)).toBe(0);
+    // Exactly the size leaves no room to see more coming: the output is an array of its own.
+    const tight = new Uint8Array(65_536);
+    const own = inflateZlib(stream, 65_536, tight);
+    expect(own.buffer).not.toBe(tight.buffer);
+    expect(Buffer.compare(own, original)).toBe(0);
+    for (const max of [65_535, 65_536 - 64, 100]) {
+      expect(() => inflateZlib(stream, max, roomy)).toThrow(expect.objectContaining({ code: 'ERR_BUFFER_TOO_LARGE' }));
+    }
+  });
+
   it('refuses a stream that inflates to more than asked, then inflates the next one', () => {
     const original = sample(65_536, 9);
     const stream = deflateSync(original);
