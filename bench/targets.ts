@@ -3,9 +3,11 @@
  * ✓ or ✗. Nothing fails on a ✗: CI times nothing, and a busy machine would make such a check flaky.
  */
 import { spawnSync } from 'node:child_process';
-import { rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { scratchDir } from './util.js';
 
 /** Prints `label  measured vs limit  ✓|✗`; `ratio` is the allowed multiple of the reference. */
 export function target(label: string, measuredMs: number, referenceLabel: string, referenceMs: number, ratio: number): boolean {
@@ -76,11 +78,12 @@ export interface FreshFolderOptions {
  * starts one command later, so that no command always runs first: on a VM whose host hands memory back
  * on first touch, the runs just after a set of folders was removed write into pages still mapped, and
  * the later ones pay for fresh pages (on the bench machine 0.45 s against up to 1.3 s for `cp -r`). Every folder is
- * removed only after the last round. The disk is ext4 without a journal, whose inode allocator skips
- * inodes freed in the last minutes: the first tree created after a 30,000-file tree was removed paid up to
- * 20 s of kernel time scanning past them (cp -r 14 s, then 1.6 s twice), whichever command it was. So a
- * `warmUp` tree, untimed, goes first. Returns each command's median run, with the fastest and slowest (a
- * wide spread of the reference says the machine changed speed during the runs).
+ * discarded only after the last round (see `discard`). The disk is ext4 without a journal, whose inode
+ * allocator skips inodes freed in the last minutes: the first tree created after a 30,000-file tree was
+ * removed paid up to 20 s of kernel time scanning past them (cp -r 14 s, then 1.6 s twice), whichever
+ * command it was. So a set on disk says when it follows an emptying of the trash, and a `warmUp` tree, untimed,
+ * goes first. Returns each command's median run, with the fastest and slowest (a wide spread of the
+ * reference says the machine changed speed during the runs).
  */
 export async function inFreshFoldersInTurns<R extends { ms: number }>(
   base: string,
@@ -90,6 +93,7 @@ export async function inFreshFoldersInTurns<R extends { ms: number }>(
 ): Promise<(R & { spread: [number, number] })[]> {
   const runs: R[][] = fns.map(() => []);
   const outs: string[] = [];
+  if (base.startsWith(scratchDir)) await afterInodeQuarantine();
   shellMs('sync');
   try {
     if (options.warmUp) {
@@ -112,7 +116,47 @@ export async function inFreshFoldersInTurns<R extends { ms: number }>(
       return { ...r[Math.floor(rounds / 2)]!, spread: [r[0]!.ms, r[r.length - 1]!.ms] as [number, number] };
     });
   } finally {
-    for (const out of outs) await rm(out, { recursive: true, force: true });
+    for (const out of outs) await discard(out);
     shellMs('sync');
   }
+}
+
+const TRASH = join(scratchDir, 'trash');
+const TRASH_EMPTIED_AT = join(scratchDir, 'trash-emptied-at');
+/**
+ * How long ext4 without a journal passes over a freed inode: a minute, five more while its inode table
+ * block is not written back. cp -r was still 3.0 s, not 0.5-1.5 s, two minutes after 22 trees were removed.
+ */
+const INODE_QUARANTINE_MS = 360_000;
+let discarded = 0;
+
+/**
+ * Out of the way, not removed: a tree under .bench/ is renamed into .bench/trash/, which `npm run bench`
+ * empties once all benchmarks ran, so no timed run on disk follows a removal (see
+ * `inFreshFoldersInTurns`). Elsewhere (tmpfs) it is removed at once.
+ */
+export async function discard(path: string): Promise<void> {
+  if (!path.startsWith(scratchDir)) return rm(path, { recursive: true, force: true });
+  await mkdir(TRASH, { recursive: true });
+  await rename(path, join(TRASH, `${process.pid}-${discarded++}`)).catch((err: NodeJS.ErrnoException) => {
+    if (err.code !== 'ENOENT') throw err;
+  });
+}
+
+/** Remove what `discard` set aside, and note when, so the next run's disk sets can say they follow it. */
+export async function emptyTrash(): Promise<void> {
+  if (!existsSync(TRASH)) return;
+  await rm(TRASH, { recursive: true, force: true });
+  shellMs('sync');
+  await writeFile(TRASH_EMPTIED_AT, String(Date.now()));
+}
+
+/** Says so when the trash was emptied recently enough to slow the disk rows (waiting would take minutes). */
+async function afterInodeQuarantine(): Promise<void> {
+  const emptied = Number(await readFile(TRASH_EMPTIED_AT, 'utf8').catch(() => '0'));
+  const ago = Date.now() - emptied;
+  if (ago >= INODE_QUARANTINE_MS) return;
+  console.log(
+    `(the bench trash was emptied ${Math.round(ago / 1000)} s ago: ext4 may still pass over its inodes, so the disk rows may be slow)`,
+  );
 }
