@@ -77,13 +77,13 @@ export interface FreshFolderOptions {
  * never lands in the next one's time. In turns, a slow minute hits every command alike; and each round
  * starts one command later, so that no command always runs first: on a VM whose host hands memory back
  * on first touch, the runs just after a set of folders was removed write into pages still mapped, and
- * the later ones pay for fresh pages (on the bench machine 0.45 s against up to 1.3 s for `cp -r`). Every folder is
- * discarded only after the last round (see `discard`). The disk is ext4 without a journal, whose inode
- * allocator skips inodes freed in the last minutes: the first tree created after a 30,000-file tree was
- * removed paid up to 20 s of kernel time scanning past them (cp -r 14 s, then 1.6 s twice), whichever
- * command it was. So a set on disk says when it follows an emptying of the trash, and a `warmUp` tree, untimed,
- * goes first. Returns each command's median run, with the fastest and slowest (a wide spread of the
- * reference says the machine changed speed during the runs).
+ * the later ones pay for fresh pages (on the bench machine 0.45 s against up to 1.3 s for `cp -r`).
+ * Every folder is discarded only after the last round (see `discard`). The disk is ext4 without a
+ * journal, whose inode allocator skips inodes freed in the last minutes: the first tree created after a
+ * 30,000-file tree was removed paid up to 20 s of kernel time scanning past them (cp -r 14 s, then 1.6 s
+ * twice), whichever command it was. So a set on disk says when it follows an emptying of the trash, and a
+ * `warmUp` tree, untimed, goes first. Returns each command's median run, with the fastest and slowest (a
+ * wide spread of the reference says the machine changed speed during the runs).
  */
 export async function inFreshFoldersInTurns<R extends { ms: number }>(
   base: string,
@@ -93,7 +93,7 @@ export async function inFreshFoldersInTurns<R extends { ms: number }>(
 ): Promise<(R & { spread: [number, number] })[]> {
   const runs: R[][] = fns.map(() => []);
   const outs: string[] = [];
-  if (base.startsWith(scratchDir)) await afterInodeQuarantine();
+  if (base.startsWith(scratchDir)) await noteRecentTrashEmptying();
   shellMs('sync');
   try {
     if (options.warmUp) {
@@ -152,7 +152,7 @@ export async function emptyTrash(): Promise<void> {
 }
 
 /** Says so when the trash was emptied recently enough to slow the disk rows (waiting would take minutes). */
-async function afterInodeQuarantine(): Promise<void> {
+async function noteRecentTrashEmptying(): Promise<void> {
   const emptied = Number(await readFile(TRASH_EMPTIED_AT, 'utf8').catch(() => '0'));
   const ago = Date.now() - emptied;
   if (ago >= INODE_QUARANTINE_MS) return;

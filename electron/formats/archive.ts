@@ -1,6 +1,7 @@
 import type { ArchiveInfo, FormatId } from '../../shared/archive-info.js';
 import type { ByteSource } from '../io/byte-source.js';
 import type { ByteSink } from '../io/byte-sink.js';
+import { INFLATE_ROOM } from '../io/zlib.js';
 import type { EntrySpan } from './entry-span.js';
 
 /**
@@ -222,7 +223,7 @@ export class ChunkScratch {
    * a 64 KiB chunk's inflate needs room past its size to tell a stream that outputs more.
    */
   take(size: number): Uint8Array {
-    if (this.bytes.length < size) this.bytes = new Uint8Array(Math.max(size, 65536 + 64));
+    if (this.bytes.length < size) this.bytes = new Uint8Array(Math.max(size, 65536 + INFLATE_ROOM));
     return this.bytes;
   }
 }

@@ -14,8 +14,8 @@ const zlib = (): typeof Zlib => (loaded ??= process.getBuiltinModule('node:zlib'
  * and the stream is reused: the caller's scratch, used before the next call.
  */
 export function inflateZlib(data: Uint8Array, maxOutputLength: number, into?: Uint8Array): Uint8Array {
-  const reused = maxOutputLength <= MAX_OUTPUT_CHUNK ? reusedInflate() : null;
-  return reused ? reused.inflate(data, maxOutputLength, into) : inflateZlibOnce(data, maxOutputLength);
+  const stream = maxOutputLength <= MAX_OUTPUT_CHUNK ? reusedInflate() : null;
+  return stream ? stream.inflate(data, maxOutputLength, into) : inflateZlibOnce(data, maxOutputLength);
 }
 
 /** `inflateZlib` through a stream of its own, as `zlib.inflateSync` makes one for each call. */
@@ -37,8 +37,8 @@ let reused: { inflate(data: Uint8Array, maxOutputLength: number, into?: Uint8Arr
  * the one it makes per call. inflateSync's stream object, its setup and its teardown cost as much as the
  * inflating of a 64 KiB chunk: over the 31,461 chunks of the bench's 303 MB zlib archive, 613-715 ms on one
  * thread against 347-383 ms with one stream. Node offers no public way to keep a stream for synchronous
- * calls, so this reads the stream's internals (unchanged from Node 10 to 24) and, where they are not
- * there, returns null and `inflateSync` does the work. A failed chunk drops the stream.
+ * calls, so this reads the stream's internals (as Node 20 has them) and, where they are not there,
+ * returns null and `inflateSync` does the work. A failed chunk drops the stream.
  */
 export function reusedInflate(): typeof reused {
   if (reused !== undefined) return reused;
@@ -98,10 +98,12 @@ export function inflateRaw(data: Uint8Array, maxOutputLength: number): Uint8Arra
  * (30 % more CPU, and the extra arrays raised peak memory). Capped, so a size that lies allocates little.
  */
 function outputChunk(expected: number): number {
-  return Math.min(Math.max(expected, 0), MAX_OUTPUT_CHUNK) + 64;
+  return Math.min(Math.max(expected, 0), MAX_OUTPUT_CHUNK) + INFLATE_ROOM;
 }
 
 const MAX_OUTPUT_CHUNK = 1 << 20;
+/** Bytes of output room past the expected size, where a stream that outputs more shows itself. */
+export const INFLATE_ROOM = 64;
 
 function plain(buf: Uint8Array): Uint8Array {
   return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
