@@ -1,12 +1,14 @@
 /**
  * Parallel extraction over worker threads, format-neutral: each worker opens the archive by path and
- * decodes entries by index (see extract-worker.ts). The main thread hands out small batches in stored
- * order, so memory stays bounded (one file in flight per worker) and both cores decode.
+ * decodes entries by index (see extract-worker.ts). The main thread hands out small batches, each
+ * thread's from a run of its own (batch-runs.ts), so memory stays bounded (a few batches in flight per
+ * worker) and both cores decode.
  */
 import type { Worker } from 'node:worker_threads';
 import { bundledWorker, workersBesideThisThread } from '../io/worker-bundle.js';
 import { FormatError } from '../../shared/errors.js';
 import { fromThreadError, type ThreadError } from '../io/thread-errors.js';
+import { BatchRuns } from './batch-runs.js';
 
 /** What became of one entry: written, refused (its name cannot be written safely), or failed to decode. */
 export type EntryOutcome = { kind: 'file'; bytes: number } | { kind: 'refused'; reason: string } | { kind: 'failed'; message: string };
@@ -225,7 +227,9 @@ export async function extractWithWorkers(job: PoolJob): Promise<void> {
   }
   const setup: WorkerSetup = { path: job.archivePath, root: job.root, keepGoing: job.keepGoing, verify: job.verify };
   const workers: Worker[] = [];
-  let next = 0;
+  // This thread (when it takes part) is run 0, the workers the next ones, in the order they are taken.
+  const firstWorkerRun = job.local ? 1 : 0;
+  const runs = new BatchRuns(ends.length, firstWorkerRun + count);
   let started = 0;
   await new Promise<void>((resolve, reject) => {
     let finished = false;
@@ -233,12 +237,13 @@ export async function extractWithWorkers(job: PoolJob): Promise<void> {
     let busy = 0;
     let localDone = !job.local;
     const maybeDone = () => {
-      if (next >= ends.length && busy === 0 && localDone) stop();
+      if (runs.empty && busy === 0 && localDone) stop();
     };
     const runLocal = async () => {
       try {
-        while (!finished && next < ends.length) {
-          const n = next++;
+        while (!finished) {
+          const n = runs.take(0);
+          if (n < 0) break;
           const done = await job.local!(n === 0 ? 0 : ends[n - 1]!, ends[n]!);
           if (finished) return;
           for (const [index, outcome] of done) job.onFile(index, outcome);
@@ -265,11 +270,13 @@ export async function extractWithWorkers(job: PoolJob): Promise<void> {
     job.signal?.addEventListener('abort', onAbort, { once: true });
     /** Batches each worker holds: its next one is queued while it works on the current, so it never waits on this thread. */
     const held = new Map<Worker, number>();
+    const runOf = new Map<Worker, number>();
     const feed = (w: Worker) => {
       if (finished) return;
       let holds = held.get(w) ?? 0;
-      while (holds < BATCHES_HELD && next < ends.length) {
-        const n = next++;
+      while (holds < BATCHES_HELD) {
+        const n = runs.take(runOf.get(w)!);
+        if (n < 0) break;
         w.postMessage(
           (job.ranges
             ? { type: 'range', from: n === 0 ? 0 : ends[n - 1]!, to: ends[n]! }
@@ -301,6 +308,7 @@ export async function extractWithWorkers(job: PoolJob): Promise<void> {
       else stop(err instanceof Error ? err : new Error(String(err)));
     };
     const use = ({ worker: w, attach }: SpawnedWorker) => {
+      runOf.set(w, firstWorkerRun + workers.length);
       workers.push(w);
       // Posted before any batch, so the worker has it first (a port delivers in order).
       if (job.prelude !== undefined) w.postMessage(job.prelude);

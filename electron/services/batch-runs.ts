@@ -1,0 +1,52 @@
+/**
+ * How an extraction's batches are shared between its threads: each thread works through a run of
+ * consecutive batches of its own, in stored order, and a thread whose run is done takes the back half of
+ * the largest run left. Archives store a folder's files together, so threads handed alternate batches
+ * were creating files in the same folder at once, and the kernel serialises creation in one folder (the
+ * folder's lock). On the bench corpus (30,000 files in 10 folders, LZ77, two threads) that spinning was
+ * 40-200 ms of CPU per extraction (perf: `rwsem_spin_on_owner`); with runs of their own it was under 3 ms.
+ * Each thread's reads also stay sequential, which the read-ahead block serves.
+ */
+export class BatchRuns {
+  /** Run i is the batches [next[i], end[i]). */
+  private readonly next: number[] = [];
+  private readonly end: number[] = [];
+
+  constructor(batches: number, threads: number) {
+    const count = Math.max(1, threads);
+    for (let i = 0; i < count; i++) {
+      this.next.push(Math.floor((batches * i) / count));
+      this.end.push(Math.floor((batches * (i + 1)) / count));
+    }
+  }
+
+  /** Whether any batch is left for anyone. */
+  get empty(): boolean {
+    return this.next.every((next, i) => next >= this.end[i]!);
+  }
+
+  /**
+   * The next batch for `thread` (0-based, below the count given): its own run's next one, else the first
+   * batch of the back half of the largest run left, which becomes its run. -1 when none is left.
+   */
+  take(thread: number): number {
+    if (this.next[thread]! < this.end[thread]!) return this.next[thread]!++;
+    let largest = -1;
+    let left = 0;
+    for (let i = 0; i < this.next.length; i++) {
+      const size = this.end[i]! - this.next[i]!;
+      if (size > left) {
+        largest = i;
+        left = size;
+      }
+    }
+    if (largest < 0) return -1;
+    // The owner keeps the front half (at least the batch it may be about to take); the thief takes the rest.
+    const middle = this.next[largest]! + Math.ceil(left / 2);
+    const from = left === 1 ? this.next[largest]! : middle;
+    this.next[thread] = from + 1;
+    this.end[thread] = this.end[largest]!;
+    this.end[largest] = from;
+    return from;
+  }
+}
