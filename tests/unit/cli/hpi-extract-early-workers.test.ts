@@ -3,10 +3,8 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { extractArchive, plannedWorkerScript, PARALLEL_BYTES } from '../../../electron/services/archive-extract.js';
-import { v1Plan } from '../../../electron/services/extract-plan.js';
-import { HpiV1Archive } from '../../../electron/formats/hpi/v1-reader.js';
-import { EarlyWorkers, extractWithWorkers, type EntryOutcome } from '../../../electron/services/extract-pool.js';
-import { withArchive } from '../../../electron/formats/index.js';
+import { EarlyWorkers } from '../../../electron/services/extract-pool.js';
+import { extractEveryFile, planned } from '../../helpers/extract-jobs.js';
 import { packFile, packToBytes, sampleBytes } from '../formats/hpi/fixtures.js';
 
 let work: string;
@@ -23,42 +21,6 @@ async function expectFiles(root: string, list: typeof files): Promise<void> {
     expect(got.equals(Buffer.from(await f.read())), f.path).toBe(true);
   }
 }
-
-type Job = Parameters<typeof extractWithWorkers>[0];
-
-/** Every file of the archive extracted by `extractWithWorkers` with one worker; `more` adds to the job. */
-async function extractEveryFile(
-  archive: string,
-  root: string,
-  more: (hpi: HpiV1Archive, indices: number[]) => Partial<Job>,
-  check: (hpi: HpiV1Archive, indices: number[], outcomes: Map<number, EntryOutcome>, order: number[]) => void,
-): Promise<void> {
-  const outcomes = new Map<number, EntryOutcome>();
-  const order: number[] = [];
-  await withArchive(archive, async (opened) => {
-    expect(opened).toBeInstanceOf(HpiV1Archive);
-    const hpi = opened as HpiV1Archive;
-    const indices = hpi.entries.flatMap((e, i) => (e.dir ? [] : [i]));
-    await extractWithWorkers({
-      archivePath: archive,
-      root,
-      keepGoing: false,
-      indices,
-      sizeOf: (i) => hpi.entries[i]!.size,
-      workers: 1,
-      onFile: (i, outcome) => (order.push(i), outcomes.set(i, outcome)),
-      ...more(hpi, indices),
-    });
-    check(hpi, indices, outcomes, order);
-  });
-}
-
-/** The plan an HPI v1 worker is sent, with the options that go with it. */
-const planned = (hpi: HpiV1Archive, indices: number[]): Partial<Job> => ({
-  script: plannedWorkerScript,
-  prelude: v1Plan(hpi.cipherKey, hpi.entries, indices, (i) => hpi.entries[i]!.path),
-  ranges: true,
-});
 
 describe('workers started before the directory is read', () => {
   it('are taken by a job with the same setup and write its files', async () => {

@@ -3,11 +3,8 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { plannedWorkerScript } from '../../../electron/services/archive-extract.js';
-import { v1Plan } from '../../../electron/services/extract-plan.js';
-import { HpiV1Archive } from '../../../electron/formats/hpi/v1-reader.js';
-import { extractWithWorkers, type EntryOutcome } from '../../../electron/services/extract-pool.js';
-import { withArchive } from '../../../electron/formats/index.js';
+import type { EntryOutcome } from '../../../electron/services/extract-pool.js';
+import { extractEveryFile, planned } from '../../helpers/extract-jobs.js';
 import { packFile, packToBytes, sampleBytes } from '../formats/hpi/fixtures.js';
 
 let work: string;
@@ -30,22 +27,13 @@ describe('threads of one extraction', () => {
     await writeFile(archive, await packToBytes(files));
     const root = join(work, 'out');
     const byThisThread = new Set<number>();
-    const outcomes = new Map<number, EntryOutcome>();
     let sawWorker = () => {};
     const workerWrote = new Promise<void>((resolve) => (sawWorker = resolve));
-    await withArchive(archive, async (opened) => {
-      const hpi = opened as HpiV1Archive;
-      const indices = hpi.entries.flatMap((e, i) => (e.dir ? [] : [i]));
-      await extractWithWorkers({
-        archivePath: archive,
-        root,
-        keepGoing: false,
-        indices,
-        sizeOf: (i) => hpi.entries[i]!.size,
-        workers: 1,
-        script: plannedWorkerScript,
-        prelude: v1Plan(hpi.cipherKey, hpi.entries, indices, (i) => hpi.entries[i]!.path),
-        ranges: true,
+    await extractEveryFile(
+      archive,
+      root,
+      (hpi, indices) => ({
+        ...planned(hpi, indices),
         // This thread writes nothing. Its first batch ends once the worker has written files, so that
         // the worker is surely under way when this thread asks for its second; the later ones are slow.
         local: async (from, to) => {
@@ -58,13 +46,12 @@ describe('threads of one extraction', () => {
           }
           return done;
         },
-        onFile: (i, outcome) => {
-          outcomes.set(i, outcome);
+        onFile: (i) => {
           if (!byThisThread.has(indices.indexOf(i))) sawWorker();
         },
-      });
-      expect(outcomes.size).toBe(files.length);
-    });
+      }),
+      (_hpi, _indices, outcomes) => expect(outcomes.size).toBe(files.length),
+    );
     // Which thread had each file, in stored order: the worker's are the ones on disk.
     const owners = files.map((f, at) => (byThisThread.has(at) ? 'this' : 'worker'));
     for (const [at, f] of files.entries()) expect(existsSync(join(root, f.path)), f.path).toBe(owners[at] === 'worker');
