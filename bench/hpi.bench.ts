@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { corpusFolder, corpusFiles, MEDIUM_CORPUS } from './corpus.js';
-import { inFreshFoldersInTurns, limit, references, target } from './targets.js';
+import { cpTreeRun, inFreshFoldersInTurns, limit, references, target } from './targets.js';
 import { figure, mbps, scratch, time } from './util.js';
 import { peakRssKb } from './peak-rss.cjs';
 import { packFolder } from '../electron/mods/pack.js';
@@ -251,20 +251,16 @@ const MEDIUM_LZ77_BEFORE = 49_692_017;
 async function packTargets(corpus: { dir: string; bytes: number }, dir: string): Promise<void> {
   const gzip6 = references.gzip6(corpus.dir, join(dir, 'corpus.tar.gz'));
   await rm(join(dir, 'corpus.tar.gz'), { force: true });
-  const copy = (out: string) => references.cpTree(corpus.dir, out);
   // --method none is held to cp -r, so the two take turns (each run's output a path of its own).
   const [cp, none] = await inFreshFoldersInTurns(
     dir,
     3,
-    [
-      async (out) => ({ ms: copy(out), cpuMs: NaN, maxRssKb: 0 }),
-      (out) => runCli(['pack', corpus.dir, '--target', out, '--method', 'none', '--format', 'hpi'], dir),
-    ],
-    { warmUp: copy },
+    [cpTreeRun(corpus.dir), (out) => runCli(['pack', corpus.dir, '--target', out, '--method', 'none', '--format', 'hpi'], dir)],
+    { warmUp: (out) => references.cpTree(corpus.dir, out) },
   );
   for (const method of ['lz77', 'zlib', 'none'] as const) {
-    const out = join(dir, `cli-pack-${method}.hpi`);
-    const r = method === 'none' ? none! : await runCli(['pack', corpus.dir, '--target', out, '--method', method], dir);
+    const out = method === 'none' ? null : join(dir, `cli-pack-${method}.hpi`);
+    const r = out === null ? none! : await runCli(['pack', corpus.dir, '--target', out, '--method', method], dir);
     figure(`modpak pack (${method}), the CLI as shipped`, mbps(corpus.bytes, r.ms));
     figure(`  CPU time, and per wall second`, `${(r.cpuMs / 1000).toFixed(1)} s, ${(r.cpuMs / r.ms).toFixed(2)}`);
     if (method === 'none') target(`pack --method none (303 MB), wall, median of 3`, r.ms, 'cp -r', cp!.ms, 1.2);
@@ -273,9 +269,9 @@ async function packTargets(corpus: { dir: string; bytes: number }, dir: string):
       // Both cores busy: two cores' worth of wall time within 10% of the CPU time used.
       target(`  2 × wall (both cores busy)`, 2 * r.ms, 'CPU time', r.cpuMs, 1.1);
     }
-    if (method === 'lz77') limit('  LZ77 archive size, 303 MB corpus', (await stat(out)).size / 1e6, HPIPACK_LZ77_MB, 'MB');
+    if (method === 'lz77') limit('  LZ77 archive size, 303 MB corpus', (await stat(out!)).size / 1e6, HPIPACK_LZ77_MB, 'MB');
     limit(`  peak RSS of modpak pack (${method})`, r.maxRssKb / 1024, 128, 'MB');
-    await rm(out, { force: true });
+    if (out !== null) await rm(out, { force: true });
   }
   const medium = await corpusFolder(MEDIUM_CORPUS.count, MEDIUM_CORPUS.seed, MEDIUM_CORPUS.scale);
   const out = join(dir, 'cli-pack-medium.hpi');

@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { corpusFolder, MEDIUM_CORPUS } from './corpus.js';
 import { figure, scratch } from './util.js';
-import { fmt, inFreshFolders, inFreshFoldersInTurns, limit, references, shellMs, target } from './targets.js';
+import { cpTreeRun, fmt, inFreshFolders, inFreshFoldersInTurns, limit, references, shellMs, target } from './targets.js';
 import { packFolder } from '../electron/mods/pack.js';
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
@@ -113,11 +113,7 @@ export async function run(): Promise<void> {
     const [cp, lzRun, zlRun] = await inFreshFoldersInTurns(
       base,
       3,
-      [
-        async (out) => ({ ms: references.cpTree(corpus.dir, out), cpuMs: NaN, maxRssKb: 0 }),
-        (out) => cli(['extract', lz, '-t', out], dir),
-        (out) => cli(['extract', zl, '-t', out], dir),
-      ],
+      [cpTreeRun(corpus.dir), (out) => cli(['extract', lz, '-t', out], dir), (out) => cli(['extract', zl, '-t', out], dir)],
       { warmUp: (out) => references.cpTree(corpus.dir, out) },
     );
     const [fastest, slowest] = cp!.spread;
@@ -139,7 +135,7 @@ export async function run(): Promise<void> {
   // pakextract -dk 0.13 s, lzpak 0.31 s) against its cp -r (0.22 s) give the allowed multiple of cp -r.
   const small = await corpusFolder(MEDIUM_CORPUS.count, MEDIUM_CORPUS.seed, MEDIUM_CORPUS.scale);
   figure('PAK corpus', `${small.files} files, ${(small.bytes / 1048576).toFixed(0)} MB`);
-  const cp = await inFreshFolders(TMPFS, 3, async (out) => ({ ms: references.cpTree(small.dir, out), cpuMs: NaN, maxRssKb: 0 }));
+  const cp = await inFreshFolders(TMPFS, 3, cpTreeRun(small.dir));
   const family = [
     ['Quake PAK', 'pak', 'medium.pak', (2 * 0.14) / 0.22],
     ['Daikatana PAK', 'daikatana', 'medium-dk.pak', (2 * 0.13) / 0.22],

@@ -53,6 +53,9 @@ export const references = {
   nodeStart: () => shellMs(`${q(process.execPath)} -e 0`, 5),
 };
 
+/** `cp -r` of `folder` into a run's folder, as a run beside modpak's (wall time only). */
+export const cpTreeRun = (folder: string) => async (out: string) => ({ ms: references.cpTree(folder, out), cpuMs: NaN, maxRssKb: 0 });
+
 /**
  * The median of `n` runs, each into a folder of its own that does not exist yet, as a user extracts: see
  * `inFreshFoldersInTurns`, with one command.
