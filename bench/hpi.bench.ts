@@ -205,7 +205,7 @@ export async function run(): Promise<void> {
   // Each into a folder of its own, all removed at the end, after an untimed copy: a tree made just after
   // one was removed pays ext4's scan past the freed inodes (see inFreshFoldersInTurns), 15-20 CPU-seconds
   // in place of about one.
-  const warmUp = { warmUp: (out: string) => references.cpTree(corpus.dir, out) };
+  const warmUp = { warmUp: cpTreeRun(corpus.dir) };
   const childRuns = await inFreshFoldersInTurns(
     dir,
     1,
@@ -256,7 +256,7 @@ async function packTargets(corpus: { dir: string; bytes: number }, dir: string):
     dir,
     3,
     [cpTreeRun(corpus.dir), (out) => runCli(['pack', corpus.dir, '--target', out, '--method', 'none', '--format', 'hpi'], dir)],
-    { warmUp: (out) => references.cpTree(corpus.dir, out) },
+    { warmUp: cpTreeRun(corpus.dir) },
   );
   for (const method of ['lz77', 'zlib', 'none'] as const) {
     const out = method === 'none' ? null : join(dir, `cli-pack-${method}.hpi`);

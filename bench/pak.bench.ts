@@ -7,7 +7,7 @@ import { performance } from 'node:perf_hooks';
 import { join } from 'node:path';
 import { mkdir, stat } from 'node:fs/promises';
 import { corpusFiles, corpusFolder, MEDIUM_CORPUS } from './corpus.js';
-import { cpTreeRun, inFreshFoldersInTurns, references, target } from './targets.js';
+import { cpTreeRun, inFreshFoldersInTurns, target } from './targets.js';
 import { writeArchive } from '../electron/mods/pack.js';
 import { figure, mbps, scratch, time, timed } from './util.js';
 import { dkCompress, dkDecompress } from '../electron/formats/daikatana/codec.js';
@@ -47,7 +47,7 @@ async function packFamily(): Promise<void> {
         return { ms: r.ms, cpuMs: r.cpu, maxRssKb: 0 };
       }),
     ],
-    { warmUp: (out) => references.cpTree(medium.dir, out) },
+    { warmUp: cpTreeRun(medium.dir) },
   );
   for (const [i, format] of formats.entries()) {
     const r = packs[i]!;

@@ -114,7 +114,7 @@ export async function run(): Promise<void> {
       base,
       3,
       [cpTreeRun(corpus.dir), (out) => cli(['extract', lz, '-t', out], dir), (out) => cli(['extract', zl, '-t', out], dir)],
-      { warmUp: (out) => references.cpTree(corpus.dir, out) },
+      { warmUp: cpTreeRun(corpus.dir) },
     );
     const [fastest, slowest] = cp!.spread;
     figure(

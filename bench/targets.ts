@@ -53,7 +53,7 @@ export const references = {
   nodeStart: () => shellMs(`${q(process.execPath)} -e 0`, 5),
 };
 
-/** `cp -r` of `folder` into a run's folder, as a run beside modpak's (wall time only). */
+/** `cp -r` of `folder` into a run's folder, as a run beside modpak's (wall time only), or as a set's warm-up. */
 export const cpTreeRun = (folder: string) => async (out: string) => ({ ms: references.cpTree(folder, out), cpuMs: NaN, maxRssKb: 0 });
 
 /**
