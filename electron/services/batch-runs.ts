@@ -41,9 +41,8 @@ export class BatchRuns {
       }
     }
     if (largest < 0) return -1;
-    // The owner keeps the front half (at least the batch it may be about to take); the thief takes the rest.
-    const middle = this.next[largest]! + Math.ceil(left / 2);
-    const from = left === 1 ? this.next[largest]! : middle;
+    // The owner keeps the front half, rounded up; the thief takes the rest, or a last batch left alone.
+    const from = this.next[largest]! + Math.min(Math.ceil(left / 2), left - 1);
     this.next[thread] = from + 1;
     this.end[thread] = this.end[largest]!;
     this.end[largest] = from;
