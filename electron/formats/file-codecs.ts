@@ -5,7 +5,7 @@
  * codecs make one stream of the whole file and take numbers of their own.
  */
 import type { LaidChunks } from './archive.js';
-import { dkCompressBound, dkCompressInto } from './daikatana/codec.js';
+import { dkCompressBound, dkCompressInto } from './daikatana/encode.js';
 import { encodeFileChunksInto, fileChunksBound } from './hpi/chunks.js';
 import { lz77EncodeBound, lz77EncodeIfSmaller } from './pangya/lz77-encode.js';
 

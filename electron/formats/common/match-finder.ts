@@ -1,9 +1,10 @@
 /**
- * Longest-match search for the LZ77-family encoders (HPI, Pangya, Daikatana). Each encoder owns its token
- * format; this module only answers "what is the longest earlier match at position `pos`?" within a window.
+ * Longest-match search for the 4 KiB-window LZ77 encoders (Pangya's, and HPI's greedy reference). Each
+ * encoder owns its token format; this module only answers "what is the longest earlier match at position
+ * `pos`?" within a window. (HPI's own encoder and Daikatana's 257-byte window have searches of their own.)
  *
  * Hash chains over 3-byte prefixes find matches of 3 bytes and more; a separate table of the last position
- * of every 2-byte prefix finds 2-byte matches (all three formats accept them), so the search is as good as
+ * of every 2-byte prefix finds 2-byte matches (both formats accept them), so the search is as good as
  * scanning the whole window for the formats' short maximum lengths.
  */
 

@@ -1,25 +1,14 @@
 import { fail } from '../../../shared/errors.js';
-import { MatchFinder, type MatchFinderOptions } from '../common/match-finder.js';
 import { decodeInWindow, type WindowCursor } from '../common/windowed-decode.js';
+import * as opcodes from './opcodes.js';
+
+// Local constants for the decode loop (see encode.ts).
+const { DISTANCE_MAX, DISTANCE_MIN, END, NOOP, RUN_MAX } = opcodes;
 
 /**
- * Daikatana's PAK compression, as the engine reads it. One opcode byte x at a time:
- *   0x00–0x3F  copy x+1 literal bytes          0x40–0x7F  write x−62 zeros (2..65)
- *   0x80–0xBF  read b, write it x−126 times    0xC0–0xFD  read d, copy x−190 bytes (2..63) starting
- *   0xFE       one-byte no-op                             d+2 bytes back, byte by byte
- *   0xFF       end
- * Pure functions over Uint8Array; every problem is a FormatError('bad-stream' or 'size-mismatch').
+ * Daikatana's PAK decompression (the opcodes are in opcodes.ts, the encoder in encode.ts). Pure functions
+ * over Uint8Array; every problem is a FormatError('bad-stream' or 'size-mismatch').
  */
-
-const LITERAL_MAX = 64;
-const ZERO_RUN_MIN = 2;
-const RUN_MAX = 65;
-const COPY_MIN = 2;
-const COPY_MAX = 63;
-const DISTANCE_MIN = 2;
-const DISTANCE_MAX = 257;
-const NOOP = 0xfe;
-const END = 0xff;
 
 function streamError(message: string, at: number): never {
   fail('bad-stream', `Daikatana stream: ${message}`, { offset: at });
@@ -136,86 +125,4 @@ export function* dkDecompressPieces(src: Uint8Array, length: number, lent?: Uint
     dkDecodeInto(src, window, c, stop, length);
     return !c.ended;
   });
-}
-
-// 64 chain links find nearly every match the 257-byte window holds (within 0.1% of an exhaustive search on
-// the bench corpus) at a fraction of the time on repetitive data.
-const MATCHES: MatchFinderOptions = {
-  maxDistance: DISTANCE_MAX,
-  minLength: COPY_MIN,
-  maxLength: COPY_MAX,
-  allowOverlap: false,
-  maxChain: 64,
-};
-
-/**
- * Encode `data` greedily: at each position the cheapest cover among a zero run (1 byte), a byte run
- * (2 bytes) and a back-reference (2 bytes, never longer than its distance, so memmove readers agree),
- * else a literal byte. The worst case is data.length + ceil(data.length / 64) + 1 bytes.
- */
-export function dkCompress(data: Uint8Array): Uint8Array {
-  return dkCompressInto(data).slice();
-}
-
-/** The most `dkCompress` writes for `n` bytes. */
-export function dkCompressBound(n: number): number {
-  return n + Math.ceil(n / LITERAL_MAX) + 1;
-}
-
-/** One finder per thread, its tables reused from file to file. */
-const finder = new MatchFinder(new Uint8Array(0), MATCHES);
-
-/** dkCompress's stream, written into `into` when it holds dkCompressBound(data.length) bytes (a view of it), else into a new array. */
-export function dkCompressInto(data: Uint8Array, into?: Uint8Array): Uint8Array {
-  const n = data.length;
-  const bound = dkCompressBound(n);
-  const out = into && into.length >= bound ? into : new Uint8Array(bound);
-  finder.reset(data);
-  let op = 0;
-  let litStart = 0;
-  let i = 0;
-  const flushLiterals = (upto: number) => {
-    while (litStart < upto) {
-      const len = Math.min(LITERAL_MAX, upto - litStart);
-      out[op++] = len - 1;
-      for (let k = 0; k < len; k++) out[op++] = data[litStart + k]!;
-      litStart += len;
-    }
-  };
-  while (i < n) {
-    const b = data[i]!;
-    const maxRun = Math.min(RUN_MAX, n - i);
-    let run = 1;
-    while (run < maxRun && data[i + run] === b) run++;
-    const pending = i > litStart;
-    // Saving of each choice over literals: covered bytes minus its cost. A 2-byte cover only pays when
-    // no literal is pending (it would cost the literal a new opcode later).
-    const zeroGain = b === 0 && run >= ZERO_RUN_MIN ? run - 1 : 0;
-    const runGain = run >= 3 || (run === 2 && !pending) ? run - 2 : -1;
-    // A run reaching its limit already beats any match (a match also costs 2 and is at most 63 long).
-    const matchLength = run === maxRun ? 0 : finder.longest(i);
-    const matchGain = matchLength >= 3 || (matchLength === 2 && !pending) ? matchLength - 2 : -1;
-    if (zeroGain > 0 && zeroGain >= runGain && zeroGain >= matchGain) {
-      flushLiterals(i);
-      out[op++] = 0x40 + run - ZERO_RUN_MIN;
-      i += run;
-    } else if (runGain >= 0 && runGain >= matchGain) {
-      flushLiterals(i);
-      out[op++] = 0x80 + run - 2;
-      out[op++] = b;
-      i += run;
-    } else if (matchGain >= 0) {
-      flushLiterals(i);
-      out[op++] = 0xc0 + matchLength - COPY_MIN;
-      out[op++] = finder.distance - DISTANCE_MIN;
-      i += matchLength;
-    } else {
-      i++;
-      continue;
-    }
-    litStart = i;
-  }
-  flushLiterals(n);
-  out[op++] = END;
-  return out.subarray(0, op);
 }

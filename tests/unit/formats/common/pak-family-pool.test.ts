@@ -7,7 +7,7 @@ import { MemorySource } from '../../../../electron/io/byte-source.js';
 import type { PackFile, PackOptions } from '../../../../electron/formats/archive.js';
 import { daikatanaEngine } from '../../../../electron/formats/daikatana/index.js';
 import { pangyaEngine } from '../../../../electron/formats/pangya/index.js';
-import { dkCompress } from '../../../../electron/formats/daikatana/codec.js';
+import { dkCompress } from '../../../../electron/formats/daikatana/encode.js';
 import { lz77Encode } from '../../../../electron/formats/pangya/lz77-encode.js';
 import { compressionWorkers } from '../../../../electron/mods/compress-pool.js';
 import { collectFolder } from '../../../../electron/mods/pack.js';

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { dkCompress, dkDecompress } from '../../../../electron/formats/daikatana/codec.js';
+import { dkDecompress } from '../../../../electron/formats/daikatana/codec.js';
+import { dkCompress } from '../../../../electron/formats/daikatana/encode.js';
 import { FormatError } from '../../../../shared/errors.js';
 import { prng } from '../../../helpers/prng.js';
 import { samplesDir } from '../../../helpers/run-cli.js';
