@@ -19,6 +19,25 @@ export interface WasmExports {
   memory: WebAssembly.Memory;
 }
 
+/** The globals a decoder sets when a stream fails: where in its input and output, and a value its message names. */
+export interface WasmFailureExports extends WasmExports {
+  at: WebAssembly.Global;
+  outAt: WebAssembly.Global;
+  value: WebAssembly.Global;
+}
+
+/** A stream that did not decode: the decoder's code, the input offset, and the output position and value it names. */
+export interface WasmFailure {
+  code: number;
+  at: number;
+  outAt: number;
+  value: number;
+}
+
+export function failureOf(exports: WasmFailureExports, code: number): WasmFailure {
+  return { code, at: exports.at.value, outAt: exports.outAt.value, value: exports.value.value };
+}
+
 /** An instance to work in and all of its memory, at least as much as asked for. */
 export interface WasmWorkspace<E extends WasmExports> {
   exports: E;
@@ -47,6 +66,42 @@ export function wasmInstances<E extends WasmExports>(base64: string, keptBytes: 
     const exports = bytes <= keptBytes ? (kept ??= instantiate()) : instantiate();
     return { exports, heap: heapOf(exports.memory, bytes) };
   };
+}
+
+/** What a decoder module reads past its input and writes past its output, in bytes. */
+export interface Slack {
+  input: number;
+  output: number;
+}
+
+/** One call of a decoder that works a window at a time, laid out in its module's memory. */
+export interface StagedStep<E extends WasmExports> extends WasmWorkspace<E> {
+  /** Where the output starts: the history, then the new bytes. */
+  outputAt: number;
+  /** How many bytes of the output so far came in before the new ones. */
+  history: number;
+}
+
+/**
+ * Lay out one call of a windowed decoder: `piece` (the stream from where the decode stands) at address 0,
+ * then, 8-aligned past the input's slack, the `reach` bytes of `out` before `op` (all of them, when fewer),
+ * and room for `limit` new bytes and the output's slack.
+ */
+export function stageStep<E extends WasmExports>(
+  workspace: (bytes: number) => WasmWorkspace<E>,
+  slack: Slack,
+  piece: Uint8Array,
+  out: Uint8Array,
+  op: number,
+  reach: number,
+  limit: number,
+): StagedStep<E> {
+  const history = Math.min(op, reach);
+  const outputAt = (piece.length + slack.input + 7) & ~7;
+  const { exports, heap } = workspace(outputAt + history + Math.max(limit, 0) + slack.output);
+  heap.set(piece);
+  heap.set(out.subarray(op - history, op), outputAt);
+  return { exports, heap, outputAt, history };
 }
 
 /** All of `memory` as bytes, grown first to hold at least `bytes` (growing detaches the views made before). */

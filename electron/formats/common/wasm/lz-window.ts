@@ -3,13 +3,10 @@
  * 1 and 3. Each call copies its stream into the module's memory and the output out, and reports a failure
  * with where it happened; the formats word the messages.
  */
-import { wasmInstances, type WasmExports } from '../wasm.js';
+import { failureOf, stageStep, wasmInstances, type WasmFailure, type WasmFailureExports } from '../wasm.js';
 import { WASM_BASE64 } from './lz-window.wasm.js';
 
-interface LzExports extends WasmExports {
-  at: WebAssembly.Global;
-  outAt: WebAssembly.Global;
-  value: WebAssembly.Global;
+interface LzExports extends WasmFailureExports {
   ipEnd: WebAssembly.Global;
   hpi(n: number, size: number, outputAt: number): number;
   pangya(inEnd: number, outputAt: number, q0: number, stop: number, limit: number, room: number, obfuscated: number): number;
@@ -25,18 +22,7 @@ const OUTPUT_SLACK = 32;
 
 /** Where the output starts in the module's memory, after `n` bytes of input. */
 const outputAfter = (n: number) => (n + INPUT_SLACK + 7) & ~7;
-
-/** A stream that did not decode: the decoder's code, the input offset, and the output position and value it names. */
-export interface LzFailure {
-  code: number;
-  at: number;
-  outAt: number;
-  value: number;
-}
-
-function failureOf(exports: LzExports, code: number): LzFailure {
-  return { code, at: exports.at.value, outAt: exports.outAt.value, value: exports.value.value };
-}
+const SLACK = { input: INPUT_SLACK, output: OUTPUT_SLACK };
 
 /** HPI's failure codes: a literal past the size, a match cut off, a match past the size (value: its length). */
 export const HPI_LITERAL_OVERRUN = -1;
@@ -46,7 +32,7 @@ export const HPI_MATCH_OVERRUN = -3;
 export interface HpiLz77Decoded<T> {
   /** Bytes the stream produced before it ended (copied to `out` only when they are all `size` of them). */
   produced: number;
-  failure: LzFailure | null;
+  failure: WasmFailure | null;
   /** What `writeInput` returned. */
   input: T;
 }
@@ -78,7 +64,7 @@ export interface PangyaWindow {
 }
 
 /** Where a Pangya decode stands: the new positions, or a failure with the window position and input offset its own are from. */
-export type PangyaStep = { ip: number; op: number; failure: null } | { failure: LzFailure; opFrom: number; ipFrom: number };
+export type PangyaStep = { ip: number; op: number; failure: null } | { failure: WasmFailure; opFrom: number; ipFrom: number };
 
 /**
  * Pangya's groups from input offset `ip` and output position `op` of `out` until the output reaches `stop`
@@ -100,13 +86,9 @@ export function pangyaLz77Step(
   do {
     const ahead = Math.min(stop, room, out.length) - op;
     const take = Math.min(input.length - ip, 2 * ahead + 64);
-    const history = Math.min(op, reach);
-    const outputAt = outputAfter(take);
     // The output this call may write: up to a group past `stop`, never past `room` or the caller's array.
     const limit = Math.min(room, stop + groupMax, out.length) - op;
-    const { exports, heap } = workspace(outputAt + history + Math.max(limit, 0) + OUTPUT_SLACK);
-    heap.set(input.subarray(ip, ip + take));
-    heap.set(out.subarray(op - history, op), outputAt);
+    const { exports, heap, outputAt, history } = stageStep(workspace, SLACK, input.subarray(ip, ip + take), out, op, reach, limit);
     const q = exports.pangya(
       take,
       outputAt,
