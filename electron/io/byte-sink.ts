@@ -1,4 +1,4 @@
-import { open, readdir, rename, rm, stat, type FileHandle } from 'node:fs/promises';
+import { lstat, open, readdir, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { FormatError } from '../../shared/errors.js';
 import { dirname, basename, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -106,24 +106,44 @@ export class FileSink implements ByteSink {
 
 const STAGING_BYTES = 1 << 20;
 
+export interface AtomicWriteOptions {
+  /**
+   * When the new file is flushed to the disk before it is renamed over the target. 'always' (the default)
+   * for what exists nowhere else, a user's own text. 'when-replacing' for what can be made again, an
+   * archive built from a folder: a file that replaces another is still flushed first, so a power cut never
+   * leaves an unwritten file where a good one was; a new one is not. The flush of an 88 MB archive took
+   * 50 ms of a 100 ms pack on the bench machine (cp -r, zip and tar do not flush either).
+   */
+  sync?: 'always' | 'when-replacing';
+}
+
 /**
  * Write a file through a temporary sibling renamed into place: a failure at any point leaves the previous
  * file untouched and removes the temporary one. Readers of the target never see a half-written archive.
  * The temporary name carries the writing process's id, so the next write to the target can tell the
  * leftovers of a killed writer (its process is gone) from a live write of another process, and removes them.
  */
-export async function writeFileAtomically(target: string, produce: (sink: ByteSink) => Promise<void>): Promise<void> {
+export async function writeFileAtomically(
+  target: string,
+  produce: (sink: ByteSink) => Promise<void>,
+  options: AtomicWriteOptions = {},
+): Promise<void> {
   await removeStaleTemporaries(target);
   const tmp = join(dirname(target), `.${basename(target)}.${process.pid}-${randomBytes(6).toString('hex')}.tmp`);
   liveTemporaries.add(tmp);
   try {
-    await writeThrough(tmp, target, produce);
+    await writeThrough(tmp, target, produce, options.sync ?? 'always');
   } finally {
     liveTemporaries.delete(tmp);
   }
 }
 
-async function writeThrough(tmp: string, target: string, produce: (sink: ByteSink) => Promise<void>): Promise<void> {
+async function writeThrough(
+  tmp: string,
+  target: string,
+  produce: (sink: ByteSink) => Promise<void>,
+  sync: NonNullable<AtomicWriteOptions['sync']>,
+): Promise<void> {
   let handle: FileHandle;
   try {
     handle = await open(tmp, 'wx');
@@ -142,7 +162,7 @@ async function writeThrough(tmp: string, target: string, produce: (sink: ByteSin
       throw err;
     }
     await sink.settle();
-    await handle.sync();
+    if (sync === 'always' || (await lstat(target).catch(() => null))) await handle.sync();
     ok = true;
   } finally {
     await handle.close();

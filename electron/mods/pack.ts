@@ -161,10 +161,14 @@ export async function writeArchive(request: WriteArchiveRequest): Promise<{ form
   const pack = engine.pack;
   if (!pack) fail('unsupported', `writing ${engine.label} archives is not supported`);
   const packOptions: PackOptions = { ...options, ...request.options, startWorkers: compressionWorkers() };
-  await writeFileAtomically(target, async (sink) => {
-    await pack(request.files, sink, packOptions);
-    request.beforeCommit?.();
-  });
+  await writeFileAtomically(
+    target,
+    async (sink) => {
+      await pack(request.files, sink, packOptions);
+      request.beforeCommit?.();
+    },
+    { sync: 'when-replacing' },
+  );
   return { format, size: (await stat(target)).size };
 }
 

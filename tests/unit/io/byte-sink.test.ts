@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { mkdtemp, open, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -95,6 +95,35 @@ describe('FileSink through writeFileAtomically', () => {
       await expect(produce()).rejects.toMatchObject({ code: 'ENOSPC' });
     } finally {
       await handle.close();
+    }
+  });
+});
+
+describe('writeFileAtomically flushes to the disk', () => {
+  it("always by default; with sync 'when-replacing' only when a file is there to replace", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'modpak-sink-'));
+    // Every FileHandle shares one prototype: spy on its sync (fsync) through a handle of the test's own.
+    const probe = await open(join(dir, 'probe'), 'w');
+    const sync = vi.spyOn(Object.getPrototypeOf(probe) as { sync(): Promise<void> }, 'sync');
+    await probe.close();
+    try {
+      const bytes = (text: string) => async (sink: { write(b: Uint8Array): Promise<void> }) => sink.write(new TextEncoder().encode(text));
+      const calls = async (fn: () => Promise<void>) => {
+        sync.mockClear();
+        await fn();
+        return sync.mock.calls.length;
+      };
+      const edit = join(dir, 'ARMCOM.FBI');
+      expect(await calls(() => writeFileAtomically(edit, bytes('a user edit')))).toBe(1);
+      expect(await calls(() => writeFileAtomically(edit, bytes('edited again')))).toBe(1);
+      const archive = join(dir, 'mod.ufo');
+      expect(await calls(() => writeFileAtomically(archive, bytes('first build'), { sync: 'when-replacing' }))).toBe(0);
+      expect(await calls(() => writeFileAtomically(archive, bytes('second build'), { sync: 'when-replacing' }))).toBe(1);
+      expect(await readFile(archive, 'utf8')).toBe('second build');
+      expect(await readFile(edit, 'utf8')).toBe('edited again');
+    } finally {
+      sync.mockRestore();
+      await rm(dir, { recursive: true, force: true });
     }
   });
 });
