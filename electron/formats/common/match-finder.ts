@@ -3,9 +3,11 @@
  * encoder owns its token format; this module only answers "what is the longest earlier match at position
  * `pos`?" within a window. (HPI's own encoder and Daikatana's 257-byte window have searches of their own.)
  *
- * Hash chains over 3-byte prefixes find matches of 3 bytes and more; a separate table of the last position
- * of every 2-byte prefix finds 2-byte matches (both formats accept them), so the search is as good as
- * scanning the whole window for the formats' short maximum lengths.
+ * Hash chains over 4-byte prefixes find matches of 4 bytes and more; exact chains of each 2-byte prefix
+ * give the nearest match of 3 bytes, else of 2 (both formats accept them). Chains of 3-byte prefixes held
+ * every record of a model or map table that repeats 3 bytes every 4, and a search walked them all; the
+ * 4-byte chains leave those out, and all a 3-byte match needs is the nearest. With no `maxChain` the search
+ * is as good as scanning the whole window.
  */
 
 export interface MatchFinderOptions {
@@ -20,7 +22,7 @@ export interface MatchFinderOptions {
    * index and reserves index 0 as the terminator, so the byte that would sit there cannot be a match source.
    */
   skipSource?: { mod: number; rem: number };
-  /** How many chain links to follow at most (the search stops early anyway once maxLength is reached). */
+  /** How many links of each chain to follow at most (the search stops early anyway once maxLength is reached). */
   maxChain?: number;
 }
 
@@ -29,21 +31,26 @@ export interface Match {
   distance: number;
 }
 
-const MAX_HASH_BITS = 15;
+const HEAD_BITS = 15;
+/**
+ * Positions in the tables are absolute: each input starts more than a window past the end of the last, so
+ * what an earlier input left is never followed, and no table needs clearing on reset. FAR is out of every
+ * window.
+ */
+const FAR = -(1 << 30);
 const NO_MATCH: Match = { length: 0, distance: 0 };
 
 export class MatchFinder {
-  /** Newest position of each 3-byte hash; sized to the input, so a finder for a small file is cheap to make. */
-  private head = new Int32Array(0);
-  private hashShift = 0;
-  /** Newest position of each 2-byte prefix, hashed into a table sized like `head` (exact at 16 bits). */
-  private last2 = new Int32Array(0);
-  private shift2 = 0;
-  /** prev[pos & mask] = previous position with the same 3-byte hash; the window bounds how far back we look. */
-  private prev = new Int32Array(0);
-  /** prev2[pos & mask] = previous position with the same 2-byte prefix. */
-  private prev2 = new Int32Array(0);
-  private mask = 0;
+  /** Newest absolute position of each 4-byte hash, and of each 2-byte prefix (exact). */
+  private readonly head4 = new Int32Array(1 << HEAD_BITS).fill(FAR);
+  private readonly head2 = new Int32Array(1 << 16).fill(FAR);
+  /** prev[pos & mask] = the previous position with the same key: a ring larger than the window, so a live link is never overwritten. */
+  private readonly prev4: Int32Array;
+  private readonly prev2: Int32Array;
+  private readonly mask: number;
+  private readonly maxChain: number;
+  private base = 0;
+  private nextBase = 0;
   private inserted = 0;
   private data: Uint8Array = new Uint8Array(0);
 
@@ -51,62 +58,42 @@ export class MatchFinder {
     data: Uint8Array,
     private readonly options: MatchFinderOptions,
   ) {
+    let slots = 1;
+    while (slots <= options.maxDistance) slots <<= 1;
+    this.prev4 = new Int32Array(slots);
+    this.prev2 = new Int32Array(slots);
+    this.mask = slots - 1;
+    this.maxChain = options.maxChain ?? 1 << 30;
     this.reset(data);
   }
 
-  /**
-   * Start over on new input. The tables are kept when they are large enough, and only the part this input
-   * uses is cleared: an encoder that works chunk by chunk then allocates nothing per chunk.
-   */
+  /** Start over on new input; nothing is cleared or allocated (see FAR). */
   reset(data: Uint8Array): void {
+    const slots = this.mask + 1;
+    if (this.nextBase > (1 << 30) - data.length - 2 * slots) {
+      this.head4.fill(FAR);
+      this.head2.fill(FAR);
+      this.nextBase = 0;
+    }
+    this.base = this.nextBase;
+    this.nextBase += data.length + slots;
     this.data = data;
     this.inserted = 0;
-    // Chain slots are indexed by position & mask: a table larger than the window (so a live slot is never
-    // reused) or than the input (so no slot is ever reused), whichever is smaller. Chain slots need no
-    // clearing: a position's slot is written when it is inserted, before any search can reach it.
-    let size = 1;
-    while (size <= this.options.maxDistance && size < data.length) size <<= 1;
-    if (this.prev.length < size) {
-      this.prev = new Int32Array(size);
-      this.prev2 = new Int32Array(size);
-    }
-    this.mask = size - 1;
-    let bits = 8;
-    while (bits < MAX_HASH_BITS && 1 << bits < data.length) bits++;
-    if (this.head.length < 1 << bits) this.head = new Int32Array(1 << bits);
-    this.head.fill(-1, 0, 1 << bits);
-    this.hashShift = 32 - bits;
-    const bits2 = Math.min(16, bits + 1);
-    if (this.last2.length < 1 << bits2) this.last2 = new Int32Array(1 << bits2);
-    this.last2.fill(-1, 0, 1 << bits2);
-    this.shift2 = 32 - bits2;
-  }
-
-  private hash3(pos: number): number {
-    const d = this.data;
-    // Multiplicative hash of three bytes; the top bits are the best mixed.
-    return Math.imul((d[pos]! << 16) | (d[pos + 1]! << 8) | d[pos + 2]!, 0x9e3779b1) >>> this.hashShift;
-  }
-
-  private hash2(pos: number): number {
-    const k = (this.data[pos]! << 8) | this.data[pos + 1]!;
-    return this.shift2 === 16 ? k : Math.imul(k, 0x9e3779b1) >>> this.shift2;
   }
 
   /** Record every position before `pos` (positions are inserted in order, once each). */
   private insertUpTo(pos: number): void {
     const d = this.data;
-    const end = Math.min(pos, d.length);
+    const end = Math.min(pos, d.length - 1);
+    const lastQuad = d.length - 4;
     for (let p = this.inserted; p < end; p++) {
-      if (p + 1 < d.length) {
-        const k = this.hash2(p);
-        this.prev2[p & this.mask] = this.last2[k]!;
-        this.last2[k] = p;
-      }
-      if (p + 2 < d.length) {
-        const h = this.hash3(p);
-        this.prev[p & this.mask] = this.head[h]!;
-        this.head[h] = p;
+      const pair = (d[p]! << 8) | d[p + 1]!;
+      this.prev2[p & this.mask] = this.head2[pair]!;
+      this.head2[pair] = this.base + p;
+      if (p <= lastQuad) {
+        const h = Math.imul((pair << 16) | (d[p + 2]! << 8) | d[p + 3]!, 0x9e3779b1) >>> (32 - HEAD_BITS);
+        this.prev4[p & this.mask] = this.head4[h]!;
+        this.head4[h] = this.base + p;
       }
     }
     if (end > this.inserted) this.inserted = end;
@@ -131,56 +118,56 @@ export class MatchFinder {
     this.insertUpTo(pos);
     const remaining = d.length - pos;
     this.distance = 0;
-    if (remaining < o.minLength) return 0;
+    if (remaining < o.minLength || remaining < 2) return 0;
     const maxLen = Math.min(o.maxLength, remaining);
-    const lowest = pos - o.maxDistance;
+    const base = this.base;
+    const lowest = base + pos - o.maxDistance;
     const skip = o.skipSource;
+    const first = d[pos]!;
     let bestLen = 0;
     let bestDist = 0;
-
-    if (remaining >= 3) {
-      let candidate = this.head[this.hash3(pos)]!;
-      let chain = o.maxChain ?? 1 << 30;
-      while (candidate >= 0 && candidate >= lowest && chain-- > 0) {
-        const dist = pos - candidate;
-        if (!(skip && candidate % skip.mod === skip.rem)) {
-          const limit = o.allowOverlap ? maxLen : Math.min(maxLen, dist);
-          // Check the byte just past the current best first: most candidates fail there.
-          if (limit > bestLen && d[candidate + bestLen] === d[pos + bestLen]) {
-            let len = 0;
-            while (len < limit && d[candidate + len] === d[pos + len]) len++;
-            if (len > bestLen) {
-              bestLen = len;
-              bestDist = dist;
-              if (len === maxLen) break;
-            }
+    if (remaining >= 4) {
+      let candidate =
+        this.head4[Math.imul((first << 24) | (d[pos + 1]! << 16) | (d[pos + 2]! << 8) | d[pos + 3]!, 0x9e3779b1) >>> (32 - HEAD_BITS)]!;
+      for (let chain = this.maxChain; candidate >= lowest && chain > 0; chain--) {
+        const c = candidate - base;
+        const dist = pos - c;
+        const limit = o.allowOverlap || dist >= maxLen ? maxLen : dist;
+        // The byte just past the best so far first: most candidates fail there (and hashes collide).
+        if (limit > bestLen && d[c + bestLen] === d[pos + bestLen] && d[c] === first && !(skip && c % skip.mod === skip.rem)) {
+          let len = 1;
+          while (len < limit && d[c + len] === d[pos + len]) len++;
+          if (len > bestLen) {
+            bestLen = len;
+            bestDist = dist;
+            if (len === maxLen) break;
           }
         }
-        const next = this.prev[candidate & this.mask]!;
-        // A slot reused by a newer position means the chain left the window.
-        if (next >= candidate) break;
-        candidate = next;
+        candidate = this.prev4[c & this.mask]!;
       }
     }
-    if (bestLen < 2 && o.minLength <= 2 && remaining >= 2) {
-      // Nearest acceptable 2-byte match.
-      // In a hashed table other prefixes share the chain, hence the byte check.
-      let candidate = this.last2[this.hash2(pos)]!;
-      while (candidate >= 0 && candidate >= lowest) {
-        const dist = pos - candidate;
-        if (
-          d[candidate] === d[pos] &&
-          d[candidate + 1] === d[pos + 1] &&
-          (o.allowOverlap || dist >= 2) &&
-          !(skip && candidate % skip.mod === skip.rem)
-        ) {
-          bestLen = 2;
-          bestDist = dist;
-          break;
+    if (bestLen < 3) {
+      // The nearest match of 3 bytes (extended, should a chain limit have hidden a longer one), else of 2.
+      const least = o.allowOverlap ? 1 : 2;
+      let candidate = this.head2[(first << 8) | d[pos + 1]!]!;
+      for (let chain = this.maxChain; candidate >= lowest && chain > 0; chain--) {
+        const c = candidate - base;
+        const dist = pos - c;
+        if (dist >= least && !(skip && c % skip.mod === skip.rem)) {
+          const limit = o.allowOverlap || dist >= maxLen ? maxLen : dist;
+          if (limit >= 3 && d[c + 2] === d[pos + 2]) {
+            let len = 3;
+            while (len < limit && d[c + len] === d[pos + len]) len++;
+            bestLen = len;
+            bestDist = dist;
+            break;
+          }
+          if (bestLen < 2) {
+            bestLen = 2;
+            bestDist = dist;
+          }
         }
-        const next = this.prev2[candidate & this.mask]!;
-        if (next >= candidate) break;
-        candidate = next;
+        candidate = this.prev2[c & this.mask]!;
       }
     }
     if (bestLen < o.minLength) return 0;

@@ -123,10 +123,14 @@ class TokenWriter {
 /** Ring index of output position `pos - distance`: where the decoder will find those bytes. */
 const sourceIndex = (pos: number, distance: number) => (pos - distance + 1) & RING_MASK;
 
+/** The greedy reference's finder, its tables reused from input to input. */
+const greedyFinder = new MatchFinder(new Uint8Array(0), HPI_MATCH_OPTIONS);
+
 /** The reference the lazy encoder is measured against: take the longest match at each step. */
 export function encodeLz77Greedy(data: Uint8Array): Uint8Array {
   const n = data.length;
-  const finder = new MatchFinder(data, HPI_MATCH_OPTIONS);
+  const finder = greedyFinder;
+  finder.reset(data);
   const w = new TokenWriter(n);
   for (let pos = 0; pos < n;) {
     const length = finder.longest(pos);

@@ -84,4 +84,15 @@ describe('MatchFinder', () => {
     const finder = new MatchFinder(data, { ...ring, maxDistance: 4095 });
     expect(finder.find(4096 + 10).length).toBeLessThan(4);
   });
+
+  it('finds a long match behind many records that share its first 3 bytes, within a short chain limit', () => {
+    // Model- and map-like tables: 100 records 11 22 33 k, then a copy of records 10..13 at the end. Every
+    // record starts with the same 3 bytes, so a chain of 3-byte prefixes puts the copy's source 90 links back.
+    const records = Uint8Array.from({ length: 400 }, (_, i) => (i % 4 === 3 ? i >> 2 : [0x11, 0x22, 0x33][i % 4]!));
+    const data = Uint8Array.from([...records, ...records.subarray(40, 56)]);
+    const pos = records.length;
+    const finder = new MatchFinder(data, { ...ring, maxChain: 8 });
+    expect(finder.find(pos)).toEqual({ length: 16, distance: pos - 40 });
+    expect(bruteForce(data, pos, ring)).toBe(16);
+  });
 });
