@@ -44,7 +44,7 @@ function checkRatio(src: Uint8Array, length: number): void {
  * Decode whole opcodes of `src` into `out` from `c.op` until the output reaches `stop` or the stream ends.
  * `length` is the entry's whole declared length (output positions are checked as `c.before + op`), and
  * `out` has room for `stop` plus one opcode's output (RUN_MAX), or is exactly `length` long. The decoder
- * is WebAssembly (wasm/stream.wat): 2-3× the speed of the same loop in JavaScript on textures and BSPs.
+ * is WebAssembly (wasm/stream.wat): 3-4× the speed of the same loop in JavaScript on textures and BSPs.
  */
 function dkDecodeInto(src: Uint8Array, out: Uint8Array, c: DkCursor, stop: number, length: number): void {
   const base = c.before;
