@@ -1,7 +1,15 @@
 import { fail } from '../../../shared/errors.js';
 import { decodeInWindow, type WindowCursor } from '../common/windowed-decode.js';
 import { DISTANCE_MAX, RUN_MAX } from './opcodes.js';
-import { DK_BEFORE_START, DK_COPY_CUT_OFF, DK_LITERAL_CUT_OFF, DK_OVERRUN, DK_RUN_CUT_OFF, daikatanaStep } from './wasm/stream.js';
+import {
+  DK_BEFORE_START,
+  DK_COPY_CUT_OFF,
+  DK_LITERAL_CUT_OFF,
+  DK_NO_END,
+  DK_OVERRUN,
+  DK_RUN_CUT_OFF,
+  daikatanaStep,
+} from './wasm/stream.js';
 
 /**
  * Daikatana's PAK decompression (the opcodes are in opcodes.ts, the encoder in encode.ts). Pure functions
@@ -71,7 +79,8 @@ function dkDecodeInto(src: Uint8Array, out: Uint8Array, c: DkCursor, stop: numbe
   if (code === DK_RUN_CUT_OFF) streamError(`run at ${at} is cut off before its byte`, at);
   if (code === DK_COPY_CUT_OFF) streamError(`back-reference at ${at} is cut off before its distance`, at);
   if (code === DK_BEFORE_START) streamError(`back-reference at ${at} reaches ${value - op} bytes before the start of the output`, at);
-  streamError(`the data ends without the 0xFF end marker after ${op} of ${length} bytes`, at);
+  if (code === DK_NO_END) streamError(`the data ends without the 0xFF end marker after ${op} of ${length} bytes`, at);
+  throw new Error(`the Daikatana decoder returned the unknown code ${code}`);
 }
 
 /** Decode `src` (one entry's compressed bytes) into exactly `length` bytes. */

@@ -13,7 +13,6 @@ export const COPY_MIN = 2;
 export const COPY_MAX = 63;
 export const DISTANCE_MIN = 2;
 export const DISTANCE_MAX = 257;
-export const NOOP = 0xfe;
 export const END = 0xff;
 
 export const LITERALS = 0x00;
