@@ -11,12 +11,19 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { corpusFolder, MEDIUM_CORPUS } from './corpus.js';
 import { figure, scratch } from './util.js';
-import { cpTreeRun, fmt, inFreshFoldersInTurns, limit, references, shellMs, target } from './targets.js';
+import { cpTreeRun, fmt, inFreshFoldersInTurns, limit, nativeRun, peerTool, references, shellMs, target } from './targets.js';
 import { packFolder } from '../electron/mods/pack.js';
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
 const modpak = join(benchDir, '..', 'bin', 'modpak');
 const TMPFS = '/dev/shm';
+/**
+ * The C tools the issue measured against, where the environment names a build of them (README:
+ * Benchmarks): Joe D's HPIDump (`HPIDump FILE -o DIR`) and yquake2's pakextract (`pakextract [-dk] -o DIR
+ * FILE`). Without them the targets are multiples of cp -r derived from the issue's figures.
+ */
+const HPIDUMP = peerTool('MODPAK_BENCH_HPIDUMP');
+const PAKEXTRACT = peerTool('MODPAK_BENCH_PAKEXTRACT');
 
 interface Run {
   ms: number;
@@ -110,10 +117,11 @@ export async function run(): Promise<void> {
     ['tmpfs', TMPFS, { LZ77: (1.5 * 1.3) / 2.0, zlib: (1.5 * 2.5) / 2.0 }],
     ['disk', dir, { LZ77: 1.1, zlib: 1.1 }],
   ] as const) {
-    const [cp, lzRun, zlRun] = await inFreshFoldersInTurns(
+    const peers = HPIDUMP ? [lz, zl].map((archive) => nativeRun(HPIDUMP, (out) => [archive, '-o', out])) : [];
+    const [cp, lzRun, zlRun, ...peerRuns] = await inFreshFoldersInTurns(
       base,
       3,
-      [cpTreeRun(corpus.dir), (out) => cli(['extract', lz, '-t', out], dir), (out) => cli(['extract', zl, '-t', out], dir)],
+      [cpTreeRun(corpus.dir), (out) => cli(['extract', lz, '-t', out], dir), (out) => cli(['extract', zl, '-t', out], dir), ...peers],
       { warmUp: cpTreeRun(corpus.dir) },
     );
     const [fastest, slowest] = cp!.spread;
@@ -121,13 +129,19 @@ export async function run(): Promise<void> {
       `cp -r into ${where}, fastest / slowest run`,
       `${fmt(fastest)} / ${fmt(slowest)}${slowest > 2 * fastest ? ': unsteady, read the ratios with care' : ''}`,
     );
-    for (const [label, r] of [
-      ['LZ77', lzRun!],
-      ['zlib', zlRun!],
-    ] as const) {
+    for (const [i, [label, r]] of (
+      [
+        ['LZ77', lzRun!],
+        ['zlib', zlRun!],
+      ] as const
+    ).entries()) {
       target(`extract (${label}) into ${where}`, r.ms, `cp -r into ${where}`, cp!.ms, Number(ratios[label].toFixed(2)));
       figure('  wall, CPU', cpuNote(r));
       limit(`  peak RSS of extract (${label})`, r.maxRssKb / 1024, 128, 'MB');
+      const peer = peerRuns[i];
+      // The issue holds tmpfs to 1.5× HPIDump; onto disk its target is cp -r's, and HPIDump's time is shown beside it.
+      if (peer && where === 'tmpfs') target(`  against HPIDump into ${where}`, r.ms, 'HPIDump', peer.ms, 1.5);
+      else if (peer) figure(`  against HPIDump onto ${where}`, `${(r.ms / peer.ms).toFixed(2)}× (HPIDump ${fmt(peer.ms)})`);
     }
   }
 
@@ -142,15 +156,22 @@ export async function run(): Promise<void> {
   ] as const;
   const archives: string[] = [];
   for (const [, format, name] of family) archives.push(await packed(small.dir, dir, name, { format }));
+  // pakextract reads Quake and (with -dk) Daikatana PAKs; the issue's Quake figure is pakka's, the same work.
+  const pakPeers = PAKEXTRACT
+    ? [archives[0]!, archives[1]!].map((archive, i) => nativeRun(PAKEXTRACT, (out) => [...(i === 1 ? ['-dk'] : []), '-o', out, archive]))
+    : [];
   // cp -r and the three extractions take turns: cp -r alone read 107-134 ms in most runs and 367-399 ms in others.
   const [cp, ...runs] = await inFreshFoldersInTurns(TMPFS, 3, [
     cpTreeRun(small.dir),
     ...archives.map((archive) => (out: string) => cli(['extract', archive, '-t', out], dir)),
+    ...pakPeers,
   ]);
   for (const [i, [label, , , ratio]] of family.entries()) {
     const r = runs[i]!;
     target(`extract ${label} into tmpfs, median of 3`, r.ms, 'cp -r into tmpfs', cp!.ms, Number(ratio.toFixed(2)));
     figure('  wall, CPU', cpuNote(r));
+    const peer = runs[family.length + i];
+    if (peer) target(`  against pakextract`, r.ms, 'pakextract', peer.ms, 2);
   }
 
   // Start-up: `modpak info` on a 3-file archive against node starting and doing nothing.

@@ -53,6 +53,21 @@ export const references = {
   nodeStart: () => shellMs(`${q(process.execPath)} -e 0`, 5),
 };
 
+/**
+ * A peer tool built from its public sources, where the environment names its binary (`variable`); null
+ * elsewhere. Its runs go in the same turns as modpak's, so its targets are measured, not derived.
+ */
+export function peerTool(variable: string): string | null {
+  const path = process.env[variable];
+  return path && existsSync(path) ? path : null;
+}
+
+/** A native command's run into a run's folder (created first and untimed, as some tools want), wall time only. */
+export const nativeRun = (command: string, args: (out: string) => string[]) => async (out: string) => {
+  await mkdir(out, { recursive: true });
+  return { ms: shellMs([command, ...args(out)].map(q).join(' ')), cpuMs: NaN, maxRssKb: 0 };
+};
+
 /** `cp -r` of `folder` into a run's folder, as a run beside modpak's (wall time only), or as a set's warm-up. */
 export const cpTreeRun = (folder: string) => async (out: string) => ({ ms: references.cpTree(folder, out), cpuMs: NaN, maxRssKb: 0 });
 
