@@ -3,8 +3,8 @@
  * position, the cheapest cover among a zero run (1 byte), a byte run (2 bytes) and a back-reference
  * (2 bytes, never longer than its distance, so memmove readers agree), else a literal byte.
  *
- * The parse and its search run in WebAssembly (wasm/encode.wat, which describes the search): the same
- * code in TypeScript compressed the real samples at 37-50 MB/s.
+ * The parse and its search run in WebAssembly (wasm/encode.wat, which describes the search): 78-89 MB/s
+ * on the real samples, where the TypeScript encoder it replaced made 37-50 MB/s.
  */
 import { wasmInstances, type WasmExports } from '../common/wasm.js';
 import { LITERAL_MAX } from './opcodes.js';
@@ -33,8 +33,8 @@ export function dkCompressInto(data: Uint8Array, into?: Uint8Array): Uint8Array 
   const n = data.length;
   const bound = dkCompressBound(n);
   const inputAt = workspace(0).exports.input.value as number;
-  // The search may read a byte past the input (a test whose other half fails).
-  const outputAt = (inputAt + n + 8) & ~7;
+  // The search reads 4-byte words, up to 3 bytes past the input (bytes it masks off).
+  const outputAt = (inputAt + n + 3 + 7) & ~7;
   // A large input gets an instance of its own, with its own tables.
   const { exports, heap } = workspace(outputAt + bound);
   heap.set(data, inputAt);
