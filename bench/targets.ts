@@ -59,13 +59,23 @@ export const references = {
  */
 export function peerTool(variable: string): string | null {
   const path = process.env[variable];
-  return path && existsSync(path) ? path : null;
+  if (!path) return null;
+  if (existsSync(path)) return path;
+  console.log(`${variable} names ${path}, which does not exist: its targets are derived from the issue's figures`);
+  return null;
 }
 
-/** A native command's run into a run's folder (created first and untimed, as some tools want), wall time only. */
+/**
+ * A native command's run into a run's folder (created first and untimed, as some tools want), wall time
+ * only, started directly as `cli` starts modpak (no shell in its time); throws if it fails.
+ */
 export const nativeRun = (command: string, args: (out: string) => string[]) => async (out: string) => {
   await mkdir(out, { recursive: true });
-  return { ms: shellMs([command, ...args(out)].map(q).join(' ')), cpuMs: NaN, maxRssKb: 0 };
+  const started = performance.now();
+  const result = spawnSync(command, args(out), { stdio: ['ignore', 'ignore', 'pipe'] });
+  const ms = performance.now() - started;
+  if (result.status !== 0) throw new Error(`${command}: exit ${result.status}: ${result.stderr.toString().trim()}`);
+  return { ms, cpuMs: NaN, maxRssKb: 0 };
 };
 
 /** `cp -r` of `folder` into a run's folder, as a run beside modpak's (wall time only), or as a set's warm-up. */
