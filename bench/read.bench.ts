@@ -135,13 +135,17 @@ export async function run(): Promise<void> {
         ['zlib', zlRun!],
       ] as const
     ).entries()) {
-      target(`extract (${label}) into ${where}`, r.ms, `cp -r into ${where}`, cp!.ms, Number(ratios[label].toFixed(2)));
+      // The issue holds tmpfs to 1.5× HPIDump: measured against it where it is built, else as the multiple of cp -r
+      // its figures give. Onto disk the target is cp -r's, and HPIDump's time is shown beside it.
+      const peer = peerRuns[i];
+      const row = `extract (${label}) into ${where}`;
+      if (peer && where === 'tmpfs') {
+        target(row, r.ms, 'HPIDump', peer.ms, 1.5);
+        figure(`  against cp -r into ${where}`, `${(r.ms / cp!.ms).toFixed(2)}× (${fmt(cp!.ms)})`);
+      } else target(row, r.ms, `cp -r into ${where}`, cp!.ms, Number(ratios[label].toFixed(2)));
+      if (peer && where !== 'tmpfs') figure(`  against HPIDump onto ${where}`, `${(r.ms / peer.ms).toFixed(2)}× (HPIDump ${fmt(peer.ms)})`);
       figure('  wall, CPU', cpuNote(r));
       limit(`  peak RSS of extract (${label})`, r.maxRssKb / 1024, 128, 'MB');
-      const peer = peerRuns[i];
-      // The issue holds tmpfs to 1.5× HPIDump; onto disk its target is cp -r's, and HPIDump's time is shown beside it.
-      if (peer && where === 'tmpfs') target(`  against HPIDump into ${where}`, r.ms, 'HPIDump', peer.ms, 1.5);
-      else if (peer) figure(`  against HPIDump onto ${where}`, `${(r.ms / peer.ms).toFixed(2)}× (HPIDump ${fmt(peer.ms)})`);
     }
   }
 
@@ -168,10 +172,13 @@ export async function run(): Promise<void> {
   ]);
   for (const [i, [label, , , ratio]] of family.entries()) {
     const r = runs[i]!;
-    target(`extract ${label} into tmpfs, median of 3`, r.ms, 'cp -r into tmpfs', cp!.ms, Number(ratio.toFixed(2)));
-    figure('  wall, CPU', cpuNote(r));
+    // The issue's target is 2× the C tool: against pakextract where it is built, else the multiple of cp -r its figures give.
     const peer = runs[family.length + i];
-    if (peer) target(`  against pakextract`, r.ms, 'pakextract', peer.ms, 2);
+    if (peer) {
+      target(`extract ${label} into tmpfs, median of 3`, r.ms, 'pakextract', peer.ms, 2);
+      figure('  against cp -r into tmpfs', `${(r.ms / cp!.ms).toFixed(2)}× (${fmt(cp!.ms)})`);
+    } else target(`extract ${label} into tmpfs, median of 3`, r.ms, 'cp -r into tmpfs', cp!.ms, Number(ratio.toFixed(2)));
+    figure('  wall, CPU', cpuNote(r));
   }
 
   // Start-up: `modpak info` on a 3-file archive against node starting and doing nothing.
