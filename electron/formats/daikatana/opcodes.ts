@@ -4,18 +4,12 @@
  *   0x80–0xBF  read b, write it x−126 times    0xC0–0xFD  read d, copy x−190 bytes (2..63) starting
  *   0xFE       one-byte no-op                             d+2 bytes back, byte by byte
  *   0xFF       end
- * The decoder is codec.ts, the encoder encode.ts.
+ * The decoder is wasm/stream.wat (driven by codec.ts), the encoder wasm/encode.wat (driven by encode.ts);
+ * the bounds their callers size buffers by are below.
  */
+/** The longest literal opcode's bytes: the encoder's worst case adds an opcode per this many. */
 export const LITERAL_MAX = 64;
-export const ZERO_RUN_MIN = 2;
+/** The most one opcode writes (a zero run): a piece's overshoot past its stop. */
 export const RUN_MAX = 65;
-export const COPY_MIN = 2;
-export const COPY_MAX = 63;
-export const DISTANCE_MIN = 2;
+/** The furthest a back-reference reaches: the history a piecewise decode keeps. */
 export const DISTANCE_MAX = 257;
-export const END = 0xff;
-
-export const LITERALS = 0x00;
-export const ZEROS = 0x40;
-export const RUN = 0x80;
-export const COPY = 0xc0;
