@@ -104,6 +104,36 @@ export function stageStep<E extends WasmExports>(
   return { exports, heap, outputAt, history };
 }
 
+/** A windowed decoder's exports: the failure globals, and how much of its input a call consumed. */
+export interface WasmStepExports extends WasmFailureExports {
+  ipEnd: WebAssembly.Global;
+}
+
+/** A windowed decode's failed step: the decoder's failure, with the output position and input offset its own are from. */
+export interface FailedStep {
+  failure: WasmFailure;
+  opFrom: number;
+  ipFrom: number;
+}
+
+/**
+ * What a staged call made of the decode at input offset `ip` and output position `op`, from its result
+ * `q` (the position it reached, history included, or a negative failure code): the new bytes copied into
+ * `out` at `op` and both positions advanced, or the failure.
+ */
+export function landStep<E extends WasmStepExports>(
+  staged: StagedStep<E>,
+  q: number,
+  out: Uint8Array,
+  ip: number,
+  op: number,
+): { ip: number; op: number } | FailedStep {
+  const { exports, heap, outputAt, history } = staged;
+  if (q < 0) return { failure: failureOf(exports, q), opFrom: op - history, ipFrom: ip };
+  out.set(heap.subarray(outputAt + history, outputAt + q), op);
+  return { ip: ip + exports.ipEnd.value, op: op + q - history };
+}
+
 /** All of `memory` as bytes, grown first to hold at least `bytes` (growing detaches the views made before). */
 function heapOf(memory: WebAssembly.Memory, bytes: number): Uint8Array {
   const have = memory.buffer.byteLength;

@@ -3,11 +3,10 @@
  * 1 and 3. Each call copies its stream into the module's memory and the output out, and reports a failure
  * with where it happened; the formats word the messages.
  */
-import { failureOf, stageStep, wasmInstances, type WasmFailure, type WasmFailureExports } from '../wasm.js';
+import { failureOf, landStep, stageStep, wasmInstances, type FailedStep, type WasmFailure, type WasmStepExports } from '../wasm.js';
 import { WASM_BASE64 } from './lz-window.wasm.js';
 
-interface LzExports extends WasmFailureExports {
-  ipEnd: WebAssembly.Global;
+interface LzExports extends WasmStepExports {
   hpi(n: number, size: number, outputAt: number): number;
   pangya(inEnd: number, outputAt: number, q0: number, stop: number, limit: number, room: number, obfuscated: number): number;
 }
@@ -64,7 +63,7 @@ export interface PangyaWindow {
 }
 
 /** Where a Pangya decode stands: the new positions, or a failure with the window position and input offset its own are from. */
-export type PangyaStep = { ip: number; op: number; failure: null } | { failure: WasmFailure; opFrom: number; ipFrom: number };
+export type PangyaStep = { ip: number; op: number; failure: null } | FailedStep;
 
 /**
  * Pangya's groups from input offset `ip` and output position `op` of `out` until the output reaches `stop`
@@ -88,7 +87,8 @@ export function pangyaLz77Step(
     const take = Math.min(input.length - ip, 2 * ahead + 64);
     // The output this call may write: up to a group past `stop`, never past `room` or the caller's array.
     const limit = Math.min(room, stop + groupMax, out.length) - op;
-    const { exports, heap, outputAt, history } = stageStep(workspace, SLACK, input.subarray(ip, ip + take), out, op, reach, limit);
+    const staged = stageStep(workspace, SLACK, input.subarray(ip, ip + take), out, op, reach, limit);
+    const { exports, outputAt, history } = staged;
     const q = exports.pangya(
       take,
       outputAt,
@@ -98,10 +98,9 @@ export function pangyaLz77Step(
       history + room - op,
       obfuscated ? 1 : 0,
     );
-    if (q < 0) return { failure: failureOf(exports, q), opFrom: op - history, ipFrom: ip };
-    out.set(heap.subarray(outputAt + history, outputAt + q), op);
-    ip += exports.ipEnd.value;
-    op += q - history;
+    const landed = landStep(staged, q, out, ip, op);
+    if ('failure' in landed) return landed;
+    ({ ip, op } = landed);
   } while (ip < input.length && op < stop);
   return { ip, op, failure: null };
 }

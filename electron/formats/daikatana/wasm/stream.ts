@@ -3,11 +3,10 @@
  * module's memory, with the output's last bytes that a back-reference reaches, and the new output out. It
  * reports a failure with where it happened; codec.ts words the messages.
  */
-import { failureOf, stageStep, wasmInstances, type WasmFailure, type WasmFailureExports } from '../../common/wasm.js';
+import { landStep, stageStep, wasmInstances, type FailedStep, type WasmStepExports } from '../../common/wasm.js';
 import { WASM_BASE64 } from './stream.wasm.js';
 
-interface DkExports extends WasmFailureExports {
-  ipEnd: WebAssembly.Global;
+interface DkExports extends WasmStepExports {
   ended: WebAssembly.Global;
   decode(inEnd: number, outputAt: number, q0: number, stop: number, room: number, final: number): number;
 }
@@ -29,7 +28,7 @@ export const DK_BEFORE_START = -5;
 export const DK_NO_END = -6;
 
 /** Where a step stands: the new positions and whether the end marker was read, or a failure with the output and input offsets its own are from. */
-export type DkStep = { ip: number; op: number; ended: boolean; failure: null } | { failure: WasmFailure; opFrom: number; ipFrom: number };
+export type DkStep = { ip: number; op: number; ended: boolean; failure: null } | FailedStep;
 
 /**
  * Opcodes from input offset `ip` and output position `op` of `out` until the output reaches `stop`, the
@@ -51,14 +50,14 @@ export function daikatanaStep(
     const ahead = Math.max(Math.min(stop, room) - op, 0);
     const take = Math.min(input.length - ip, 2 * ahead + 2 * OPCODE_MAX);
     const limit = Math.max(Math.min(room, stop + OPCODE_MAX, out.length) - op, 0);
-    const { exports, heap, outputAt, history } = stageStep(workspace, SLACK, input.subarray(ip, ip + take), out, op, reach, limit);
+    const staged = stageStep(workspace, SLACK, input.subarray(ip, ip + take), out, op, reach, limit);
+    const { exports, outputAt, history } = staged;
     const final = ip + take === input.length ? 1 : 0;
     // The room is capped where a call could not write anyway (a step stops at `stop`, plus one opcode).
     const q = exports.decode(take, outputAt, history, history + Math.min(stop - op, 2 ** 30), history + limit, final);
-    if (q < 0) return { failure: failureOf(exports, q), opFrom: op - history, ipFrom: ip };
-    out.set(heap.subarray(outputAt + history, outputAt + q), op);
-    ip += exports.ipEnd.value;
-    op += q - history;
+    const landed = landStep(staged, q, out, ip, op);
+    if ('failure' in landed) return landed;
+    ({ ip, op } = landed);
     if (exports.ended.value === 1 || op >= stop || final === 1) return { ip, op, ended: exports.ended.value === 1, failure: null };
   }
 }
