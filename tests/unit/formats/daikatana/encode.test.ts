@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { dkDecompress } from '../../../../electron/formats/daikatana/codec.js';
 import { dkCompress } from '../../../../electron/formats/daikatana/encode.js';
-import { prng } from '../../../helpers/prng.js';
+import { records } from './encoder-inputs.js';
 import { samplesDir } from '../../../helpers/run-cli.js';
 
 /**
@@ -55,16 +55,6 @@ function exhaustiveGreedySize(data: Uint8Array): number {
 
 const sample = (...path: string[]) => new Uint8Array(readFileSync(join(samplesDir, ...path)));
 
-function records(count: number): Uint8Array {
-  // 3DO- and BSP-like tables: little-endian ints whose high bytes repeat from record to record.
-  const rand = prng(3);
-  const out = new Uint8Array(count * 4);
-  const view = new DataView(out.buffer);
-  let v = 0;
-  for (let i = 0; i < count; i++) view.setInt32(i * 4, (v += Math.floor(rand() * 64) - 32) * 65536, true);
-  return out;
-}
-
 const inputs: [string, Uint8Array][] = [
   ['quake2/textures/b_pv_v1a1.wal', sample('quake-assets', 'quake2', 'textures', 'b_pv_v1a1.wal')],
   ['quake2/textures/lavatest.wal', sample('quake-assets', 'quake2', 'textures', 'lavatest.wal')],
@@ -72,7 +62,7 @@ const inputs: [string, Uint8Array][] = [
   ['halflife/hl.bsp', sample('quake-assets', 'halflife', 'hl.bsp')],
   ['quake/cube.bsp', sample('quake-assets', 'quake', 'cube.bsp')],
   ['quake/cr8_czg.wad (first 64 KiB)', sample('quake-assets', 'quake', 'cr8_czg.wad').subarray(0, 65536)],
-  ['records', records(6000)],
+  ['records', records(6000, 3)],
   ['text', new TextEncoder().encode('[WEAPON]\r\n{\r\n\tdamage=120;\r\n\trange=700;\r\n}\r\n'.repeat(200))],
 ];
 

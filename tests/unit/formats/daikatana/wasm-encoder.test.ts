@@ -5,6 +5,7 @@ import { dkDecompress } from '../../../../electron/formats/daikatana/codec.js';
 import { dkCompress, dkCompressBound, dkCompressInto } from '../../../../electron/formats/daikatana/encode.js';
 import { WASM_BASE64 } from '../../../../electron/formats/daikatana/wasm/encode.wasm.js';
 import { prng } from '../../../helpers/prng.js';
+import { records } from './encoder-inputs.js';
 import { samplesDir } from '../../../helpers/run-cli.js';
 import { referenceDkCompress } from './reference-encoder.js';
 
@@ -14,15 +15,6 @@ import { referenceDkCompress } from './reference-encoder.js';
  * records sharing 3 bytes, text, noise, the last bytes of an input), and whatever came before it.
  */
 const sample = (...path: string[]) => new Uint8Array(readFileSync(join(samplesDir, 'quake-assets', ...path)));
-
-function records(count: number, seed: number): Uint8Array {
-  const rand = prng(seed);
-  const out = new Uint8Array(count * 4);
-  const view = new DataView(out.buffer);
-  let v = 0;
-  for (let i = 0; i < count; i++) view.setInt32(i * 4, (v += Math.floor(rand() * 64) - 32) * 65536, true);
-  return out;
-}
 
 /** Runs of every length from 1 to 140, of zeros and of other bytes, between short literal stretches. */
 function runs(): Uint8Array {
