@@ -30,15 +30,19 @@ const round = (n: number) => (n >= 100 ? n.toFixed(0) : n.toFixed(1));
 /** `850 ms`, `1.20 s`. */
 export const fmt = (ms: number) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(0)} ms`);
 
+/** Wall time of one run of `command` with `args`, started directly (no shell); throws naming `label` if it fails. */
+function spawnMs(command: string, args: string[], label: string): number {
+  const started = performance.now();
+  const result = spawnSync(command, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  const ms = performance.now() - started;
+  if (result.status !== 0) throw new Error(`${label}: exit ${result.status}: ${result.stderr.toString().trim()}`);
+  return ms;
+}
+
 /** Wall time of a shell command (run through `sh -c`), the median of `runs`; throws if it fails. */
 export function shellMs(command: string, runs = 1): number {
   const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const started = performance.now();
-    const result = spawnSync('sh', ['-c', command], { stdio: ['ignore', 'ignore', 'pipe'] });
-    times.push(performance.now() - started);
-    if (result.status !== 0) throw new Error(`${command}: exit ${result.status}: ${result.stderr.toString().trim()}`);
-  }
+  for (let i = 0; i < runs; i++) times.push(spawnMs('sh', ['-c', command], command));
   return times.sort((a, b) => a - b)[Math.floor(times.length / 2)]!;
 }
 
@@ -71,11 +75,7 @@ export function peerTool(variable: string): string | null {
  */
 export const nativeRun = (command: string, args: (out: string) => string[]) => async (out: string) => {
   await mkdir(out, { recursive: true });
-  const started = performance.now();
-  const result = spawnSync(command, args(out), { stdio: ['ignore', 'ignore', 'pipe'] });
-  const ms = performance.now() - started;
-  if (result.status !== 0) throw new Error(`${command}: exit ${result.status}: ${result.stderr.toString().trim()}`);
-  return { ms, cpuMs: NaN, maxRssKb: 0 };
+  return { ms: spawnMs(command, args(out), command), cpuMs: NaN, maxRssKb: 0 };
 };
 
 /** `cp -r` of `folder` into a run's folder, as a run beside modpak's (wall time only), or as a set's warm-up. */
