@@ -263,7 +263,7 @@ async function packTargets(corpus: { dir: string; bytes: number }, dir: string):
     const r = out === null ? none! : await runCli(['pack', corpus.dir, '--target', out, '--method', method], dir);
     figure(`modpak pack (${method}), the CLI as shipped`, mbps(corpus.bytes, r.ms));
     figure(`  CPU time, and per wall second`, `${(r.cpuMs / 1000).toFixed(1)} s, ${(r.cpuMs / r.ms).toFixed(2)}`);
-    if (method === 'none') target(`pack --method none (303 MB), wall, median of 3`, r.ms, 'cp -r', cp!.ms, 1.2);
+    if (method === 'none') target(`pack --method none (303 MB), wall, median of 3`, r.ms, 'cp -r', cp!.ms, 1.2, [none!.spread, cp!.spread]);
     else {
       target(`pack ${method} (303 MB), wall`, r.ms, 'gzip -6', gzip6, 1.0);
       // Both cores busy: two cores' worth of wall time within 10% of the CPU time used.

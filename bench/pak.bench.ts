@@ -59,7 +59,7 @@ async function packFamily(): Promise<void> {
     if (format === 'pangya') {
       figure('pangya pack against cp -r', `${(r.ms / cp!.ms).toFixed(2)}×`);
       target(label, r.ms, 'lzpak, measured once', LZPAK_PACK_MS, 2);
-    } else target(label, r.ms, 'cp -r', cp!.ms, 1.6);
+    } else target(label, r.ms, 'cp -r', cp!.ms, 1.6, [r.spread, cp!.spread]);
   }
 }
 

@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { corpusFolder, MEDIUM_CORPUS } from './corpus.js';
 import { figure, scratch } from './util.js';
-import { cpTreeRun, fmt, inFreshFoldersInTurns, limit, nativeRun, peerTool, references, shellMs, target } from './targets.js';
+import { cpTreeRun, fmt, inFreshFoldersInTurns, isSteady, limit, nativeRun, peerTool, references, shellMs, target } from './targets.js';
 import { packFolder } from '../electron/mods/pack.js';
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
@@ -127,7 +127,7 @@ export async function run(): Promise<void> {
     const [fastest, slowest] = cp!.spread;
     figure(
       `cp -r into ${where}, fastest / slowest run`,
-      `${fmt(fastest)} / ${fmt(slowest)}${slowest > 2 * fastest ? ': unsteady, read the ratios with care' : ''}`,
+      `${fmt(fastest)} / ${fmt(slowest)}${isSteady(cp!.spread) ? '' : ': unsteady, no row is judged against it'}`,
     );
     for (const [i, [label, r]] of (
       [
@@ -140,9 +140,9 @@ export async function run(): Promise<void> {
       const peer = peerRuns[i];
       const row = `extract (${label}) into ${where}`;
       if (peer && where === 'tmpfs') {
-        target(row, r.ms, 'HPIDump', peer.ms, 1.5);
+        target(row, r.ms, 'HPIDump', peer.ms, 1.5, [r.spread, peer.spread]);
         figure(`  against cp -r into ${where}`, `${(r.ms / cp!.ms).toFixed(2)}× (${fmt(cp!.ms)})`);
-      } else target(row, r.ms, `cp -r into ${where}`, cp!.ms, Number(ratios[label].toFixed(2)));
+      } else target(row, r.ms, `cp -r into ${where}`, cp!.ms, Number(ratios[label].toFixed(2)), [r.spread, cp!.spread]);
       if (peer && where !== 'tmpfs') figure(`  against HPIDump onto ${where}`, `${(r.ms / peer.ms).toFixed(2)}× (HPIDump ${fmt(peer.ms)})`);
       figure('  wall, CPU', cpuNote(r));
       limit(`  peak RSS of extract (${label})`, r.maxRssKb / 1024, 128, 'MB');
@@ -175,9 +175,13 @@ export async function run(): Promise<void> {
     // The issue's target is 2× the C tool: against pakextract where it is built, else the multiple of cp -r its figures give.
     const peer = runs[family.length + i];
     if (peer) {
-      target(`extract ${label} into tmpfs, median of 3`, r.ms, 'pakextract', peer.ms, 2);
+      target(`extract ${label} into tmpfs, median of 3`, r.ms, 'pakextract', peer.ms, 2, [r.spread, peer.spread]);
       figure('  against cp -r into tmpfs', `${(r.ms / cp!.ms).toFixed(2)}× (${fmt(cp!.ms)})`);
-    } else target(`extract ${label} into tmpfs, median of 3`, r.ms, 'cp -r into tmpfs', cp!.ms, Number(ratio.toFixed(2)));
+    } else
+      target(`extract ${label} into tmpfs, median of 3`, r.ms, 'cp -r into tmpfs', cp!.ms, Number(ratio.toFixed(2)), [
+        r.spread,
+        cp!.spread,
+      ]);
     figure('  wall, CPU', cpuNote(r));
   }
 

@@ -9,15 +9,34 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { scratchDir } from './util.js';
 
-/** Prints `label  measured vs limit  ✓|✗`; `ratio` is the allowed multiple of the reference. */
-export function target(label: string, measuredMs: number, referenceLabel: string, referenceMs: number, ratio: number): boolean {
-  const ok = measuredMs <= referenceMs * ratio;
+/**
+ * Prints `label  measured vs limit  ✓|✗`; `ratio` is the allowed multiple of the reference. With `runs`,
+ * the spreads of the sets the two medians come from: where either set's slowest run took more than twice
+ * its fastest, the machine changed speed while they ran and the verdict is `?`, not judged (a ✓ from a
+ * `cp -r` median that landed on slowed runs was no ✓).
+ */
+export function target(
+  label: string,
+  measuredMs: number,
+  referenceLabel: string,
+  referenceMs: number,
+  ratio: number,
+  runs?: Spread[],
+): boolean | null {
+  const steady = runs?.every(isSteady) ?? true;
+  const ok = steady ? measuredMs <= referenceMs * ratio : null;
   const x = (measuredMs / referenceMs).toFixed(2);
   console.log(
-    `${ok ? '✓' : '✗'} ${label.padEnd(42)} ${fmt(measuredMs).padStart(9)}  = ${x}× ${referenceLabel} (${fmt(referenceMs)}), target ≤ ${ratio}×`,
+    `${ok === null ? '?' : ok ? '✓' : '✗'} ${label.padEnd(42)} ${fmt(measuredMs).padStart(9)}  = ${x}× ${referenceLabel} (${fmt(referenceMs)}), target ≤ ${ratio}×${ok === null ? ': not judged, the runs were unsteady' : ''}`,
   );
   return ok;
 }
+
+/** The fastest and slowest of a set of runs (see `inFreshFoldersInTurns`). */
+export type Spread = [fastest: number, slowest: number];
+
+/** Whether a set of runs held one speed: its slowest at most twice its fastest. */
+export const isSteady = ([fastest, slowest]: Spread): boolean => slowest <= 2 * fastest;
 
 /** Prints an absolute target: `label  measured  ✓|✗ (target ≤ limit unit)`. */
 export function limit(label: string, measured: number, max: number, unit: string): boolean {
@@ -118,7 +137,7 @@ export async function inFreshFoldersInTurns<R extends { ms: number }>(
   rounds: number,
   fns: ((out: string) => Promise<R>)[],
   options: FreshFolderOptions = {},
-): Promise<(R & { spread: [number, number] })[]> {
+): Promise<(R & { spread: Spread })[]> {
   const runs: R[][] = fns.map(() => []);
   const outs: string[] = [];
   if (base.startsWith(scratchDir)) await noteRecentTrashEmptying();
@@ -141,7 +160,7 @@ export async function inFreshFoldersInTurns<R extends { ms: number }>(
     }
     return runs.map((r) => {
       r.sort((a, b) => a.ms - b.ms);
-      return { ...r[Math.floor(rounds / 2)]!, spread: [r[0]!.ms, r[r.length - 1]!.ms] as [number, number] };
+      return { ...r[Math.floor(rounds / 2)]!, spread: [r[0]!.ms, r[r.length - 1]!.ms] as Spread };
     });
   } finally {
     for (const out of outs) await discard(out);

@@ -1,0 +1,51 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { isSteady, target } from '../../../bench/targets.js';
+
+describe("the bench's verdict on a target", () => {
+  const printed = (): string => (console.log as unknown as { mock: { calls: string[][] } }).mock.calls.map((c) => c.join(' ')).join('\n');
+  afterEach(() => vi.restoreAllMocks());
+
+  it('judges a ratio of medians whose runs held one speed', () => {
+    vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    expect(
+      target('extract (LZ77) into disk', 691, 'cp -r into disk', 549, 1.1, [
+        [670, 702],
+        [544, 553],
+      ]),
+    ).toBe(false);
+    expect(
+      target('extract (LZ77) into tmpfs', 651, 'HPIDump', 807, 1.5, [
+        [640, 700],
+        [790, 830],
+      ]),
+    ).toBe(true);
+    expect(target('no runs given', 10, 'ref', 10, 1)).toBe(true);
+    expect(printed()).toMatch(/^✗ extract \(LZ77\) into disk .* 1\.26× cp -r into disk \(549 ms\), target ≤ 1\.1×$/m);
+    expect(printed()).toMatch(/^✓ extract \(LZ77\) into tmpfs /m);
+  });
+
+  it('withholds it when either set of runs changed speed: a slowed reference made a false ✓', () => {
+    vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    // A run of the bench in this state: cp -r 553 ms / 1.83 s, its median 1.61 s.
+    expect(
+      target('extract (LZ77) into disk', 655, 'cp -r into disk', 1610, 1.1, [
+        [640, 700],
+        [553, 1830],
+      ]),
+    ).toBeNull();
+    expect(
+      target('extract (zlib) into disk', 922, 'cp -r into disk', 549, 1.1, [
+        [800, 2500],
+        [544, 553],
+      ]),
+    ).toBeNull();
+    expect(printed()).toMatch(/^\? extract \(LZ77\) into disk .* 0\.41× .*: not judged, the runs were unsteady$/m);
+    expect(printed()).not.toMatch(/^[✓✗]/m);
+  });
+
+  it('calls a set steady while its slowest run is at most twice its fastest', () => {
+    expect(isSteady([500, 1000])).toBe(true);
+    expect(isSteady([500, 1001])).toBe(false);
+    expect(isSteady([697, 4780])).toBe(false);
+  });
+});
