@@ -11,9 +11,9 @@ import { scratchDir } from './util.js';
 
 /**
  * Prints `label  measured vs limit  ✓|✗`; `ratio` is the allowed multiple of the reference. With `runs`,
- * the spreads of the sets the two medians come from: where either set's slowest run took more than twice
- * its fastest, the machine changed speed while they ran and the verdict is `?`, not judged (a ✓ from a
- * `cp -r` median that landed on slowed runs was no ✓).
+ * the spreads of the sets the two medians come from: where either set's slowest run took over half as long
+ * again as its fastest, the machine changed speed while they ran and the verdict is `?`, not judged (a ✓
+ * from a `cp -r` median that landed on slowed runs was no ✓).
  */
 export function target(
   label: string,
@@ -35,8 +35,12 @@ export function target(
 /** The fastest and slowest of a set of runs (see `inFreshFoldersInTurns`). */
 export type Spread = [fastest: number, slowest: number];
 
-/** Whether a set of runs held one speed: its slowest at most twice its fastest. */
-export const isSteady = ([fastest, slowest]: Spread): boolean => slowest <= 2 * fastest;
+/**
+ * Whether a set of runs held one speed: its slowest at most 1.5× its fastest. At steady speed the bench's
+ * sets stayed well within it (cp -r onto disk 544-553 ms); with 559 ms / 1.06 s, cp -r's median was 746 ms
+ * and the rows against it read met or missed by a few milliseconds.
+ */
+export const isSteady = ([fastest, slowest]: Spread): boolean => slowest <= 1.5 * fastest;
 
 /** Prints an absolute target: `label  measured  ✓|✗ (target ≤ limit unit)`. */
 export function limit(label: string, measured: number, max: number, unit: string): boolean {
