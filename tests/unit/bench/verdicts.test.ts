@@ -1,12 +1,15 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
 import { isSteady, target } from '../../../bench/targets.js';
 
 describe("the bench's verdict on a target", () => {
-  const printed = (): string => (console.log as unknown as { mock: { calls: string[][] } }).mock.calls.map((c) => c.join(' ')).join('\n');
+  let log: MockInstance<typeof console.log>;
+  beforeEach(() => {
+    log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
+  });
   afterEach(() => vi.restoreAllMocks());
+  const printed = (): string => log.mock.calls.map((c) => c.join(' ')).join('\n');
 
   it('judges a ratio of medians whose runs held one speed', () => {
-    vi.spyOn(console, 'log').mockImplementation(() => undefined);
     expect(
       target('extract (LZ77) into disk', 691, 'cp -r into disk', 549, 1.1, [
         [670, 702],
@@ -25,7 +28,6 @@ describe("the bench's verdict on a target", () => {
   });
 
   it('withholds it when either set of runs changed speed: a slowed reference made a false ✓', () => {
-    vi.spyOn(console, 'log').mockImplementation(() => undefined);
     // A run of the bench in this state: cp -r 553 ms / 1.83 s, its median 1.61 s.
     expect(
       target('extract (LZ77) into disk', 655, 'cp -r into disk', 1610, 1.1, [
