@@ -38,15 +38,11 @@ export async function run(): Promise<void> {
       return { ...t, found };
     };
     const first = await lookups();
-    figure(`100,000 resolves, first round (${first.found} found)`, show(first), '< 50 ms total');
+    figure(`100,000 resolves, first round (${first.found} found)`, show(first));
     const steady: number[] = [];
     for (let r = 0; r < 9; r++) steady.push((await lookups()).ms);
     steady.sort((a, b) => a - b);
-    figure(
-      '100,000 resolves, steady (median of 9)',
-      `${steady[4]!.toFixed(1)} ms (${steady[0]!.toFixed(0)}–${steady[8]!.toFixed(0)})`,
-      '< 50 ms total',
-    );
+    figure('100,000 resolves, steady (median of 9)', `${steady[4]!.toFixed(1)} ms (${steady[0]!.toFixed(0)}–${steady[8]!.toFixed(0)})`);
     const defs = await timed(() => vfs.defs('units'));
     figure(`defs units (${defs.value.length} units)`, show(defs), '< 500 ms');
   } finally {
