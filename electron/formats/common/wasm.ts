@@ -6,7 +6,7 @@
 
 import { fail } from '../../../shared/errors.js';
 
-/** WebAssembly's page: memory grows by whole pages. */
+/** WebAssembly's page: memory comes in whole pages. */
 const PAGE = 65536;
 /**
  * The most memory a codec works in: the modules compare offsets as signed 32-bit numbers. A stream of
@@ -47,15 +47,21 @@ export interface WasmWorkspace<E extends WasmExports> {
 /**
  * The instances of the module `base64` holds, for this thread. Work needing up to `keptBytes` of memory
  * runs in the thread's own instance, kept between calls; more gets an instance of its own, which goes with
- * it, as a module's memory never shrinks. A call must be done with its workspace before the next (there is
- * one per thread). Nothing is compiled until the first call: a command that decodes nothing never pays.
+ * it. A call must be done with its workspace before the next (there is one per thread). Nothing is
+ * compiled until the first call: a command that decodes nothing never pays.
+ *
+ * Each instance is given its memory (the modules import it) at the size it will ever need, and no memory
+ * ever grows: growing detaches the old buffer, and V8's first detached buffer in a thread throws away all of
+ * that thread's optimised code that reads typed arrays (it is compiled again, with a check on every access).
  */
 export function wasmInstances<E extends WasmExports>(base64: string, keptBytes: number): (bytes: number) => WasmWorkspace<E> {
   let module: WebAssembly.Module | undefined;
-  let kept: E | undefined;
-  const instantiate = () => {
+  let kept: WasmWorkspace<E> | undefined;
+  const instantiate = (bytes: number): WasmWorkspace<E> => {
     module ??= new WebAssembly.Module(Uint8Array.from(atob(base64), (c) => c.charCodeAt(0)));
-    return new WebAssembly.Instance(module, {}).exports as unknown as E;
+    const memory = new WebAssembly.Memory({ initial: Math.ceil(bytes / PAGE) });
+    const exports = new WebAssembly.Instance(module, { codec: { memory } }).exports as unknown as E;
+    return { exports, heap: new Uint8Array(memory.buffer) };
   };
   return (bytes) => {
     if (bytes > WASM_MAX_BYTES)
@@ -63,8 +69,7 @@ export function wasmInstances<E extends WasmExports>(base64: string, keptBytes: 
         expected: WASM_MAX_BYTES,
         actual: bytes,
       });
-    const exports = bytes <= keptBytes ? (kept ??= instantiate()) : instantiate();
-    return { exports, heap: heapOf(exports.memory, bytes) };
+    return bytes <= keptBytes ? (kept ??= instantiate(keptBytes)) : instantiate(bytes);
   };
 }
 
@@ -132,11 +137,4 @@ export function landStep<E extends WasmStepExports>(
   if (q < 0) return { failure: failureOf(exports, q), opFrom: op - history, ipFrom: ip };
   out.set(heap.subarray(outputAt + history, outputAt + q), op);
   return { ip: ip + exports.ipEnd.value, op: op + q - history };
-}
-
-/** All of `memory` as bytes, grown first to hold at least `bytes` (growing detaches the views made before). */
-function heapOf(memory: WebAssembly.Memory, bytes: number): Uint8Array {
-  const have = memory.buffer.byteLength;
-  if (have < bytes) memory.grow(Math.ceil((bytes - have) / PAGE));
-  return new Uint8Array(memory.buffer);
 }

@@ -11,6 +11,7 @@ declare namespace WebAssembly {
     readonly exports: Record<string, unknown>;
   }
   class Memory {
+    constructor(descriptor: { initial: number });
     readonly buffer: ArrayBuffer;
     grow(pages: number): number;
   }

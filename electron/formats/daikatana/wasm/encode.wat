@@ -17,7 +17,8 @@
 ;; left is ever followed and no table is cleared per input. 0 is out of every window (positions start at
 ;; 512); the tables are cleared only when positions near 2^30.
 (module
-  (memory (export "memory") 7)
+  ;; Given by common/wasm.ts at the size the instance will need: growing it would detach buffers.
+  (memory (export "memory") (import "codec" "memory") 7)
   ;; Heads: head2 (65536 × 4 bytes) at 0, head4 (16384 × 4) at 0x40000, head3 (16384 × 4) at 0x50000.
   ;; Links by position, each a ring of 512 (more than the window, so a live link is never overwritten):
   ;; prev2 at 0x60000, prev4 at 0x60800, prev3 at 0x61000. The input follows.
