@@ -12,7 +12,7 @@ import { pathMatcher } from './globs.js';
 import { EarlyWorkers, EntryFailure, extractWithWorkers, WorkerStartError, type EntryOutcome } from './extract-pool.js';
 import { bundledWorker, workersBesideThisThread } from '../io/worker-bundle.js';
 import { HpiV1Archive } from '../formats/hpi/v1-reader.js';
-import { plannedPath, plannedWrite, spanPlan, v1Plan, type SpanPlan, type V1Plan } from './extract-plan.js';
+import { plannedOut, plannedPath, plannedWrite, spanPlan, v1Plan, type SpanPlan, type V1Plan } from './extract-plan.js';
 import type { ProgressFn } from './archive-service.js';
 
 /** An archive's files written under a folder (the CLI's `extract`, the studio's Extract…, a mod opened from an archive). */
@@ -175,7 +175,7 @@ function positionExtraction(
   return (position) => {
     path = archive.entries[plan.indices[position]!]!.path;
     try {
-      return write(position, path, join(plan.root, plannedPath(planned, position)));
+      return write(position, path, plannedOut(plan.root, plannedPath(planned, position)));
     } catch (err) {
       if (err instanceof FormatError) throw new EntryFailure(path, err);
       throw err;

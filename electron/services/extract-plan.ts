@@ -5,6 +5,7 @@
  * kinds: HPI v1's files (data offset, size, flag and the cipher key) and spans (the PAK family, Pangya).
  * This thread writes its share of a planned extraction from the same plan, the same way.
  */
+import { join, sep } from 'node:path';
 import type { Archive } from '../formats/index.js';
 import { ChunkScratch } from '../formats/archive.js';
 import { spanPiecesSync, type EntrySpan, type SpanMethod } from '../formats/entry-span.js';
@@ -37,6 +38,16 @@ export function plannedPaths(indices: readonly number[], relative: (index: numbe
 
 export function plannedPath(plan: PlannedPaths, position: number): string {
   return plan.paths.slice(position === 0 ? 0 : plan.pathEnds[position - 1]!, plan.pathEnds[position]!);
+}
+
+/**
+ * Where a file of the plan is written: its path (safe, normalised, '/' between names) below `root` (a
+ * resolved folder). Where '/' is the separator this is what path.join gives, without normalising again a
+ * path that already is, for each of an extraction's files.
+ */
+export function plannedOut(root: string, relative: string): string {
+  if (sep !== '/') return join(root, relative);
+  return root.endsWith('/') ? root + relative : `${root}/${relative}`;
 }
 
 /** The files of an archive whose entries are each one run of its file (EntrySpan), by position. */

@@ -4,13 +4,12 @@
  * range of files, so its bundle is small and it is ready as soon as its thread starts. Ranges and their
  * replies carry numbers only (see extract-pool.ts).
  */
-import { join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { FileSource } from '../io/byte-source.js';
 import { FolderWriter } from '../io/folder-writer.js';
 import type { EntryOutcome, WorkerReply, WorkerRequest, WorkerSetup } from './extract-pool.js';
 import { errorReply } from './extract-replies.js';
-import { plannedPath, plannedWrite, type PlannedWrite, type SpanPlan, type V1Plan } from './extract-plan.js';
+import { plannedOut, plannedPath, plannedWrite, type PlannedWrite, type SpanPlan, type V1Plan } from './extract-plan.js';
 
 const port = parentPort!;
 const post = (m: WorkerReply) => port.postMessage(m);
@@ -41,7 +40,7 @@ try {
         path = '';
         for (let at = msg.from; at < msg.to; at++) {
           path = plannedPath(plan, at);
-          const outcome = write(at, path, join(setup.root, path));
+          const outcome = write(at, path, plannedOut(setup.root, path));
           if (outcome.kind === 'file') bytes[at - msg.from] = outcome.bytes;
           else {
             bytes[at - msg.from] = -1;
