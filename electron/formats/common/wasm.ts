@@ -14,13 +14,8 @@ const PAGE = 65536;
  */
 export const WASM_MAX_BYTES = 2 ** 31 - PAGE;
 
-/** An instance's exports with the memory every codec module exports. */
-export interface WasmExports {
-  memory: WebAssembly.Memory;
-}
-
 /** The globals a decoder sets when a stream fails: where in its input and output, and a value its message names. */
-export interface WasmFailureExports extends WasmExports {
+export interface WasmFailureExports {
   at: WebAssembly.Global;
   outAt: WebAssembly.Global;
   value: WebAssembly.Global;
@@ -39,7 +34,7 @@ export function failureOf(exports: WasmFailureExports, code: number): WasmFailur
 }
 
 /** An instance to work in and all of its memory, at least as much as asked for. */
-export interface WasmWorkspace<E extends WasmExports> {
+export interface WasmWorkspace<E extends object> {
   exports: E;
   heap: Uint8Array;
 }
@@ -54,7 +49,7 @@ export interface WasmWorkspace<E extends WasmExports> {
  * ever grows: growing detaches the old buffer, and V8's first detached buffer in a thread throws away all of
  * that thread's optimised code that reads typed arrays (it is compiled again, with a check on every access).
  */
-export function wasmInstances<E extends WasmExports>(base64: string, keptBytes: number): (bytes: number) => WasmWorkspace<E> {
+export function wasmInstances<E extends object>(base64: string, keptBytes: number): (bytes: number) => WasmWorkspace<E> {
   let module: WebAssembly.Module | undefined;
   let kept: WasmWorkspace<E> | undefined;
   const instantiate = (bytes: number): WasmWorkspace<E> => {
@@ -80,7 +75,7 @@ export interface Slack {
 }
 
 /** One call of a decoder that works a window at a time, laid out in its module's memory. */
-export interface StagedStep<E extends WasmExports> extends WasmWorkspace<E> {
+export interface StagedStep<E extends object> extends WasmWorkspace<E> {
   /** Where the output starts: the history, then the new bytes. */
   outputAt: number;
   /** How many bytes of the output so far came in before the new ones. */
@@ -92,7 +87,7 @@ export interface StagedStep<E extends WasmExports> extends WasmWorkspace<E> {
  * then, 8-aligned past the input's slack, the `reach` bytes of `out` before `op` (all of them, when fewer),
  * and room for `limit` new bytes and the output's slack.
  */
-export function stageStep<E extends WasmExports>(
+export function stageStep<E extends object>(
   workspace: (bytes: number) => WasmWorkspace<E>,
   slack: Slack,
   piece: Uint8Array,

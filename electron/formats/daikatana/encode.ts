@@ -6,11 +6,11 @@
  * The parse and its search run in WebAssembly (wasm/encode.wat, which describes the search): 78-89 MB/s
  * on the real samples, where the TypeScript encoder it replaced made 37-50 MB/s.
  */
-import { wasmInstances, type WasmExports } from '../common/wasm.js';
+import { wasmInstances } from '../common/wasm.js';
 import { LITERAL_MAX } from './opcodes.js';
 import { WASM_BASE64 } from './wasm/encode.wasm.js';
 
-interface DkEncodeExports extends WasmExports {
+interface DkEncodeExports {
   /** Where the input goes: past the search's tables. */
   input: WebAssembly.Global;
   encode(n: number, outputAt: number): number;

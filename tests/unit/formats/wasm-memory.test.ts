@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { wasmInstances, type WasmExports } from '../../../electron/formats/common/wasm.js';
+import { wasmInstances } from '../../../electron/formats/common/wasm.js';
 import { WASM_BASE64 as LZ_WINDOW } from '../../../electron/formats/common/wasm/lz-window.wasm.js';
 import { WASM_BASE64 as HPI_CIPHER } from '../../../electron/formats/hpi/wasm/cipher.wasm.js';
 import { WASM_BASE64 as DK_STREAM } from '../../../electron/formats/daikatana/wasm/stream.wasm.js';
@@ -22,7 +22,7 @@ const modules = [
 
 describe('codec memory', () => {
   it.each(modules)('%s: no call detaches the memory of an earlier one', (_name, base64, kept) => {
-    const workspace = wasmInstances<WasmExports>(base64, kept);
+    const workspace = wasmInstances<object>(base64, kept);
     const small = workspace(100);
     // More than any module declares (7 pages at most), within what the thread keeps.
     const larger = workspace(kept - 1000);

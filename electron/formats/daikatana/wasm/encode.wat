@@ -18,7 +18,7 @@
 ;; 512); the tables are cleared only when positions near 2^30.
 (module
   ;; Given by common/wasm.ts at the size the instance will need: growing it would detach buffers.
-  (memory (export "memory") (import "codec" "memory") 7)
+  (memory (import "codec" "memory") 7)
   ;; Heads: head2 (65536 × 4 bytes) at 0, head4 (16384 × 4) at 0x40000, head3 (16384 × 4) at 0x50000.
   ;; Links by position, each a ring of 512 (more than the window, so a live link is never overwritten):
   ;; prev2 at 0x60000, prev4 at 0x60800, prev3 at 0x61000. The input follows.

@@ -12,7 +12,7 @@
 ;; `value` the bytes the opcode writes, or the back-reference's distance.
 (module
   ;; Given by common/wasm.ts at the size the instance will need: growing it would detach buffers.
-  (memory (export "memory") (import "codec" "memory") 1)
+  (memory (import "codec" "memory") 1)
   (global $at (export "at") (mut i32) (i32.const 0))
   (global $outAt (export "outAt") (mut i32) (i32.const 0))
   (global $value (export "value") (mut i32) (i32.const 0))

@@ -2,10 +2,10 @@
  * HPI's position cipher with the SQSH checksum and scramble in WebAssembly (cipher.wat), 16 bytes at a
  * time: each call copies the bytes into the module's memory and the result out.
  */
-import { wasmInstances, type WasmExports } from '../../common/wasm.js';
+import { wasmInstances } from '../../common/wasm.js';
 import { WASM_BASE64 } from './cipher.wasm.js';
 
-interface CipherExports extends WasmExports {
+interface CipherExports {
   decipher(n: number, start: number, key: number, mask: number, scrambled: number): number;
 }
 

@@ -2,7 +2,7 @@
 ;; (cipher.ts copies the bytes in and out). Assembled by bin/wasm-build.mjs into cipher.wasm.ts.
 (module
   ;; Given by common/wasm.ts at the size the instance will need: growing it would detach buffers.
-  (memory (export "memory") (import "codec" "memory") 1)
+  (memory (import "codec" "memory") 1)
   ;; decipher: the position cipher taken off the n bytes at address 0, in place, for bytes that sit at
   ;; file position `start` (only its low 8 bits count) with key K: b = raw ^ ((start + i) & mask) ^ K, where
   ;; a SQSH payload's mask is 0 for K = 0 (no cipher, not even the position) and 0xFF otherwise. Returns the

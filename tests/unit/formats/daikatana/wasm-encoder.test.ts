@@ -91,7 +91,6 @@ describe('the WebAssembly Daikatana encoder', () => {
     const memory = new WebAssembly.Memory({ initial: 7 });
     const instance = new WebAssembly.Instance(new WebAssembly.Module(Buffer.from(WASM_BASE64, 'base64')), { codec: { memory } });
     const exports = instance.exports as {
-      memory: WebAssembly.Memory;
       input: WebAssembly.Global;
       next: WebAssembly.Global;
       encode(n: number, outputAt: number): number;
@@ -100,8 +99,8 @@ describe('the WebAssembly Daikatana encoder', () => {
       const inputAt = exports.input.value as number;
       const outputAt = (inputAt + data.length + 8) & ~7;
       const need = outputAt + dkCompressBound(data.length);
-      if (exports.memory.buffer.byteLength < need) exports.memory.grow(Math.ceil((need - exports.memory.buffer.byteLength) / 65536));
-      const heap = new Uint8Array(exports.memory.buffer);
+      if (memory.buffer.byteLength < need) memory.grow(Math.ceil((need - memory.buffer.byteLength) / 65536));
+      const heap = new Uint8Array(memory.buffer);
       heap.set(data, inputAt);
       return heap.slice(outputAt, outputAt + exports.encode(data.length, outputAt));
     };
