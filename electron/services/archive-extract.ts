@@ -1,4 +1,4 @@
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { FolderWriter, firstMissingFolder, removeEmptyFolders } from '../io/folder-writer.js';
 import { errorOutcome } from './extract-replies.js';
 import { withArchive } from '../formats/index.js';
@@ -77,7 +77,7 @@ interface ExtractPlan {
 
 /** Where an entry the plan kept is written (its name already found safe); made when needed, not held for the whole plan. */
 function outPath(plan: ExtractPlan, entry: ArchiveEntry): string {
-  return join(plan.root, safeRelativePath(entry.path)!);
+  return plannedOut(plan.root, safeRelativePath(entry.path)!);
 }
 
 /** `PATH: message`, unless the reader already named the entry. */
