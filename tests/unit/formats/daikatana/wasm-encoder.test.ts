@@ -2,7 +2,15 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { dkDecompress } from '../../../../electron/formats/daikatana/codec.js';
-import { dkCompress, dkCompressBound, dkCompressInto } from '../../../../electron/formats/daikatana/encode.js';
+import {
+  DK_ENCODER_KEPT_BYTES,
+  dkCompress,
+  dkCompressBound,
+  dkCompressInto,
+  dkEncoderIn,
+  type DkEncodeExports,
+} from '../../../../electron/formats/daikatana/encode.js';
+import { wasmInstances } from '../../../../electron/formats/common/wasm.js';
 import { WASM_BASE64 } from '../../../../electron/formats/daikatana/wasm/encode.wasm.js';
 import { prng } from '../../../helpers/prng.js';
 import { records } from './encoder-inputs.js';
@@ -87,23 +95,10 @@ describe('the WebAssembly Daikatana encoder', () => {
   });
 
   it('clears its tables when positions near 2^30, and gives the same streams on either side', () => {
-    // An instance of its own, driven as encode.ts drives it, with its next position moved near the limit.
-    const memory = new WebAssembly.Memory({ initial: 7 });
-    const instance = new WebAssembly.Instance(new WebAssembly.Module(Buffer.from(WASM_BASE64, 'base64')), { codec: { memory } });
-    const exports = instance.exports as {
-      input: WebAssembly.Global;
-      next: WebAssembly.Global;
-      encode(n: number, outputAt: number): number;
-    };
-    const encode = (data: Uint8Array) => {
-      const inputAt = exports.input.value as number;
-      const outputAt = (inputAt + data.length + 8) & ~7;
-      const need = outputAt + dkCompressBound(data.length);
-      if (memory.buffer.byteLength < need) memory.grow(Math.ceil((need - memory.buffer.byteLength) / 65536));
-      const heap = new Uint8Array(memory.buffer);
-      heap.set(data, inputAt);
-      return heap.slice(outputAt, outputAt + exports.encode(data.length, outputAt));
-    };
+    // Instances of its own, driven by encode.ts's encoder, with the kept one's next position moved near the limit.
+    const workspace = wasmInstances<DkEncodeExports & { next: WebAssembly.Global }>(WASM_BASE64, DK_ENCODER_KEPT_BYTES);
+    const encode = dkEncoderIn(workspace);
+    const { exports } = workspace(0);
     const [wal, records, text] = [inputs[0]![1], inputs[4]![1], inputs[6]![1]];
     const want = referenceDkCompress(wal);
     expect(encode(wal)).toEqual(want);
