@@ -13,7 +13,6 @@ declare namespace WebAssembly {
   class Memory {
     constructor(descriptor: { initial: number });
     readonly buffer: ArrayBuffer;
-    grow(pages: number): number;
   }
   class Global {
     value: number;
