@@ -13,6 +13,7 @@ import { corpusFolder, MEDIUM_CORPUS } from './corpus.js';
 import { figure, scratch } from './util.js';
 import { cpTreeRun, fmt, inFreshFoldersInTurns, isSteady, limit, nativeRun, peerTool, references, shellMs, target } from './targets.js';
 import { packFolder } from '../electron/mods/pack.js';
+import { floorInput, floorProgram } from './floor/input.js';
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
 const modpak = join(benchDir, '..', 'bin', 'modpak');
@@ -101,6 +102,8 @@ export async function run(): Promise<void> {
   const gz = join(dir, 'corpus.tar.gz');
   if (!existsSync(gz)) references.gzip6(corpus.dir, gz);
   const gunzip = shellMs(`gzip -dc '${gz}' > /dev/null`, 3);
+  const floorData = await floorInput(corpus.dir, dir);
+  const floor = await floorProgram(dir);
 
   for (const [label, archive] of [
     ['LZ77', lz],
@@ -118,12 +121,23 @@ export async function run(): Promise<void> {
     ['disk', dir, { LZ77: 1.1, zlib: 1.1 }],
   ] as const) {
     const peers = HPIDUMP ? [lz, zl].map((archive) => nativeRun(HPIDUMP, (out) => [archive, '-o', out])) : [];
-    const [cp, lzRun, zlRun, ...peerRuns] = await inFreshFoldersInTurns(
+    // Onto disk, beside them: Node's own floor for the zlib extraction (bench/floor/), which bounds what any
+    // extractor written for Node can reach there.
+    const floorRuns = where === 'disk' ? [(out: string) => measured(process.execPath, [floor, floorData, out, '2'], dir)] : [];
+    const [cp, lzRun, zlRun, ...others] = await inFreshFoldersInTurns(
       base,
       3,
-      [cpTreeRun(corpus.dir), (out) => cli(['extract', lz, '-t', out], dir), (out) => cli(['extract', zl, '-t', out], dir), ...peers],
+      [
+        cpTreeRun(corpus.dir),
+        (out) => cli(['extract', lz, '-t', out], dir),
+        (out) => cli(['extract', zl, '-t', out], dir),
+        ...floorRuns,
+        ...peers,
+      ],
       { warmUp: cpTreeRun(corpus.dir) },
     );
+    const floorRun = where === 'disk' ? others.shift() : undefined;
+    const peerRuns = others;
     const [fastest, slowest] = cp!.spread;
     figure(
       `cp -r into ${where}, fastest / slowest run`,
@@ -147,6 +161,11 @@ export async function run(): Promise<void> {
       figure('  wall, CPU', cpuNote(r));
       limit(`  peak RSS of extract (${label})`, r.maxRssKb / 1024, 128, 'MB');
     }
+    if (floorRun)
+      figure(
+        "  Node's floor: inflate + write only, 2 threads",
+        `${fmt(floorRun.ms)} = ${(floorRun.ms / cp!.ms).toFixed(2)}× cp -r (${cpuNote(floorRun)})`,
+      );
   }
 
   // The PAK family on the issue's 88 MB / 3,000-file corpus; the C tools' figures on it (pakka 0.14 s,
