@@ -136,7 +136,7 @@ export async function run(): Promise<void> {
       ],
       { warmUp: cpTreeRun(corpus.dir) },
     );
-    const floorRun = where === 'disk' ? others.shift() : undefined;
+    const [floorRun] = others.splice(0, floorRuns.length);
     const peerRuns = others;
     const [fastest, slowest] = cp!.spread;
     figure(

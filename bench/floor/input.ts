@@ -1,15 +1,15 @@
 import { existsSync } from 'node:fs';
-import { open, readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { open, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { deflateZlib } from '../../electron/io/zlib.js';
 import { workerBuildOptions } from '../../electron/io/worker-bundle.js';
+import { CHUNK_SIZE } from '../../electron/formats/hpi/sqsh.js';
+import { filesUnder } from '../../tests/helpers/files.js';
 
 /** Per file: its path below the target, then packed and unpacked sizes of its chunks, in pairs. */
 export type FloorPlan = [path: string, sizes: number[]][];
-
-const CHUNK = 65536;
 
 /**
  * The input of the floor program (inflate-write.ts), made once under `dir`: every file of `folder` cut into
@@ -19,26 +19,18 @@ const CHUNK = 65536;
 export async function floorInput(folder: string, dir: string): Promise<string> {
   const input = join(dir, 'floor-input');
   if (existsSync(`${input}.json`)) return input;
-  const paths: string[] = [];
-  const walk = async (below: string): Promise<void> => {
-    for (const entry of await readdir(join(folder, below), { withFileTypes: true })) {
-      const path = below ? `${below}/${entry.name}` : entry.name;
-      if (entry.isDirectory()) await walk(path);
-      else if (!entry.name.startsWith('.')) paths.push(path);
-    }
-  };
-  await walk('');
-  paths.sort();
+  // The corpus folder's own marker (`.complete`) is not one of its files.
+  const paths = (await filesUnder(folder)).filter((path) => !path.startsWith('.'));
   const plan: FloorPlan = [];
   const blob = await open(`${input}.blob`, 'w');
   try {
     for (const path of paths) {
       const bytes = await readFile(join(folder, path));
       const sizes: number[] = [];
-      for (let at = 0; at < Math.max(bytes.length, 1); at += CHUNK) {
-        const packed = deflateZlib(bytes.subarray(at, at + CHUNK));
+      for (let at = 0; at < Math.max(bytes.length, 1); at += CHUNK_SIZE) {
+        const packed = deflateZlib(bytes.subarray(at, at + CHUNK_SIZE));
         await blob.write(packed);
-        sizes.push(packed.length, Math.min(CHUNK, bytes.length - at));
+        sizes.push(packed.length, Math.min(CHUNK_SIZE, bytes.length - at));
       }
       plan.push([path, sizes]);
     }
