@@ -72,12 +72,14 @@ export function worthWorkers(entries: readonly ArchiveEntry[], indices: readonly
 interface ExtractPlan {
   /** The entries to write, by index in stored order. */
   indices: number[];
+  /** Each one's path below the target, as found safe (by position in `indices`). */
+  relatives: string[];
   root: string;
 }
 
-/** Where an entry the plan kept is written (its name already found safe); made when needed, not held for the whole plan. */
-function outPath(plan: ExtractPlan, entry: ArchiveEntry): string {
-  return plannedOut(plan.root, safeRelativePath(entry.path)!);
+/** Where the plan's entry at `position` is written: made when needed, not held for the whole plan. */
+function outPath(plan: ExtractPlan, position: number): string {
+  return plannedOut(plan.root, plan.relatives[position]!);
 }
 
 /** `PATH: message`, unless the reader already named the entry. */
@@ -94,15 +96,17 @@ export function stoppedMessage(path: string, message: string, written: number): 
 function planExtraction(entries: readonly ArchiveEntry[], target: string, options: ExtractOptions, result: ExtractResult): ExtractPlan {
   const match = pathMatcher(options.globs);
   const root = resolve(target);
-  const plan: ExtractPlan = { indices: [], root };
+  const plan: ExtractPlan = { indices: [], relatives: [], root };
   entries.forEach((entry, index) => {
     if (entry.dir || !match(entry.path)) return;
-    if (safeRelativePath(entry.path) === null) {
+    const relative = safeRelativePath(entry.path);
+    if (relative === null) {
       result.refused.push(entry.path);
       options.onWarning?.(`refused to extract ${JSON.stringify(entry.path)}: it would land outside the target folder`);
       return;
     }
     plan.indices.push(index);
+    plan.relatives.push(relative);
   });
   return plan;
 }
@@ -143,7 +147,7 @@ function hpiV1FromFile(archive: Archive): (HpiV1Archive & { source: FileSource }
 
 /** The plan the planned worker is sent (HPI v1, or the spans of every planned entry), or null: the format-neutral worker. */
 function workerPlan(archive: Archive, plan: ExtractPlan): V1Plan | SpanPlan | null {
-  const relative = (index: number) => safeRelativePath(archive.entries[index]!.path)!;
+  const relative = (_index: number, position: number) => plan.relatives[position]!;
   const hpi = hpiV1FromFile(archive);
   if (hpi) return v1Plan(hpi.cipherKey, hpi.entries, plan.indices, relative);
   return archive.source instanceof FileSource ? spanPlan(archive, plan.indices, relative) : null;
@@ -166,7 +170,7 @@ function positionExtraction(
     const scratch = new ChunkScratch();
     return (position) => {
       const entry = archive.entries[plan.indices[position]!]!;
-      return extractEntry(archive, entry, outPath(plan, entry), writer, options, scratch);
+      return extractEntry(archive, entry, outPath(plan, position), writer, options, scratch);
     };
   }
   let path = '';
@@ -264,7 +268,7 @@ async function extractOpened(path: string, target: string, options: ExtractOptio
             keepGoing: options.keepGoing === true,
             indices: plan.indices,
             sizeOf: (index) => archive.entries[index]!.size,
-            outOf: (index) => outPath(plan, archive.entries[index]!),
+            outOf: (_index, position) => outPath(plan, position),
             workers,
             early: early ?? undefined,
             script: planned ? plannedWorkerScript : undefined,

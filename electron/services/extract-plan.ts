@@ -22,13 +22,16 @@ export interface PlannedPaths {
   pathEnds: Uint32Array;
 }
 
-/** The paths of `indices`, each at `relative(index)` below the target. */
-export function plannedPaths(indices: readonly number[], relative: (index: number) => string): PlannedPaths {
+/** Where a planned entry is written below the target, by its index and its position in the plan. */
+export type RelativePath = (index: number, position: number) => string;
+
+/** The paths of `indices`, each at `relative(index, position)` below the target. */
+export function plannedPaths(indices: readonly number[], relative: RelativePath): PlannedPaths {
   const pathEnds = new Uint32Array(indices.length);
   const paths: string[] = [];
   let end = 0;
   for (let i = 0; i < indices.length; i++) {
-    const path = relative(indices[i]!);
+    const path = relative(indices[i]!, i);
     paths.push(path);
     end += path.length;
     pathEnds[i] = end;
@@ -63,7 +66,7 @@ export interface SpanPlan extends PlannedPaths {
  * The span plan of `indices`, or null when the archive keeps some of them otherwise (or one's place is
  * wrong: the archive's own reads then meet and report it, entry by entry).
  */
-export function spanPlan(archive: Archive, indices: readonly number[], relative: (index: number) => string): SpanPlan | null {
+export function spanPlan(archive: Archive, indices: readonly number[], relative: RelativePath): SpanPlan | null {
   if (!archive.span) return null;
   const n = indices.length;
   const offsets = new Float64Array(n);
@@ -146,8 +149,8 @@ export interface V1Plan extends PlannedPaths {
   flags: Uint8Array;
 }
 
-/** The plan of `indices` of the entries, each written at `relative(index)` below the target. */
-export function v1Plan(key: number, entries: readonly V1Entry[], indices: readonly number[], relative: (index: number) => string): V1Plan {
+/** The plan of `indices` of the entries, each written at `relative(index, position)` below the target. */
+export function v1Plan(key: number, entries: readonly V1Entry[], indices: readonly number[], relative: RelativePath): V1Plan {
   const n = indices.length;
   const offsets = new Uint32Array(n);
   const sizes = new Uint32Array(n);

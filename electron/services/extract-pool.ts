@@ -81,10 +81,10 @@ export interface PoolJob {
   /** An entry's decoded size (to size the batches). */
   sizeOf: (index: number) => number;
   /**
-   * Where an entry is written (verify: nowhere). Asked for as each batch is handed out, so a 30,000-file
-   * plan holds no 30,000 path strings.
+   * Where an entry is written (verify: nowhere), by its index and its position in `indices`. Asked for
+   * as each batch is handed out, so a 30,000-file plan holds no 30,000 full paths.
    */
-  outOf?: (index: number) => string;
+  outOf?: (index: number, position: number) => string;
   workers?: number;
   onFile: (index: number, outcome: EntryOutcome) => void;
   /** A warning, with the entry it is about when the worker knows it (verify). */
@@ -145,6 +145,8 @@ function spawnWorker(url: URL, setup: WorkerSetup): SpawnedWorker {
 export class EarlyWorkers {
   private spawned: SpawnedWorker[] = [];
   private closed = false;
+  /** Whether `ready` has settled: the workers are then taken without waiting (see `takeStarted`). */
+  private settled = false;
   readonly ready: Promise<void>;
 
   constructor(
@@ -152,17 +154,32 @@ export class EarlyWorkers {
     count: number,
     readonly script: WorkerScript = workerScript,
   ) {
-    this.ready = script().then(
-      (url) => {
-        for (let i = 0; i < count && !this.closed; i++) this.spawned.push(spawnWorker(url, setup));
-      },
-      () => undefined, // the job finds no early workers and meets the same failure itself
-    );
+    this.ready = script()
+      .then(
+        (url) => {
+          for (let i = 0; i < count && !this.closed; i++) this.spawned.push(spawnWorker(url, setup));
+        },
+        () => undefined, // the job finds no early workers and meets the same failure itself
+      )
+      .finally(() => {
+        this.settled = true;
+      });
   }
 
   /** Up to `count` of the started workers, for a job with the same setup; the rest are ended. */
   async take(count: number, setup: WorkerSetup, script: WorkerScript = workerScript): Promise<SpawnedWorker[]> {
     await this.ready;
+    return this.takeStarted(count, setup, script)!;
+  }
+
+  /**
+   * `take` at once, or null while the workers are still being started. A job that takes them so, before
+   * this thread writes anything, sends them its plan before its own first file: taken through `take`'s
+   * promise, the plan went out only after this thread had written several files, and the workers (ready
+   * by then) waited 10-50 ms for it.
+   */
+  takeStarted(count: number, setup: WorkerSetup, script: WorkerScript = workerScript): SpawnedWorker[] | null {
+    if (!this.settled) return null;
     const same =
       script === this.script &&
       setup.path === this.setup.path &&
@@ -170,13 +187,18 @@ export class EarlyWorkers {
       setup.keepGoing === this.setup.keepGoing &&
       setup.verify === this.setup.verify;
     const taken = same ? this.spawned.splice(0, count) : [];
-    await this.close();
+    this.end();
     return taken;
   }
 
   async close(): Promise<void> {
-    this.closed = true;
     await this.ready;
+    this.end();
+  }
+
+  /** No more workers are started, and those no job took are ended. */
+  private end(): void {
+    this.closed = true;
     for (const s of this.spawned.splice(0)) void s.worker.terminate();
   }
 }
@@ -209,7 +231,7 @@ export async function extractWithWorkers(job: PoolJob): Promise<void> {
   const outOf = job.outOf ?? (() => '');
   const batch = (n: number): { index: number; out: string }[] => {
     const items: { index: number; out: string }[] = [];
-    for (let i = n === 0 ? 0 : ends[n - 1]!; i < ends[n]!; i++) items.push({ index: indices[i]!, out: outOf(indices[i]!) });
+    for (let i = n === 0 ? 0 : ends[n - 1]!; i < ends[n]!; i++) items.push({ index: indices[i]!, out: outOf(indices[i]!, i) });
     return items;
   };
 
@@ -339,9 +361,7 @@ export async function extractWithWorkers(job: PoolJob): Promise<void> {
     const startWorkers = (url: URL, already: number) => {
       for (let i = already; i < count && !finished; i++) use(spawnWorker(url, setup));
     };
-    if (job.local) void runLocal();
-    const early = job.early ? job.early.take(count, setup, job.script ?? workerScript) : Promise.resolve([]);
-    void early.then((taken) => {
+    const adopt = (taken: SpawnedWorker[]) => {
       if (finished) {
         for (const s of taken) void s.worker.terminate();
         return;
@@ -351,7 +371,12 @@ export async function extractWithWorkers(job: PoolJob): Promise<void> {
       script.then((url) => {
         if (!finished) startWorkers(url, taken.length);
       }, startFailed);
-    });
+    };
+    // Workers already started get their plan before this thread's first file.
+    const takenNow = job.early?.takeStarted(count, setup, job.script ?? workerScript) ?? null;
+    if (takenNow) adopt(takenNow);
+    if (job.local) void runLocal();
+    if (!takenNow) void (job.early ? job.early.take(count, setup, job.script ?? workerScript) : Promise.resolve([])).then(adopt);
   });
 }
 

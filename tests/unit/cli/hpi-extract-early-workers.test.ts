@@ -3,7 +3,10 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { extractArchive, plannedWorkerScript, PARALLEL_BYTES } from '../../../electron/services/archive-extract.js';
-import { EarlyWorkers } from '../../../electron/services/extract-pool.js';
+import { EarlyWorkers, type EntryOutcome } from '../../../electron/services/extract-pool.js';
+import { plannedOut, plannedPath, plannedWrite, type V1Plan } from '../../../electron/services/extract-plan.js';
+import { FileSource } from '../../../electron/io/byte-source.js';
+import { FolderWriter } from '../../../electron/io/folder-writer.js';
 import { extractEveryFile, planned } from '../../helpers/extract-jobs.js';
 import { packFile, packToBytes, sampleBytes } from '../formats/hpi/fixtures.js';
 
@@ -61,6 +64,53 @@ describe('workers started before the directory is read', () => {
         for (const i of indices) expect(outcomes.get(i)).toEqual({ kind: 'file', bytes: hpi.entries[i]!.size });
       },
     );
+    await expectFiles(root, files);
+  });
+
+  it('that have started are taken at once: they get their plan before this thread writes a file', async () => {
+    const archive = join(work, 'first.ufo');
+    await writeFile(archive, await packToBytes(files, { key: 0x7d }));
+    const root = join(work, 'first');
+    const setup = { path: archive, root, keepGoing: false };
+    const early = new EarlyWorkers(setup, 1, plannedWorkerScript);
+    // Still starting: nothing to take without waiting.
+    expect(early.takeStarted(1, setup, plannedWorkerScript)).toBeNull();
+    await early.ready;
+    const events: string[] = [];
+    const takeStarted = early.takeStarted.bind(early);
+    early.takeStarted = (...args) => {
+      const taken = takeStarted(...args);
+      events.push(`took ${taken?.length}`);
+      return taken;
+    };
+    const source = FileSource.openSync(archive);
+    try {
+      await extractEveryFile(
+        archive,
+        root,
+        (hpi, indices) => {
+          const job = planned(hpi, indices);
+          const plan = job.prelude as V1Plan;
+          const write = plannedWrite(plan, source, new FolderWriter(root), false, () => {});
+          // This thread writes its share as the extraction does: from the same plan.
+          const local = async (from: number, to: number) => {
+            events.push('wrote');
+            const outcomes: [number, EntryOutcome][] = [];
+            for (let at = from; at < to; at++)
+              outcomes.push([indices[at]!, write(at, plannedPath(plan, at), plannedOut(root, plannedPath(plan, at)))]);
+            return outcomes;
+          };
+          return { ...job, early, local };
+        },
+        (hpi, indices, outcomes) => {
+          for (const i of indices) expect(outcomes.get(i)).toEqual({ kind: 'file', bytes: hpi.entries[i]!.size });
+        },
+      );
+    } finally {
+      await source.close();
+    }
+    expect(events[0]).toBe('took 1');
+    expect(events).toContain('wrote');
     await expectFiles(root, files);
   });
 
