@@ -192,6 +192,8 @@ export class EarlyWorkers {
   }
 
   async close(): Promise<void> {
+    // Set before the wait: workers whose bundle is still being made are then never started.
+    this.closed = true;
     await this.ready;
     this.end();
   }

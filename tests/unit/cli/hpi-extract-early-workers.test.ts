@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createRequire } from 'node:module';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -138,9 +139,17 @@ describe('workers started before the directory is read', () => {
     const taken = await same.take(1, { path: archive, root: join(work, 'x'), keepGoing: false });
     expect(taken).toHaveLength(1);
     await taken[0]!.worker.terminate();
-    const spare = new EarlyWorkers({ path: archive, root: join(work, 'x'), keepGoing: false }, 2);
-    await spare.close();
-    expect(await spare.take(2, { path: archive, root: join(work, 'x'), keepGoing: false })).toEqual([]);
+    // Closed while their bundle is still being found: none is started at all.
+    const threads = createRequire(import.meta.url)('node:worker_threads') as typeof import('node:worker_threads');
+    const started = vi.spyOn(threads, 'Worker');
+    try {
+      const spare = new EarlyWorkers({ path: archive, root: join(work, 'x'), keepGoing: false }, 2);
+      await spare.close();
+      expect(await spare.take(2, { path: archive, root: join(work, 'x'), keepGoing: false })).toEqual([]);
+      expect(started).not.toHaveBeenCalled();
+    } finally {
+      started.mockRestore();
+    }
   });
 
   it('serve a whole extraction of an archive past PARALLEL_BYTES with the same bytes as one thread', async () => {
