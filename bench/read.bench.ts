@@ -102,7 +102,7 @@ export async function run(): Promise<void> {
   const gz = join(dir, 'corpus.tar.gz');
   if (!existsSync(gz)) references.gzip6(corpus.dir, gz);
   const gunzip = shellMs(`gzip -dc '${gz}' > /dev/null`, 3);
-  const floorData = await floorInput(corpus.dir, dir);
+  const floorData = { LZ77: await floorInput(corpus.dir, dir, 'lz77'), zlib: await floorInput(corpus.dir, dir, 'zlib') };
   const floor = await floorProgram(dir);
 
   for (const [label, archive] of [
@@ -121,9 +121,14 @@ export async function run(): Promise<void> {
     ['disk', dir, { LZ77: 1.1, zlib: 1.1 }],
   ] as const) {
     const peers = HPIDUMP ? [lz, zl].map((archive) => nativeRun(HPIDUMP, (out) => [archive, '-o', out])) : [];
-    // Onto disk, beside them: Node's own floor for the zlib extraction (bench/floor/), which bounds what any
+    // Onto disk, beside them: Node's own floor for each extraction (bench/floor/), which bounds what any
     // extractor written for Node can reach there.
-    const floorRuns = where === 'disk' ? [(out: string) => measured(process.execPath, [floor, floorData, out, '2'], dir)] : [];
+    const floorRuns =
+      where === 'disk'
+        ? (['LZ77', 'zlib'] as const).map(
+            (label) => (out: string) => measured(process.execPath, [floor, floorData[label], out, '2', label.toLowerCase()], dir),
+          )
+        : [];
     const [cp, lzRun, zlRun, ...others] = await inFreshFoldersInTurns(
       base,
       3,
@@ -136,7 +141,7 @@ export async function run(): Promise<void> {
       ],
       { warmUp: cpTreeRun(corpus.dir) },
     );
-    const [floorRun] = others.splice(0, floorRuns.length);
+    const floorRunsDone = others.splice(0, floorRuns.length);
     const peerRuns = others;
     const [fastest, slowest] = cp!.spread;
     figure(
@@ -160,12 +165,13 @@ export async function run(): Promise<void> {
       if (peer && where !== 'tmpfs') figure(`  against HPIDump onto ${where}`, `${(r.ms / peer.ms).toFixed(2)}× (HPIDump ${fmt(peer.ms)})`);
       figure('  wall, CPU', cpuNote(r));
       limit(`  peak RSS of extract (${label})`, r.maxRssKb / 1024, 128, 'MB');
+      const floorRun = floorRunsDone[i];
+      if (floorRun)
+        figure(
+          "  Node's floor: decode + write only, 2 threads",
+          `${fmt(floorRun.ms)} = ${(floorRun.ms / cp!.ms).toFixed(2)}× cp -r (${cpuNote(floorRun)})`,
+        );
     }
-    if (floorRun)
-      figure(
-        "  Node's floor: inflate + write only, 2 threads",
-        `${fmt(floorRun.ms)} = ${(floorRun.ms / cp!.ms).toFixed(2)}× cp -r (${cpuNote(floorRun)})`,
-      );
   }
 
   // The PAK family on the issue's 88 MB / 3,000-file corpus; the C tools' figures on it (pakka 0.14 s,

@@ -5,8 +5,8 @@ import { CHUNK_SIZE, chunkBound, chunkPayload, SQSH_HEADER_SIZE, wrapChunkInto, 
 
 const chunkOf = (data: Uint8Array, at: number) => data.subarray(at, Math.min(data.length, at + CHUNK_SIZE));
 
-/** Whether the file is LZ77-packed and LZ77 can shrink none of its chunks (see encodeFileChunksInto). */
-function lz77CannotShrinkAny(data: Uint8Array, method: ChunkMethod): boolean {
+/** Whether the file is LZ77-packed and LZ77 can shrink none of its chunks: the packers store it (see encodeFileChunksInto). */
+export function lz77CannotShrinkAny(data: Uint8Array, method: ChunkMethod): boolean {
   if (method !== 1 || data.length === 0) return false;
   for (let at = 0; at < data.length; at += CHUNK_SIZE) if (!lz77CannotShrink(chunkOf(data, at))) return false;
   return true;
