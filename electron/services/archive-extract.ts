@@ -147,10 +147,9 @@ function hpiV1FromFile(archive: Archive): (HpiV1Archive & { source: FileSource }
 
 /** The plan the planned worker is sent (HPI v1, or the spans of every planned entry), or null: the format-neutral worker. */
 function workerPlan(archive: Archive, plan: ExtractPlan): V1Plan | SpanPlan | null {
-  const relative = (_index: number, position: number) => plan.relatives[position]!;
   const hpi = hpiV1FromFile(archive);
-  if (hpi) return v1Plan(hpi.cipherKey, hpi.entries, plan.indices, relative);
-  return archive.source instanceof FileSource ? spanPlan(archive, plan.indices, relative) : null;
+  if (hpi) return v1Plan(hpi.cipherKey, hpi.entries, plan.indices, plan.relatives);
+  return archive.source instanceof FileSource ? spanPlan(archive, plan.indices, plan.relatives) : null;
 }
 
 /**

@@ -22,21 +22,15 @@ export interface PlannedPaths {
   pathEnds: Uint32Array;
 }
 
-/** Where a planned entry is written below the target, by its index and its position in the plan. */
-export type RelativePath = (index: number, position: number) => string;
-
-/** The paths of `indices`, each at `relative(index, position)` below the target. */
-export function plannedPaths(indices: readonly number[], relative: RelativePath): PlannedPaths {
-  const pathEnds = new Uint32Array(indices.length);
-  const paths: string[] = [];
+/** The planned files' paths below the target (`relatives`, by position in the plan), joined. */
+export function plannedPaths(relatives: readonly string[]): PlannedPaths {
+  const pathEnds = new Uint32Array(relatives.length);
   let end = 0;
-  for (let i = 0; i < indices.length; i++) {
-    const path = relative(indices[i]!, i);
-    paths.push(path);
-    end += path.length;
+  for (let i = 0; i < relatives.length; i++) {
+    end += relatives[i]!.length;
     pathEnds[i] = end;
   }
-  return { paths: paths.join(''), pathEnds };
+  return { paths: relatives.join(''), pathEnds };
 }
 
 export function plannedPath(plan: PlannedPaths, position: number): string {
@@ -66,7 +60,7 @@ export interface SpanPlan extends PlannedPaths {
  * The span plan of `indices`, or null when the archive keeps some of them otherwise (or one's place is
  * wrong: the archive's own reads then meet and report it, entry by entry).
  */
-export function spanPlan(archive: Archive, indices: readonly number[], relative: RelativePath): SpanPlan | null {
+export function spanPlan(archive: Archive, indices: readonly number[], relatives: readonly string[]): SpanPlan | null {
   if (!archive.span) return null;
   const n = indices.length;
   const offsets = new Float64Array(n);
@@ -86,7 +80,7 @@ export function spanPlan(archive: Archive, indices: readonly number[], relative:
     sizes[i] = span.size;
     methods[i] = span.method;
   }
-  return { type: 'span-plan', offsets, packedSizes, sizes, methods, ...plannedPaths(indices, relative) };
+  return { type: 'span-plan', offsets, packedSizes, sizes, methods, ...plannedPaths(relatives) };
 }
 
 /** File `position` of the plan, into `span` (one object refilled for a whole range). */
@@ -149,8 +143,8 @@ export interface V1Plan extends PlannedPaths {
   flags: Uint8Array;
 }
 
-/** The plan of `indices` of the entries, each written at `relative(index, position)` below the target. */
-export function v1Plan(key: number, entries: readonly V1Entry[], indices: readonly number[], relative: RelativePath): V1Plan {
+/** The plan of `indices` of the entries, each written at `relatives[position]` below the target. */
+export function v1Plan(key: number, entries: readonly V1Entry[], indices: readonly number[], relatives: readonly string[]): V1Plan {
   const n = indices.length;
   const offsets = new Uint32Array(n);
   const sizes = new Uint32Array(n);
@@ -161,7 +155,7 @@ export function v1Plan(key: number, entries: readonly V1Entry[], indices: readon
     sizes[i] = e.size;
     flags[i] = e.flag;
   }
-  return { type: 'hpi-v1-plan', key, offsets, sizes, flags, ...plannedPaths(indices, relative) };
+  return { type: 'hpi-v1-plan', key, offsets, sizes, flags, ...plannedPaths(relatives) };
 }
 
 /** A V1File that is refilled for each file (one object for a whole extraction). */

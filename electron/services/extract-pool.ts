@@ -375,10 +375,11 @@ export async function extractWithWorkers(job: PoolJob): Promise<void> {
       }, startFailed);
     };
     // Workers already started get their plan before this thread's first file.
-    const takenNow = job.early?.takeStarted(count, setup, job.script ?? workerScript) ?? null;
+    const earlyScript = job.script ?? workerScript;
+    const takenNow = job.early?.takeStarted(count, setup, earlyScript) ?? null;
     if (takenNow) adopt(takenNow);
     if (job.local) void runLocal();
-    if (!takenNow) void (job.early ? job.early.take(count, setup, job.script ?? workerScript) : Promise.resolve([])).then(adopt);
+    if (!takenNow) void (job.early ? job.early.take(count, setup, earlyScript) : Promise.resolve([])).then(adopt);
   });
 }
 

@@ -45,6 +45,11 @@ export async function extractEveryFile(
 /** The plan an HPI v1 worker is sent, with the options that go with it. */
 export const planned = (hpi: HpiV1Archive, indices: number[]): Partial<Job> => ({
   script: plannedWorkerScript,
-  prelude: v1Plan(hpi.cipherKey, hpi.entries, indices, (i) => hpi.entries[i]!.path),
+  prelude: v1Plan(
+    hpi.cipherKey,
+    hpi.entries,
+    indices,
+    indices.map((i) => hpi.entries[i]!.path),
+  ),
   ranges: true,
 });

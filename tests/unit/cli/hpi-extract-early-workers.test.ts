@@ -97,8 +97,10 @@ describe('workers started before the directory is read', () => {
           const local = async (from: number, to: number) => {
             events.push('wrote');
             const outcomes: [number, EntryOutcome][] = [];
-            for (let at = from; at < to; at++)
-              outcomes.push([indices[at]!, write(at, plannedPath(plan, at), plannedOut(root, plannedPath(plan, at)))]);
+            for (let at = from; at < to; at++) {
+              const path = plannedPath(plan, at);
+              outcomes.push([indices[at]!, write(at, path, plannedOut(root, path))]);
+            }
             return outcomes;
           };
           return { ...job, early, local };
