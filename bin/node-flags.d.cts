@@ -1,1 +1,2 @@
+export const HEAP_FLAGS_OFF: string;
 export function modpakNodeFlags(): string[];

@@ -190,6 +190,36 @@ if (isMainThread) process.once('beforeExit', () => {
   });
 });
 
+describe("bin/modpak's heap", () => {
+  it('starts its old generation large enough that a 30,000-entry directory needs no full collection', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const { mkdtemp, writeFile, rm } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { modpakBin, modpakNodeFlags } = await import('../../helpers/run-cli.js');
+    const { packFile, packToBytes } = await import('../formats/hpi/fixtures.js');
+    const dir = await mkdtemp(join(tmpdir(), 'modpak-heap-'));
+    try {
+      const archive = join(dir, 'many.hpi');
+      const files = Array.from({ length: 30_000 }, (_, i) => packFile(`folder${i % 10}/file${i}.txt`, `file ${i}\r\n`));
+      await writeFile(archive, await packToBytes(files));
+      // V8 prints each collection on stdout with --trace-gc; listing holds the directory and writes 30,000 lines.
+      const fullCollections = (flags: string[]) => {
+        const run = spawnSync(process.execPath, [...flags, '--trace-gc', modpakBin, 'list', archive], { encoding: 'utf8' });
+        expect(run.status, run.stderr).toBe(0);
+        return run.stdout.split('\n').filter((line) => line.includes('Mark-Compact')).length;
+      };
+      const flags = modpakNodeFlags();
+      expect(flags).toContain('--initial-old-space-size=32');
+      // Without the flag, V8's first limit is met and the whole heap is marked and compacted.
+      expect(fullCollections(flags.filter((f) => !f.startsWith('--initial-old-space-size')))).toBeGreaterThan(0);
+      expect(fullCollections(flags)).toBe(0);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
+
 describe('a target that cannot be created', () => {
   it('pack --target /proc/x.ufo says why, about the target, not a temporary file', async () => {
     const { mkdtemp, writeFile } = await import('node:fs/promises');
