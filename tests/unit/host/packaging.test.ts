@@ -61,6 +61,8 @@ describe('packaging', () => {
     expect(files.filter((f) => f.startsWith('/node_modules'))).toEqual([]);
     expect(files.filter((f) => f.endsWith('.map'))).toEqual([]);
     expect(files.every((f) => f === '/package.json' || f.startsWith('/out'))).toBe(true);
+    // Not the command line's bundle, nor the code caches its runs on this machine left beside it.
+    expect(files.filter((f) => f.startsWith('/out/cli'))).toEqual([]);
     expect((await stat(asarPath)).size).toBeLessThan(8 << 20);
 
     // The fuses of electron-builder.yml, read back from the packaged binary (a fuse removed from the config stays on).
