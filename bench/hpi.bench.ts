@@ -21,7 +21,7 @@ import { deriveKey, positionCipher, unscramble } from '../electron/formats/hpi/c
 import { decodeLz77, encodeLz77Greedy } from '../electron/formats/hpi/lz77.js';
 import { readChunkHeader, SQSH_HEADER_SIZE, CHUNK_SIZE } from '../electron/formats/hpi/sqsh.js';
 import type { V1Entry } from '../electron/formats/hpi/v1-directory.js';
-import { HEAP_FLAGS_OFF, modpakNodeFlags } from '../bin/node-flags.cjs';
+import { FLAGS_AFTER_START, modpakNodeFlags } from '../bin/node-flags.cjs';
 
 const MB = 1048576;
 const self = fileURLToPath(import.meta.url);
@@ -29,8 +29,8 @@ const benchDir = dirname(self);
 
 /** Child mode: extract an archive, print elapsed and CPU time, bytes and this process's peak RSS as JSON. */
 async function child(archive: string, target: string, workers: string): Promise<void> {
-  // As bin/modpak does once started: the shebang's heap flag, left in force, slows every worker's start.
-  setFlagsFromString(HEAP_FLAGS_OFF);
+  // As bin/modpak does once started: the shebang's heap flags, left in force, slow every worker's start.
+  setFlagsFromString(FLAGS_AFTER_START);
   const started = performance.now();
   const result = await extractArchive(archive, target, workers === 'auto' ? {} : { workers: Number(workers) });
   const ms = performance.now() - started;

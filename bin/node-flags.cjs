@@ -3,10 +3,11 @@ const { readFileSync } = require('node:fs');
 const { join } = require('node:path');
 
 /**
- * The shebang's heap flags back at V8's defaults (0 for both), as `bin/modpak` sets them once its heap is
- * made: V8 accepts node's compiled internals, and the bundle's cache, under its default flags only.
+ * What `bin/modpak` sets once its heap is made: the shebang's heap sizes back at V8's defaults (0 for both),
+ * since V8 accepts node's compiled internals and the bundle's cache under its default flags only; and
+ * synchronous optimizing compiles, which only isolates made afterwards (the worker threads) take up.
  */
-const HEAP_FLAGS_OFF = '--max-semi-space-size=0 --initial-old-space-size=0';
+const FLAGS_AFTER_START = '--max-semi-space-size=0 --initial-old-space-size=0 --no-concurrent-recompilation';
 
 /**
  * The node flags `bin/modpak`'s shebang passes (its heap's sizes), for whatever starts node as
@@ -17,4 +18,4 @@ function modpakNodeFlags() {
   return shebang.split(/\s+/).filter((word) => word.startsWith('--'));
 }
 
-module.exports = { HEAP_FLAGS_OFF, modpakNodeFlags };
+module.exports = { FLAGS_AFTER_START, modpakNodeFlags };

@@ -1,2 +1,2 @@
-export const HEAP_FLAGS_OFF: string;
+export const FLAGS_AFTER_START: string;
 export function modpakNodeFlags(): string[];

@@ -191,7 +191,7 @@ if (isMainThread) process.once('beforeExit', () => {
 });
 
 describe("bin/modpak's heap", () => {
-  it('holds a 30,000-entry directory without a full collection, and scavenges on its own thread', async () => {
+  it('holds a 30,000-entry directory without a full collection; scavenges and workers compile on their own thread', async () => {
     const { spawnSync } = await import('node:child_process');
     const { mkdtemp, writeFile, rm } = await import('node:fs/promises');
     const { tmpdir } = await import('node:os');
@@ -224,6 +224,20 @@ describe("bin/modpak's heap", () => {
       expect(asShipped.scavenges.every((helpers) => helpers === 0)).toBe(true);
       // Without the old generation's starting size, V8's first limit is met and the whole heap collected.
       expect(collections(flags.filter((f) => !f.startsWith('--initial-old-space-size'))).full).toBeGreaterThan(0);
+
+      // Verifying it takes a worker thread (1,000 files to decode or more), whose bundle the first run makes
+      // if no test made it before. With --trace-opt V8 says how each optimizing compile runs: the worker's on
+      // its own thread, this thread's beside it.
+      expect(spawnSync(process.execPath, [...flags, modpakBin, 'verify', archive]).status).toBe(0);
+      const verify = spawnSync(process.execPath, [...flags, '--trace-opt', modpakBin, 'verify', archive], { encoding: 'utf8' });
+      expect(verify.status, verify.stderr).toBe(0);
+      const modes = new Set(verify.stdout.match(/ConcurrencyMode::k\w+/g));
+      expect(modes).toEqual(new Set(['ConcurrencyMode::kConcurrent', 'ConcurrencyMode::kSynchronous']));
+      // node alone (no flag set after start) compiles every one beside the thread that runs it.
+      const plain = spawnSync(process.execPath, [...flags, '--trace-opt', '-e', 'for (let i = 0; i < 1e6; i++) Math.hypot(i, 1)'], {
+        encoding: 'utf8',
+      });
+      expect(new Set(plain.stdout.match(/ConcurrencyMode::k\w+/g))).toEqual(new Set(['ConcurrencyMode::kConcurrent']));
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
