@@ -10,8 +10,8 @@ const { join } = require('node:path');
 const FLAGS_AFTER_START = '--max-semi-space-size=0 --initial-old-space-size=0 --no-concurrent-recompilation';
 
 /**
- * The node flags `bin/modpak`'s shebang passes (its heap's sizes), for whatever starts node as
- * users' modpak does but by itself: the bundle's warm-up, the tests' and benchmarks' child processes.
+ * The node flags `bin/modpak`'s shebang passes (its heap's sizes and how it scavenges), for whatever starts
+ * node as users' modpak does but by itself: the bundle's warm-up, the tests' and benchmarks' child processes.
  */
 function modpakNodeFlags() {
   const shebang = readFileSync(join(__dirname, 'modpak'), 'utf8').split('\n')[0];

@@ -239,7 +239,8 @@ export async function extractWithWorkers(job: PoolJob): Promise<void> {
 
   // With a participant in this thread, work starts at once: the workers join when their bundle is made
   // and they have opened the archive, and if they cannot start at all this thread does everything.
-  const script = (job.script ?? workerScript)();
+  const scriptOf = job.script ?? workerScript;
+  const script = scriptOf();
   // Its failure is met where it is used (startFailed); with every worker started early it is never used.
   script.catch(() => undefined);
   if (!job.local) {
@@ -375,11 +376,10 @@ export async function extractWithWorkers(job: PoolJob): Promise<void> {
       }, startFailed);
     };
     // Workers already started get their plan before this thread's first file.
-    const earlyScript = job.script ?? workerScript;
-    const takenNow = job.early?.takeStarted(count, setup, earlyScript) ?? null;
+    const takenNow = job.early?.takeStarted(count, setup, scriptOf) ?? null;
     if (takenNow) adopt(takenNow);
     if (job.local) void runLocal();
-    if (!takenNow) void (job.early ? job.early.take(count, setup, earlyScript) : Promise.resolve([])).then(adopt);
+    if (!takenNow) void (job.early ? job.early.take(count, setup, scriptOf) : Promise.resolve([])).then(adopt);
   });
 }
 

@@ -190,7 +190,7 @@ if (isMainThread) process.once('beforeExit', () => {
   });
 });
 
-describe("bin/modpak's heap", () => {
+describe("bin/modpak's V8 settings", () => {
   it('holds a 30,000-entry directory without a full collection; scavenges and workers compile on their own thread', async () => {
     const { spawnSync } = await import('node:child_process');
     const { mkdtemp, writeFile, rm } = await import('node:fs/promises');
