@@ -217,19 +217,7 @@ function toError(reply: Extract<WorkerReply, { type: 'error' }>): Error {
 export async function extractWithWorkers(job: PoolJob): Promise<void> {
   const { indices } = job;
   const count = Math.max(1, Math.min(job.workers ?? workersBesideThisThread(), indices.length));
-  // Batches as where each ends in `indices`; their items are made as each is handed out.
-  const ends: number[] = [];
-  let files = 0;
-  let bytes = 0;
-  for (let i = 0; i < indices.length; i++) {
-    files++;
-    bytes += job.sizeOf(indices[i]!);
-    if (files >= BATCH_FILES || bytes >= BATCH_BYTES || i === indices.length - 1) {
-      ends.push(i + 1);
-      files = 0;
-      bytes = 0;
-    }
-  }
+  const ends = batchEnds(indices, job.sizeOf);
   const outOf = job.outOf ?? (() => '');
   const batch = (n: number): { index: number; out: string }[] => {
     const items: { index: number; out: string }[] = [];
@@ -271,7 +259,7 @@ export async function extractWithWorkers(job: PoolJob): Promise<void> {
           if (n < 0) break;
           const done = await job.local!(n === 0 ? 0 : ends[n - 1]!, ends[n]!);
           if (finished) return;
-          for (const [index, outcome] of done) job.onFile(index, outcome);
+          deliver(job, done);
           // Reads served from the read-ahead block and synchronous writes never leave the microtask
           // queue: without a turn of the event loop here the workers' replies would wait, unfed, until
           // this thread had taken every batch.
@@ -381,6 +369,33 @@ export async function extractWithWorkers(job: PoolJob): Promise<void> {
     if (job.local) void runLocal();
     if (!takenNow) void (job.early ? job.early.take(count, setup, scriptOf) : Promise.resolve([])).then(adopt);
   });
+}
+
+/** The batches, as where each ends in `indices`; their items are made as each is handed out. */
+function batchEnds(indices: readonly number[], sizeOf: (index: number) => number): number[] {
+  const ends: number[] = [];
+  let files = 0;
+  let bytes = 0;
+  for (let i = 0; i < indices.length; i++) {
+    files++;
+    bytes += sizeOf(indices[i]!);
+    if (files >= BATCH_FILES || bytes >= BATCH_BYTES || i === indices.length - 1) {
+      ends.push(i + 1);
+      files = 0;
+      bytes = 0;
+    }
+  }
+  return ends;
+}
+
+/**
+ * A batch of this thread's outcomes, handed on. Kept out of the loop that takes the batches: with the
+ * per-file loop inside it, that loop grew hot enough for the optimising compiler, which compiled it (with
+ * all it inlines) three times in one extraction, as the run's end and the taking of another thread's work
+ * each met code it had not seen.
+ */
+function deliver(job: PoolJob, done: [index: number, outcome: EntryOutcome][]): void {
+  for (const [index, outcome] of done) job.onFile(index, outcome);
 }
 
 /** No worker thread could start (no worker bundle and no esbuild to make one, or a thread limit): extract in-process. */
