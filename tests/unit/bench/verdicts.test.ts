@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
-import { isSteady, target } from '../../../bench/targets.js';
+import { isSteady, spreadOf, target } from '../../../bench/targets.js';
 
 describe("the bench's verdict on a target", () => {
   let log: MockInstance<typeof console.log>;
@@ -51,5 +51,16 @@ describe("the bench's verdict on a target", () => {
     expect(isSteady([500, 751])).toBe(false);
     // cp -r onto disk in a run whose rows read 1.00× ✓ and 1.10× ✗ against its median of 746 ms.
     expect(isSteady([559, 1060])).toBe(false);
+  });
+
+  it('sets one slow run aside in a set of five, and none in a set of three', () => {
+    // cp -r onto disk in a bench run of this stop: one run of five met a slow spell of the VM.
+    const five = [528, 541, 560, 566, 4290];
+    expect(spreadOf(five)).toEqual([528, 566]);
+    expect(isSteady(spreadOf(five))).toBe(true);
+    // Two slow runs of five still leave the set unjudged.
+    expect(isSteady(spreadOf([528, 541, 560, 1800, 4290]))).toBe(false);
+    expect(spreadOf([557, 600, 3660])).toEqual([557, 3660]);
+    expect(isSteady(spreadOf([557, 600, 3660]))).toBe(false);
   });
 });
