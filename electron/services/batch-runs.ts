@@ -1,7 +1,7 @@
 /**
- * How an extraction's batches are shared between its threads: each thread works through a run of
- * consecutive batches of its own, in stored order, and a thread whose run is done takes the back half of
- * the largest run left. Archives store a folder's files together, so threads handed alternate batches
+ * How an extraction is cut into batches (`batchEnds`), and how they are shared between its threads: each
+ * thread works through a run of consecutive batches of its own, in stored order, and a thread whose run is
+ * done takes the back half of the largest run left. Archives store a folder's files together, so threads handed alternate batches
  * were creating files in the same folder at once, and the kernel serialises creation in one folder (the
  * folder's lock). On the bench corpus (30,000 files in 10 folders, LZ77, two threads) that spinning was
  * 40-200 ms of CPU per extraction (perf: `rwsem_spin_on_owner`); with runs of their own it was under 3 ms.
@@ -48,4 +48,28 @@ export class BatchRuns {
     this.end[largest] = from;
     return from;
   }
+}
+
+/** Entries per batch (a message to a worker): enough to amortise messaging, small enough to balance the threads. */
+const BATCH_FILES = 32;
+const BATCH_BYTES = 4 << 20;
+
+/**
+ * The batches of `indices` (their entries' decoded sizes by `sizeOf`), as where each ends in `indices`:
+ * BATCH_FILES entries, or fewer that reach BATCH_BYTES. Their items are made as each is handed out.
+ */
+export function batchEnds(indices: readonly number[], sizeOf: (index: number) => number): number[] {
+  const ends: number[] = [];
+  let files = 0;
+  let bytes = 0;
+  for (let i = 0; i < indices.length; i++) {
+    files++;
+    bytes += sizeOf(indices[i]!);
+    if (files >= BATCH_FILES || bytes >= BATCH_BYTES || i === indices.length - 1) {
+      ends.push(i + 1);
+      files = 0;
+      bytes = 0;
+    }
+  }
+  return ends;
 }

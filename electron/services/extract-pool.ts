@@ -8,7 +8,7 @@ import type { Worker } from 'node:worker_threads';
 import { bundledWorker, workersBesideThisThread } from '../io/worker-bundle.js';
 import { FormatError } from '../../shared/errors.js';
 import { fromThreadError, type ThreadError } from '../io/thread-errors.js';
-import { BatchRuns } from './batch-runs.js';
+import { batchEnds, BatchRuns } from './batch-runs.js';
 
 /** What became of one entry: written, refused (its name cannot be written safely), or failed to decode. */
 export type EntryOutcome = { kind: 'file'; bytes: number } | { kind: 'refused'; reason: string } | { kind: 'failed'; message: string };
@@ -54,9 +54,6 @@ export const workerScript = () => bundledWorker(new URL('./extract-worker.ts', i
 /** A worker's bundle, made (once per process) when first asked for. */
 export type WorkerScript = () => Promise<URL>;
 
-/** Entries per message: enough to amortise messaging, small enough to balance the two workers. */
-const BATCH_FILES = 32;
-const BATCH_BYTES = 4 << 20;
 /**
  * Batches sent to a worker before it answers. This thread decodes batches of its own between replies, so
  * with one batch at a time a worker sat idle until this thread finished its batch (a quarter of its time);
@@ -369,23 +366,6 @@ export async function extractWithWorkers(job: PoolJob): Promise<void> {
     if (job.local) void runLocal();
     if (!takenNow) void (job.early ? job.early.take(count, setup, scriptOf) : Promise.resolve([])).then(adopt);
   });
-}
-
-/** The batches, as where each ends in `indices`; their items are made as each is handed out. */
-function batchEnds(indices: readonly number[], sizeOf: (index: number) => number): number[] {
-  const ends: number[] = [];
-  let files = 0;
-  let bytes = 0;
-  for (let i = 0; i < indices.length; i++) {
-    files++;
-    bytes += sizeOf(indices[i]!);
-    if (files >= BATCH_FILES || bytes >= BATCH_BYTES || i === indices.length - 1) {
-      ends.push(i + 1);
-      files = 0;
-      bytes = 0;
-    }
-  }
-  return ends;
 }
 
 /**

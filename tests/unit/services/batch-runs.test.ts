@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BatchRuns } from '../../../electron/services/batch-runs.js';
+import { batchEnds, BatchRuns } from '../../../electron/services/batch-runs.js';
 import { prng } from '../../../shared/prng.js';
 
 /** Every batch taken, in turns decided by `pick`, as [thread, batch] pairs. */
@@ -65,5 +65,16 @@ describe('BatchRuns', () => {
     const changes = owners.filter((owner, i) => i > 0 && owner !== owners[i - 1]).length;
     // Alternate batches would change owner 63 times.
     expect(changes).toBeLessThanOrEqual(2);
+  });
+});
+
+describe('batchEnds', () => {
+  it('cuts 32 entries to a batch, or fewer that reach 4 MiB, and ends the last batch at the last entry', () => {
+    const small = Array.from({ length: 70 }, (_, i) => i);
+    expect(batchEnds(small, () => 1000)).toEqual([32, 64, 70]);
+    // Entries 3 and 5 are large: a batch ends with the entry that takes it to 4 MiB.
+    const sizes = [10, 10, 10, 4 << 20, 10, 3 << 20, 1 << 20, 10];
+    expect(batchEnds([0, 1, 2, 3, 4, 5, 6, 7], (i) => sizes[i]!)).toEqual([4, 7, 8]);
+    expect(batchEnds([], () => 1)).toEqual([]);
   });
 });
