@@ -44,12 +44,23 @@ const FAR = -8192;
 /**
  * Per-thread tables, kept between inputs (the encoder is synchronous): a pack encodes thousands of 64 KiB
  * chunks. HPI v2 writes a file as one chunk, so the per-position arrays grow to the largest input met.
+ * The hash tables (0.45 MB) are made by the first encode: a thread that only reads never fills them.
  */
-const head = new Int32Array(1 << HEAD_BITS).fill(FAR);
-const lastTriple = new Int32Array(1 << TRIPLE_BITS).fill(FAR);
-/** prev[p & 4095] = the previous position with p's hash: a window is 4095 back, so a live link is never overwritten. */
-const prev = new Int32Array(RING_MASK + 1).fill(FAR);
-const lastPair = new Int32Array(65536).fill(FAR);
+interface HashTables {
+  head: Int32Array;
+  lastTriple: Int32Array;
+  /** prev[p & 4095] = the previous position with p's hash: a window is 4095 back, so a live link is never overwritten. */
+  prev: Int32Array;
+  lastPair: Int32Array;
+}
+let hashTables: HashTables | null = null;
+const hashTablesOfThisThread = (): HashTables =>
+  (hashTables ??= {
+    head: new Int32Array(1 << HEAD_BITS).fill(FAR),
+    lastTriple: new Int32Array(1 << TRIPLE_BITS).fill(FAR),
+    prev: new Int32Array(RING_MASK + 1).fill(FAR),
+    lastPair: new Int32Array(65536).fill(FAR),
+  });
 let base = 0;
 let lenAt = new Uint8Array(0);
 let distAt = new Uint16Array(0);
@@ -74,12 +85,12 @@ export function tokenSpace(n: number): Uint8Array {
 }
 
 /** The absolute base for the next input of `n` bytes (tables reset before positions could overflow). */
-function nextBase(n: number): number {
+function nextBase(n: number, tables: HashTables): number {
   if (base > (1 << 30) - n - 8192) {
-    head.fill(FAR);
-    prev.fill(FAR);
-    lastTriple.fill(FAR);
-    lastPair.fill(FAR);
+    tables.head.fill(FAR);
+    tables.prev.fill(FAR);
+    tables.lastTriple.fill(FAR);
+    tables.lastPair.fill(FAR);
     base = 0;
   }
   const b = base;
@@ -161,7 +172,9 @@ function findMatches(data: Uint8Array): void {
   const n = data.length;
   const len = lenAt;
   const dist = distAt;
-  const b = nextBase(n);
+  const tables = hashTablesOfThisThread();
+  const { head, lastTriple, prev, lastPair } = tables;
+  const b = nextBase(n, tables);
   // Four bytes per step while matching: runs and repeated text compare 17 bytes at most searches.
   const words = new DataView(data.buffer, data.byteOffset, data.byteLength);
   const chainEnd = n - 3;

@@ -123,13 +123,13 @@ class TokenWriter {
 /** Ring index of output position `pos - distance`: where the decoder will find those bytes. */
 const sourceIndex = (pos: number, distance: number) => (pos - distance + 1) & RING_MASK;
 
-/** The greedy reference's finder, its tables reused from input to input. */
-const greedyFinder = new MatchFinder(new Uint8Array(0), HPI_MATCH_OPTIONS);
+/** The greedy reference's finder, its tables reused from input to input; made by its first encode. */
+let greedyFinder: MatchFinder | null = null;
 
 /** The reference the lazy encoder is measured against: take the longest match at each step. */
 export function encodeLz77Greedy(data: Uint8Array): Uint8Array {
   const n = data.length;
-  const finder = greedyFinder;
+  const finder = (greedyFinder ??= new MatchFinder(new Uint8Array(0), HPI_MATCH_OPTIONS));
   finder.reset(data);
   const w = new TokenWriter(n);
   for (let pos = 0; pos < n;) {

@@ -7,13 +7,15 @@ import { LZ77X_FLAG_MASK, LZ77X_PAD, LZ_MAX_DISTANCE, LZ_MAX_MATCH, LZ_MIN_MATCH
  * distance: public decoders copy a match in bulk (memcpy), which only agrees with the game's byte-by-byte
  * copy when source and destination do not overlap.
  */
-const finder = new MatchFinder(new Uint8Array(0), {
+const FINDER_OPTIONS = {
   maxDistance: LZ_MAX_DISTANCE,
   minLength: LZ_MIN_MATCH,
   maxLength: LZ_MAX_MATCH,
   allowOverlap: false,
   maxChain: 32,
-});
+};
+/** This thread's finder, its tables reused from file to file; made by the first encode. */
+let threadFinder: MatchFinder | null = null;
 
 /** The most `lz77Encode` writes for `n` bytes: every byte a literal, plus one flag byte per eight tokens. */
 export function lz77EncodeBound(n: number): number {
@@ -39,7 +41,7 @@ export function lz77Encode(input: Uint8Array, type: PangyaLzType): Uint8Array {
 function lz77EncodeInto(input: Uint8Array, type: PangyaLzType, into?: Uint8Array): Uint8Array {
   const n = input.length;
   const out = into ?? new Uint8Array(lz77EncodeBound(n));
-  // One finder per thread, its tables reused from file to file.
+  const finder = (threadFinder ??= new MatchFinder(new Uint8Array(0), FINDER_OPTIONS));
   finder.reset(input);
   const obfuscated = type === 3;
   // Where the match words of the current group sit: type 3 pads them once the group's flag byte is known.
