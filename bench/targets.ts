@@ -109,8 +109,9 @@ export function peerTool(variable: string): string | null {
 }
 
 /**
- * A native command's run into a run's folder (created first and untimed, as some tools want), wall time
- * only, started directly as `cli` starts modpak (no shell in its time); throws if it fails.
+ * A command's run into a run's folder (created first and untimed, as some tools want), wall time only,
+ * started directly with nothing loaded into it (no shell, no usage hook); throws if it fails. The C peers
+ * run so, and modpak beside them where its start is a large share of the time.
  */
 export const nativeRun = (command: string, args: (out: string) => string[]) => async (out: string) => {
   await mkdir(out, { recursive: true });
