@@ -23,8 +23,10 @@ describe("the bench's verdict on a target", () => {
       ]),
     ).toBe(true);
     expect(target('no runs given', 10, 'ref', 10, 1)).toBe(true);
+    expect(target('far under its reference', 1130, 'lzpak', 436_500, 2)).toBe(true);
     expect(printed()).toMatch(/^✗ extract \(LZ77\) into disk .* 1\.26× cp -r into disk \(549 ms\), target ≤ 1\.1×$/m);
     expect(printed()).toMatch(/^✓ extract \(LZ77\) into tmpfs /m);
+    expect(printed()).toMatch(/^✓ far under its reference .* = 0\.0026× lzpak /m);
   });
 
   it('withholds it when either set of runs changed speed: a slowed reference made a false ✓', () => {
