@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { corpusFolder, MEDIUM_CORPUS } from './corpus.js';
 import { figure, scratch } from './util.js';
-import { cpTreeRun, fmt, inFreshFoldersInTurns, isSteady, limit, nativeRun, peerTool, references, shellMs, target } from './targets.js';
+import { cpTreeRun, fmt, inFreshFoldersInTurns, isSteady, limit, bareRun, peerTool, references, shellMs, target } from './targets.js';
 import { packFolder } from '../electron/mods/pack.js';
 import { floorInput, floorProgram } from './floor/input.js';
 
@@ -122,7 +122,7 @@ export async function run(): Promise<void> {
     ['tmpfs', TMPFS, { LZ77: (1.5 * 1.3) / 2.0, zlib: (1.5 * 2.5) / 2.0 }],
     ['disk', dir, { LZ77: 1.1, zlib: 1.1 }],
   ] as const) {
-    const peers = HPIDUMP ? [lz, zl].map((archive) => nativeRun(HPIDUMP, (out) => [archive, '-o', out])) : [];
+    const peers = HPIDUMP ? [lz, zl].map((archive) => bareRun(HPIDUMP, (out) => [archive, '-o', out])) : [];
     // Onto disk, beside them: Node's own floor for each extraction (bench/floor/), which bounds what any
     // extractor written for Node can reach there.
     const floorRuns =
@@ -189,7 +189,7 @@ export async function run(): Promise<void> {
   for (const [, format, name] of family) archives.push(await packed(small.dir, dir, name, { format }));
   // pakextract reads Quake and (with -dk) Daikatana PAKs; the Quake figure is pakka's, the same work.
   const pakPeers = PAKEXTRACT
-    ? [archives[0]!, archives[1]!].map((archive, i) => nativeRun(PAKEXTRACT, (out) => [...(i === 1 ? ['-dk'] : []), '-o', out, archive]))
+    ? [archives[0]!, archives[1]!].map((archive, i) => bareRun(PAKEXTRACT, (out) => [...(i === 1 ? ['-dk'] : []), '-o', out, archive]))
     : [];
   // modpak is started here as pakextract is, into a folder made first and with nothing loaded into it: the usage
   // hook the other rows load (for CPU and peak RSS) costs ~3 ms a start, 2 % of these extractions, which only
@@ -197,7 +197,7 @@ export async function run(): Promise<void> {
   // 367-399 ms in others.
   const [cp, ...runs] = await inFreshFoldersInTurns(TMPFS, ROUNDS, [
     cpTreeRun(small.dir),
-    ...archives.map((archive) => nativeRun(modpak, (out) => ['extract', archive, '-t', out])),
+    ...archives.map((archive) => bareRun(modpak, (out) => ['extract', archive, '-t', out])),
     ...pakPeers,
   ]);
   for (const [i, [label, , , ratio]] of family.entries()) {

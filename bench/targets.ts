@@ -115,7 +115,7 @@ export function peerTool(variable: string): string | null {
  * started directly with nothing loaded into it (no shell, no usage hook); throws if it fails. The C peers
  * run so, and modpak beside them where its start is a large share of the time.
  */
-export const nativeRun = (command: string, args: (out: string) => string[]) => async (out: string) => {
+export const bareRun = (command: string, args: (out: string) => string[]) => async (out: string) => {
   await mkdir(out, { recursive: true });
   return { ms: spawnMs(command, args(out), command), cpuMs: NaN, maxRssKb: 0 };
 };

@@ -1,5 +1,5 @@
 import { lz77CannotShrink } from '../common/lz77-shrink-probe.js';
-import { MatchFinder } from '../common/match-finder.js';
+import { MatchFinder, type MatchFinderOptions } from '../common/match-finder.js';
 import { LZ77X_FLAG_MASK, LZ77X_PAD, LZ_MAX_DISTANCE, LZ_MAX_MATCH, LZ_MIN_MATCH, type PangyaLzType } from './lz77.js';
 
 /**
@@ -7,7 +7,7 @@ import { LZ77X_FLAG_MASK, LZ77X_PAD, LZ_MAX_DISTANCE, LZ_MAX_MATCH, LZ_MIN_MATCH
  * distance: public decoders copy a match in bulk (memcpy), which only agrees with the game's byte-by-byte
  * copy when source and destination do not overlap.
  */
-const FINDER_OPTIONS = {
+const FINDER_OPTIONS: MatchFinderOptions = {
   maxDistance: LZ_MAX_DISTANCE,
   minLength: LZ_MIN_MATCH,
   maxLength: LZ_MAX_MATCH,
