@@ -157,7 +157,7 @@ export interface FreshFolderOptions {
  * `warmUp` tree, untimed, goes first. Returns each command's median run, with the fastest and slowest (a
  * wide spread of the reference says the machine changed speed during the runs). A set in which any
  * command's runs were unsteady is measured once more after a pause, and the second set stands whatever it
- * shows: a slow spell costs a set its verdict, not the run its row.
+ * shows, so that one short slow spell does not leave a row without a verdict.
  */
 export async function inFreshFoldersInTurns<R extends { ms: number }>(
   base: string,
@@ -176,9 +176,8 @@ export async function inFreshFoldersInTurns<R extends { ms: number }>(
 }
 
 /**
- * How long an unsteady set waits before it is measured again. The bench machine's slow spells lasted from
- * seconds to over 20 s: one made pakextract take 808-839 ms, ten times its usual, for a whole set of
- * PAK extractions, which then went unjudged; at once after, the same set ran at its usual speed.
+ * How long an unsteady set waits before it is measured again: long enough for the bench machine's short
+ * slow spells to pass. Its long ones (minutes) leave the second set unjudged too.
  */
 const RETRY_AFTER_MS = 20_000;
 
