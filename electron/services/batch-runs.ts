@@ -3,9 +3,9 @@
  * thread works through a run of consecutive batches of its own, in stored order, and a thread whose run is
  * done takes the back half of the largest run left. Archives store a folder's files together, so threads
  * handed alternate batches were creating files in the same folder at once, and the kernel serialises
- * creation in one folder (the folder's lock). On the bench corpus (30,000 files in 10 folders, LZ77, two threads) that spinning was
- * 40-200 ms of CPU per extraction (perf: `rwsem_spin_on_owner`); with runs of their own it was under 3 ms.
- * Each thread's reads also stay sequential, which the read-ahead block serves.
+ * creation in one folder (the folder's lock). On the bench corpus (30,000 files in 10 folders, LZ77, two
+ * threads) that spinning was 40-200 ms of CPU per extraction (perf: `rwsem_spin_on_owner`); with runs of
+ * their own it was under 3 ms. Each thread's reads also stay sequential, which the read-ahead block serves.
  */
 export class BatchRuns {
   /** Run i is the batches [next[i], end[i]). */
